@@ -1,0 +1,84 @@
+import { ErrorCode } from './error-code';
+import { ErrorWithCode, FieldError } from './error-with-code';
+
+/** Invalid input: a missing, malformed, unknown or out-of-range field. */
+export class BadUserInputError extends ErrorWithCode {
+  constructor(message: string, fieldErrors?: FieldError[]) {
+    super(message, ErrorCode.BAD_USER_INPUT, { fieldErrors });
+  }
+}
+
+/** No credentials, or credentials that are malformed, expired or badly signed. One message for all. */
+export class UnauthenticatedError extends ErrorWithCode {
+  constructor(message = 'Authentication required: send a valid token as "Authorization: Bearer <token>"') {
+    super(message, ErrorCode.UNAUTHENTICATED, { headers: { 'WWW-Authenticate': 'Bearer' } });
+  }
+}
+
+/** Valid credentials whose role may not perform the operation. */
+export class ForbiddenError extends ErrorWithCode {
+  constructor(message: string) {
+    super(message, ErrorCode.FORBIDDEN);
+  }
+}
+
+export class NotFoundError extends ErrorWithCode {
+  constructor(message: string) {
+    super(message, ErrorCode.NOT_FOUND);
+  }
+}
+
+/** A known path called with a method it does not support. */
+export class MethodNotAllowedError extends ErrorWithCode {
+  constructor(method: string, path: string, allowed: string[]) {
+    super(`Method ${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, ErrorCode.METHOD_NOT_ALLOWED, {
+      headers: { Allow: allowed.join(', ') },
+    });
+  }
+}
+
+/** The request is valid but the current state forbids it (period not set, e-mail taken...). */
+export class ConflictError extends ErrorWithCode {
+  constructor(message: string) {
+    super(message, ErrorCode.CONFLICT);
+  }
+}
+
+export class PayloadTooLargeError extends ErrorWithCode {
+  constructor(limitBytes: number) {
+    super(`Request body is larger than the limit of ${limitBytes} bytes`, ErrorCode.PAYLOAD_TOO_LARGE);
+  }
+}
+
+export class UnsupportedMediaTypeError extends ErrorWithCode {
+  constructor(contentType: string | undefined) {
+    super(
+      `Request body must be JSON (Content-Type: application/json), got ${contentType ? `"${contentType}"` : 'no Content-Type'}`,
+      ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+    );
+  }
+}
+
+export class TooManyRequestsError extends ErrorWithCode {
+  constructor(retryAfterSeconds: number) {
+    super(`Rate limit reached; retry in ${retryAfterSeconds} s`, ErrorCode.TOO_MANY_REQUESTS, {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
+  }
+}
+
+export class ServiceUnavailableError extends ErrorWithCode {
+  constructor(message = 'The database is unreachable; try again shortly') {
+    super(message, ErrorCode.SERVICE_UNAVAILABLE, { headers: { 'Retry-After': '1' } });
+  }
+}
+
+/**
+ * What a client sees for anything unexpected: a generic message and the request id to quote,
+ * never the underlying error's text or stack (those go to the log).
+ */
+export class InternalError extends ErrorWithCode {
+  constructor(requestId: string) {
+    super(`Internal server error (request id ${requestId})`, ErrorCode.INTERNAL_SERVER_ERROR);
+  }
+}

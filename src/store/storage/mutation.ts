@@ -1,0 +1,31 @@
+import type { Document } from 'bson';
+
+/**
+ * A mutation is the unit of change of the embedded store. Commands never edit state directly:
+ * they validate, compute the mutations of their effect, and hand them to the catalog, which
+ * applies them in memory and appends them to the journal. Replaying the journal applies the same
+ * mutations through the same code, so the live path and recovery cannot diverge.
+ *
+ * `ns` is "<db>.<collection>". Documents are stored whole (after an update, the new version),
+ * which keeps replay idempotent and independent of update-operator semantics.
+ */
+export type Mutation =
+  | { op: 'createCollection'; ns: string; options: Document }
+  | { op: 'dropCollection'; ns: string }
+  | { op: 'dropDatabase'; db: string }
+  | { op: 'renameCollection'; from: string; to: string; dropTarget: boolean }
+  | { op: 'createIndexes'; ns: string; specs: Document[] }
+  | { op: 'dropIndexes'; ns: string; names: string[] }
+  /** Insert new documents; each has an `_id`. */
+  | { op: 'insert'; ns: string; docs: Document[] }
+  /** Replace existing documents, matched by `_id`, with these whole new versions. */
+  | { op: 'replace'; ns: string; docs: Document[] }
+  /** Delete documents by `_id`. */
+  | { op: 'delete'; ns: string; ids: unknown[] };
+
+/** Exhaustiveness guard for switches over discriminated unions. */
+export class UnreachableCaseError extends Error {
+  constructor(value: never) {
+    super(`Unreachable case: ${JSON.stringify(value)}`);
+  }
+}
