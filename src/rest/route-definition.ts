@@ -1,0 +1,49 @@
+import type { RequestContext } from '../context/request-context';
+
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
+/** A class-validator decorated input class: the single source of a route's input rules. */
+export type InputClass<T extends object> = new () => T;
+
+/**
+ * One documented REST route, declared as data. The REST plugin registers it with fastify, the
+ * OpenAPI document is generated from it, and the handler is a thin adapter onto one service call.
+ *
+ * Input assembly: path parameters, query parameters and the JSON body are merged into one plain
+ * object (query parameters win over the body on GET; path parameters win over both), then
+ * validated against `input`: unknown fields, `$`-prefixed keys, `__proto__`/`constructor` keys,
+ * wrong types, NaN/Infinity and over-long strings are rejected with a 400 naming the field.
+ */
+export interface RouteDefinition<TInput extends object = object> {
+  method: HttpMethod;
+  /** Fastify path syntax: `/teams/members/:member_id`. */
+  path: string;
+  /** One line for the OpenAPI document. */
+  summary: string;
+  /** OpenAPI tag: `Pipelines`, `Teams and members`, `Settings`, `Targets`, `Tokens`, `Operations`. */
+  tag: string;
+  /** False only for health and docs routes. Role checks live in the services, not here. */
+  authenticated: boolean;
+  /** Validated input; omitted when the route takes none. */
+  input?: InputClass<TInput>;
+  /**
+   * JSON Schema of the success body (OpenAPI, and a precompiled serialiser). The body includes the
+   * envelope fields where the contract has them.
+   */
+  response: Record<string, unknown>;
+  /**
+   * Where the error envelope goes: `root` (the default) is `{ message, success, statusCode, errors? }`;
+   * `status` nests it as `{ [emptyKey]: [], status: {...} }` as the metrics and timeseries routes do.
+   */
+  errorShape?: { kind: 'root' } | { kind: 'status'; emptyKey: string };
+  handler(ctx: RequestContext, input: TInput): Promise<Record<string, unknown>>;
+}
+
+/** The documented success envelope: `{ message, success: true, statusCode: 200, ...fields }`. */
+export function ok<T extends Record<string, unknown>>(message: string, fields: T): T & {
+  message: string;
+  success: true;
+  statusCode: 200;
+} {
+  return { message, success: true, statusCode: 200, ...fields };
+}
