@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import { Schema, model } from 'mongoose';
+import { ROLES, Role } from '../auth/role';
+
+/** A stored member, as `lean()` reads return it. */
+export interface MemberDoc {
+  /** UUID v4; `member_id` on REST, `id` on GraphQL. */
+  _id: string;
+  firstname: string;
+  lastname: string;
+  /** As given, for display. */
+  email: string;
+  /** Lower-cased e-mail: carries the unique index, so uniqueness is case-insensitive. */
+  emailLower: string;
+  role: Role;
+  teamId: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+// Uniqueness rides on `emailLower` rather than a collation index, which the embedded store need
+// not support.
+const memberSchema = new Schema<MemberDoc>(
+  {
+    _id: { type: String, default: () => randomUUID() },
+    firstname: { type: String, required: true },
+    lastname: { type: String, required: true },
+    email: { type: String, required: true },
+    emailLower: { type: String, required: true },
+    role: { type: String, enum: ROLES, required: true },
+    teamId: { type: String, required: true },
+  },
+  { collection: 'members', timestamps: true, versionKey: false },
+);
+
+memberSchema.index({ emailLower: 1 }, { unique: true });
+// Listing by team (and the team → members loader) reads in `_id` order inside a team.
+memberSchema.index({ teamId: 1, _id: 1 });
+
+export const MemberModel = model<MemberDoc>('Member', memberSchema);

@@ -1,0 +1,26 @@
+import { Schema, model } from 'mongoose';
+import { PERIOD_UNITS, PeriodUnit } from '../domain/period';
+
+/** The `_id` of the one settings document: settings are account-wide. */
+export const SETTINGS_ID = 'account';
+
+/** Account settings: the currency of targets and money metrics, and the period unit. */
+export interface SettingsDoc {
+  _id: string;
+  /** ISO 4217 alphabetic code, upper-case. Absent until set. */
+  currency?: string | null;
+  /** Absent until set. */
+  period?: PeriodUnit | null;
+  updatedAt: Date;
+}
+
+const settingsSchema = new Schema<SettingsDoc>(
+  {
+    _id: { type: String, default: SETTINGS_ID },
+    currency: { type: String },
+    period: { type: String, enum: PERIOD_UNITS },
+  },
+  { collection: 'settings', timestamps: { createdAt: false, updatedAt: true }, versionKey: false },
+);
+
+export const SettingsModel = model<SettingsDoc>('Settings', settingsSchema);

@@ -1,0 +1,20 @@
+import { randomUUID } from 'node:crypto';
+import { Schema, model } from 'mongoose';
+
+/** A stored team. */
+export interface TeamDoc {
+  /** The contract's `team_id`: chosen by the client or a generated UUID. */
+  _id: string;
+  name: string;
+  createdAt: Date;
+}
+
+const teamSchema = new Schema<TeamDoc>(
+  {
+    _id: { type: String, default: () => randomUUID() },
+    name: { type: String, required: true },
+  },
+  { collection: 'teams', timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
+);
+
+export const TeamModel = model<TeamDoc>('Team', teamSchema);
