@@ -1,0 +1,100 @@
+import path from 'node:path';
+
+/** Log levels pino knows; LOG_LEVEL must be one of them. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * Every setting of the gateway, read once from the environment at start. Each field documents
+ * its variable and default; README's configuration table mirrors this list.
+ */
+export interface GatewayConfig {
+  /** PORT, default 4000. 0 asks the system for a free port (tests). */
+  port: number;
+  /** HOST, default 127.0.0.1. */
+  host: string;
+  /** MONGODB_URI: an external MongoDB; unset means the embedded server. */
+  mongodbUri: string | undefined;
+  /** DATA_DIR, default `./data`: embedded database files, generated admin token and JWT key. */
+  dataDir: string;
+  /** ADMIN_TOKEN: bootstrap admin secret; generated and kept in DATA_DIR when unset. */
+  adminToken: string | undefined;
+  /** JWT_SECRET: HS256 key (at least 32 characters); generated and kept when unset. */
+  jwtSecret: string | undefined;
+  /** JWT_ISSUER, default `pipeline-gateway`. */
+  jwtIssuer: string;
+  /** JWT_AUDIENCE, default `pipeline-gateway`. */
+  jwtAudience: string;
+  /** BODY_LIMIT in bytes, default 1048576 (1 MiB). */
+  bodyLimit: number;
+  /** LOG_LEVEL, default `info`. */
+  logLevel: LogLevel;
+  /** SEED_DEMO, default false: load demo data on an empty database. */
+  seedDemo: boolean;
+}
+
+/** A bad environment variable; the message names the variable, what was expected and what came. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = text(env, name);
+  if (raw === undefined) return false;
+  const lower = raw.toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
+  if (['0', 'false', 'no', 'off'].includes(lower)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+/** Reads and validates the configuration; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env): GatewayConfig {
+  const logLevel = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  }
+  const mongodbUri = text(env, 'MONGODB_URI');
+  if (mongodbUri !== undefined && !/^mongodb(\+srv)?:\/\//.test(mongodbUri)) {
+    throw new ConfigError(`MONGODB_URI must start with mongodb:// or mongodb+srv://, got "${mongodbUri}"`);
+  }
+  const adminToken = text(env, 'ADMIN_TOKEN');
+  if (adminToken !== undefined && adminToken.length < 16) {
+    throw new ConfigError(`ADMIN_TOKEN must be at least 16 characters, got ${adminToken.length}`);
+  }
+  const jwtSecret = text(env, 'JWT_SECRET');
+  if (jwtSecret !== undefined && jwtSecret.length < 32) {
+    throw new ConfigError(`JWT_SECRET must be at least 32 characters, got ${jwtSecret.length}`);
+  }
+  return {
+    port: integer(env, 'PORT', 4000, 0, 65535),
+    host: text(env, 'HOST') ?? '127.0.0.1',
+    mongodbUri,
+    dataDir: path.resolve(text(env, 'DATA_DIR') ?? 'data'),
+    adminToken,
+    jwtSecret,
+    jwtIssuer: text(env, 'JWT_ISSUER') ?? 'pipeline-gateway',
+    jwtAudience: text(env, 'JWT_AUDIENCE') ?? 'pipeline-gateway',
+    bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    logLevel: logLevel as LogLevel,
+    seedDemo: flag(env, 'SEED_DEMO'),
+  };
+}
