@@ -1,4 +1,64 @@
+import DataLoader from 'dataloader';
+import { MemberDoc, MemberModel } from '../models/member.model';
+import { TeamDoc, TeamModel } from '../models/team.model';
+import { TargetDoc, TargetModel } from '../models/target.model';
+import { groupByKeys, orderByKeys } from './order-by-keys';
+
+/** A member's target set for one year. */
+export interface MemberYearKey {
+  memberId: string;
+  year: number;
+}
+
+const memberYear = (key: MemberYearKey): string => `${key.memberId}\u0000${key.year}`;
+
+/**
+ * Batch functions of the members half, exported so tests can record the exact batches. Each is
+ * one `find` whatever the number of keys; a miss is null (a member deleted mid-request, a year
+ * without targets), never an error, so one gap does not fail its siblings.
+ */
+export const memberBatches = {
+  async membersById(ids: readonly string[]): Promise<Array<MemberDoc | Error | null>> {
+    const rows = await MemberModel.find({ _id: { $in: [...ids] } }).lean<MemberDoc[]>().exec();
+    return orderByKeys(ids, rows, (m) => m._id);
+  },
+
+  async teamsById(ids: readonly string[]): Promise<Array<TeamDoc | Error | null>> {
+    const rows = await TeamModel.find({ _id: { $in: [...ids] } }).lean<TeamDoc[]>().exec();
+    return orderByKeys(ids, rows, (t) => t._id);
+  },
+
+  /** Every member of each team, in `_id` order (the order `members` lists them in). */
+  async membersByTeam(teamIds: readonly string[]): Promise<MemberDoc[][]> {
+    const rows = await MemberModel.find({ teamId: { $in: [...teamIds] } })
+      .sort({ _id: 1 })
+      .lean<MemberDoc[]>()
+      .exec();
+    return groupByKeys(teamIds, rows, (m) => m.teamId);
+  },
+
+  /**
+   * Target sets for (member, year) pairs. One query over the cross product of the ids and years
+   * asked for (usually one year), then only the exact pairs are kept.
+   */
+  async targetsByMember(keys: readonly MemberYearKey[]): Promise<Array<TargetDoc | Error | null>> {
+    const memberIds = [...new Set(keys.map((k) => k.memberId))];
+    const years = [...new Set(keys.map((k) => k.year))];
+    const rows = await TargetModel.find({ memberId: { $in: memberIds }, year: { $in: years } })
+      .lean<TargetDoc[]>()
+      .exec();
+    return orderByKeys(keys, rows, (t) => memberYear(t), { keyOf: memberYear });
+  },
+};
+
 /** Loaders of the members half of the graph (members, teams, targets). */
 export function createMemberLoaders() {
-  return {};
+  return {
+    memberById: new DataLoader<string, MemberDoc | null>((ids) => memberBatches.membersById(ids)),
+    teamById: new DataLoader<string, TeamDoc | null>((ids) => memberBatches.teamsById(ids)),
+    membersByTeam: new DataLoader<string, MemberDoc[]>((ids) => memberBatches.membersByTeam(ids)),
+    targetsByMember: new DataLoader<MemberYearKey, TargetDoc | null, string>((keys) => memberBatches.targetsByMember(keys), {
+      cacheKeyFn: memberYear,
+    }),
+  };
 }

@@ -1,0 +1,118 @@
+import type { Principal } from '../auth/principal';
+import type { Role } from '../auth/role';
+import { ConflictError, NotFoundError } from '../errors';
+import { MemberDoc, MemberModel } from '../models/member.model';
+import { TargetModel } from '../models/target.model';
+import { isDuplicateKeyError } from './duplicate-key';
+import { assertCanAttachTo, assertCanCreateMember, assertCanManageMember } from './member-access';
+import { assertTeamExists } from './team.service';
+
+export interface CreateMemberInput {
+  firstname: string;
+  lastname: string;
+  email: string;
+  role: Role;
+  teamId: string;
+}
+
+export interface ListMembersInput {
+  teamId?: string | null;
+  role?: Role | null;
+  /** 1–100 (validated by the input classes). */
+  limit: number;
+  /** Decoded cursor: list members whose id sorts after this one. */
+  afterId?: string | null;
+}
+
+export interface MemberPage {
+  members: MemberDoc[];
+  /** Whether a further page exists; its cursor points after the last member of this one. */
+  hasMore: boolean;
+}
+
+/** Reads one member or throws 404. Every role may read members. */
+export async function getMember(_principal: Principal, memberId: string): Promise<MemberDoc> {
+  return findMemberOr404(memberId);
+}
+
+async function findMemberOr404(memberId: string): Promise<MemberDoc> {
+  const member = await MemberModel.findById(memberId).lean<MemberDoc>().exec();
+  if (!member) throw new NotFoundError(`Member ${memberId} not found`);
+  return member;
+}
+
+/**
+ * Members in `_id` order (stable, and served by the `_id` / `{teamId, _id}` indexes), filtered by
+ * team and role, one page at a time: the page is read with one extra document to learn whether
+ * another page follows.
+ */
+export async function listMembers(_principal: Principal, input: ListMembersInput): Promise<MemberPage> {
+  const filter: Record<string, unknown> = {};
+  if (input.teamId) filter.teamId = input.teamId;
+  if (input.role) filter.role = input.role;
+  if (input.afterId) filter._id = { $gt: input.afterId };
+  const found = await MemberModel.find(filter)
+    .sort({ _id: 1 })
+    .limit(input.limit + 1)
+    .lean<MemberDoc[]>()
+    .exec();
+  return { members: found.slice(0, input.limit), hasMore: found.length > input.limit };
+}
+
+/**
+ * Creates a member. Order of checks: role table (403), team exists (404), e-mail free (409, decided
+ * by the unique index on the lower-cased e-mail, so it holds under concurrent creates too).
+ */
+export async function createMember(principal: Principal, input: CreateMemberInput): Promise<MemberDoc> {
+  assertCanCreateMember(principal, input.role, input.teamId);
+  await assertTeamExists(input.teamId);
+  try {
+    const created = await MemberModel.create({
+      firstname: input.firstname,
+      lastname: input.lastname,
+      email: input.email,
+      emailLower: input.email.toLowerCase(),
+      role: input.role,
+      teamId: input.teamId,
+    });
+    return created.toObject<MemberDoc>();
+  } catch (error) {
+    if (isDuplicateKeyError(error, 'emailLower')) {
+      throw new ConflictError(`A member with e-mail ${input.email} already exists (e-mails are compared case-insensitively)`);
+    }
+    throw error;
+  }
+}
+
+/** Moves a member to another team. 404 for an unknown member or team; see member-access for managers. */
+export async function attachMember(principal: Principal, memberId: string, teamId: string): Promise<MemberDoc> {
+  const member = await findMemberOr404(memberId);
+  assertCanManageMember(principal, member, 'attach');
+  assertCanAttachTo(principal, teamId);
+  await assertTeamExists(teamId);
+  const updated = await MemberModel.findOneAndUpdate({ _id: memberId }, { $set: { teamId } }, { returnDocument: 'after' })
+    .lean<MemberDoc>()
+    .exec();
+  // Deleted between the read and the update.
+  if (!updated) throw new NotFoundError(`Member ${memberId} not found`);
+  return updated;
+}
+
+/**
+ * Deletes a member and its targets. The member goes first: if the targets' deletion then fails,
+ * what is left are targets nobody can reach (every read goes through the member), never a member
+ * whose targets silently vanished.
+ */
+export async function deleteMember(principal: Principal, memberId: string): Promise<void> {
+  const member = await findMemberOr404(memberId);
+  assertCanManageMember(principal, member, 'delete');
+  const { deletedCount } = await MemberModel.deleteOne({ _id: memberId }).exec();
+  if (deletedCount === 0) throw new NotFoundError(`Member ${memberId} not found`);
+  await TargetModel.deleteMany({ memberId }).exec();
+}
+
+/** The caller's own member record; null for the bootstrap admin token, which is no member. */
+export async function getMe(principal: Principal): Promise<MemberDoc | null> {
+  if (!principal.memberId) return null;
+  return MemberModel.findById(principal.memberId).lean<MemberDoc>().exec();
+}

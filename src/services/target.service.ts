@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import type { Principal } from '../auth/principal';
+import { PeriodUnit, periodLabels, periodsPerYear } from '../domain/period';
+import { BadUserInputError, ConflictError, NotFoundError, type FieldError } from '../errors';
+import { MemberDoc, MemberModel } from '../models/member.model';
+import { TargetDoc, TargetModel } from '../models/target.model';
+import { describeValue } from '../validation/describe-value';
+import { assertCanReadTargets, assertCanSetTargets } from './member-access';
+import { readAccountSettings } from './settings.service';
+
+/** Years targets may be set for: wide enough for any plan, narrow enough to catch typos (`20266`). */
+export const TARGET_YEARS = { min: 2000, max: 2100 } as const;
+
+/** One member's targets for one year, labelled by period. */
+export interface TargetSet {
+  memberId: string;
+  year: number;
+  period: PeriodUnit;
+  currency: string;
+  targets: Array<{ period: string; amount: number }>;
+}
+
+export interface SetTargetsInput {
+  memberId: string;
+  /** Defaults to the current UTC year. */
+  year?: number | null;
+  /** One amount per period of the configured unit, in time order. */
+  amounts: unknown[];
+}
+
+/** Labels a stored set: `amounts[i]` belongs to the i-th period of its unit. */
+export function toTargetSet(doc: TargetDoc): TargetSet {
+  const labels = periodLabels(doc.period);
+  return {
+    memberId: doc.memberId,
+    year: doc.year,
+    period: doc.period,
+    currency: doc.currency,
+    targets: doc.amounts.map((amount, i) => ({ period: labels[i], amount })),
+  };
+}
+
+function resolveYear(year: number | null | undefined): number {
+  if (year === undefined || year === null) return new Date().getUTCFullYear();
+  if (!Number.isInteger(year) || year < TARGET_YEARS.min || year > TARGET_YEARS.max) {
+    const message = `must be a whole year from ${TARGET_YEARS.min} to ${TARGET_YEARS.max}, got ${describeValue(year)}`;
+    throw new BadUserInputError(`Invalid year: ${message}`, [{ field: 'year', message }]);
+  }
+  return year;
+}
+
+async function findMemberOr404(memberId: string): Promise<MemberDoc> {
+  const member = await MemberModel.findById(memberId).lean<MemberDoc>().exec();
+  if (!member) throw new NotFoundError(`Member ${memberId} not found`);
+  return member;
+}
+
+/** Every problem with the amounts, each named by its index (`targets[3]`). */
+function checkAmounts(amounts: unknown[], period: PeriodUnit): FieldError[] {
+  const expected = periodsPerYear(period);
+  const errors: FieldError[] = [];
+  if (amounts.length !== expected) {
+    errors.push({
+      field: 'targets',
+      message: `expected ${expected} amounts (one per ${period} period: ${periodLabels(period)[0]}–${periodLabels(period)[expected - 1]}), got ${amounts.length}`,
+    });
+  }
+  amounts.forEach((amount, i) => {
+    if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) {
+      errors.push({ field: `targets[${i}]`, message: `expected a finite number of 0 or more, got ${describeValue(amount)}` });
+    }
+  });
+  return errors;
+}
+
+/**
+ * Replaces a member's targets for one year. Checks, in order: year (400), member (404), role table
+ * (403), period and currency set (409), amounts (400, each bad element named by index). The
+ * period and currency in force are stored with the amounts.
+ */
+export async function setMemberTargets(principal: Principal, input: SetTargetsInput): Promise<TargetSet> {
+  const year = resolveYear(input.year);
+  const member = await findMemberOr404(input.memberId);
+  assertCanSetTargets(principal, member);
+  const { period, currency } = await readAccountSettings();
+  if (!period || !currency) {
+    const missing = [!period && 'period', !currency && 'currency'].filter(Boolean).join(' and ');
+    throw new ConflictError(`Targets cannot be set before the ${missing} is set; an admin sets it under /settings`);
+  }
+  const errors = checkAmounts(input.amounts, period);
+  if (errors.length > 0) {
+    const shown = errors.slice(0, 3).map((e) => `${e.field}: ${e.message}`).join('; ');
+    throw new BadUserInputError(`Invalid targets: ${shown}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}`, errors);
+  }
+  const amounts = input.amounts as number[];
+  const saved = await TargetModel.findOneAndUpdate(
+    { memberId: member._id, year },
+    // The id is chosen here: an upsert would otherwise get a server-made ObjectId, not a string id.
+    { $set: { period, currency, amounts }, $setOnInsert: { _id: randomUUID() } },
+    { upsert: true, returnDocument: 'after' },
+  )
+    .lean<TargetDoc>()
+    .exec();
+  if (!saved) throw new Error(`upsert of targets for member ${member._id}, ${year} returned no document`);
+  return toTargetSet(saved);
+}
+
+/** Reads a member's targets for one year (default: the current one); 404 when none are set. */
+export async function getMemberTargets(principal: Principal, memberId: string, year?: number | null): Promise<TargetSet> {
+  const resolvedYear = resolveYear(year);
+  const member = await findMemberOr404(memberId);
+  assertCanReadTargets(principal, member);
+  const doc = await TargetModel.findOne({ memberId, year: resolvedYear }).lean<TargetDoc>().exec();
+  if (!doc) throw new NotFoundError(`No targets set for member ${memberId} in ${resolvedYear}`);
+  return toTargetSet(doc);
+}

@@ -1,0 +1,40 @@
+import type { Principal } from '../auth/principal';
+import { ConflictError, NotFoundError } from '../errors';
+import { TeamDoc, TeamModel } from '../models/team.model';
+import { isDuplicateKeyError } from './duplicate-key';
+import { requireAdmin } from './member-access';
+
+export interface CreateTeamInput {
+  /** Chosen by the client, or a generated UUID when absent. */
+  teamId?: string | null;
+  name: string;
+}
+
+/** Every team, in id order (teams are few: one per sales team). Readable by every role. */
+export async function listTeams(_principal: Principal): Promise<TeamDoc[]> {
+  return TeamModel.find({}).sort({ _id: 1 }).lean<TeamDoc[]>().exec();
+}
+
+export async function getTeam(_principal: Principal, teamId: string): Promise<TeamDoc> {
+  const team = await TeamModel.findById(teamId).lean<TeamDoc>().exec();
+  if (!team) throw new NotFoundError(`Team ${teamId} not found`);
+  return team;
+}
+
+/** Admin only; a taken `teamId` is a 409 (the `_id` index decides, so concurrent creates cannot both win). */
+export async function createTeam(principal: Principal, input: CreateTeamInput): Promise<TeamDoc> {
+  requireAdmin(principal, 'create teams');
+  try {
+    const created = await TeamModel.create({ ...(input.teamId ? { _id: input.teamId } : {}), name: input.name });
+    return created.toObject<TeamDoc>();
+  } catch (error) {
+    if (isDuplicateKeyError(error, '_id')) throw new ConflictError(`Team ${input.teamId} already exists`);
+    throw error;
+  }
+}
+
+/** Throws 404 unless the team exists; used before a member is placed in it. */
+export async function assertTeamExists(teamId: string): Promise<void> {
+  const found = await TeamModel.exists({ _id: teamId }).exec();
+  if (!found) throw new NotFoundError(`Team ${teamId} not found`);
+}
