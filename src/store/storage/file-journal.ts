@@ -1,0 +1,343 @@
+import { mkdirSync } from 'node:fs';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
+import type { DeserializeOptions } from 'bson';
+import { DirLock } from './dir-lock';
+import type { Journal } from './journal';
+import { decodePayload, encodeBatch, encodeSnapshotEnd, WIRE_BSON_OPTIONS } from './journal/batch-codec';
+import { chunked, fsyncDir, removeIfPresent, renameSynced, writeFileSynced } from './journal/durable-fs';
+import { checkFileHeader, encodeFileHeader, encodeRecord, FILE_HEADER_SIZE, scanRecords, type FileKind } from './journal/frame';
+import { inDir, listJournalFiles, logName, snapshotName, tempName } from './journal/journal-files';
+import { CorruptJournalError, JournalStateError } from './journal/journal-error';
+import { LogWriter, type WriterStats } from './journal/log-writer';
+import type { Mutation } from './mutation';
+
+/** The moments of a compaction, in order; a crash after any of them must recover cleanly. */
+export type CompactionStep =
+  /** snapshot N+1 is written and fsynced under its temp name */
+  | 'snapshot-written'
+  /** log N+1 (carrying the records appended during the compaction) is in place */
+  | 'log-installed'
+  /** snapshot N+1 is renamed into place: from here on, recovery uses generation N+1 */
+  | 'snapshot-installed'
+  /** the writer appends to log N+1; generation N files are still on disk */
+  | 'switched';
+
+export interface FileJournalOptions {
+  /**
+   * How documents are decoded on replay. Default: the wire layer's options, so replayed documents
+   * have exactly the shape of documents that arrived over the wire.
+   */
+  bsonOptions?: DeserializeOptions;
+  /**
+   * Called after each compaction step; a throw stops the compaction right there, as a crash would.
+   * For crash-recovery tests only.
+   */
+  afterCompactionStep?: (step: CompactionStep) => void;
+}
+
+/** Counters of the journal's work, for tests and the benchmark. */
+export interface FileJournalStats extends WriterStats {
+  /** Current generation (number of completed compactions since the directory was created). */
+  generation: number;
+  compactions: number;
+}
+
+/** Most documents per snapshot record: keeps records around a megabyte at typical document sizes. */
+const SNAPSHOT_DOCS_PER_RECORD = 1000;
+
+type State =
+  | { kind: 'new' }
+  | { kind: 'open'; lock: DirLock; writer: LogWriter; generation: number }
+  | { kind: 'closed' };
+
+/**
+ * The durable journal of the embedded store, in one data directory:
+ * `journal-N.log` (append-only log of batches), `snapshot-N.bson` (state at the start of log N,
+ * none for N = 0) and `mongod.lock`. See journal/frame.ts for the byte format.
+ *
+ * Compaction order (each arrow is an fsync'd step; a crash between any two recovers):
+ * write snapshot N+1 to a temp file → write log N+1 (records appended meanwhile) to a temp file
+ * and rename it in → rename snapshot N+1 in (the switch point: recovery now picks N+1) →
+ * append to log N+1 → delete generation N. On open the highest snapshot wins and everything else
+ * is a leftover to delete.
+ */
+export class FileJournal implements Journal {
+  private state: State = { kind: 'new' };
+  private logRecordBytes = 0;
+  private compacting: Promise<void> | undefined;
+  /** Frames appended since the running compaction captured its state: they go into the next log. */
+  private carried: Buffer[] | undefined;
+  private compactions = 0;
+  private readonly bsonOptions: DeserializeOptions;
+
+  /**
+   * @param dir the data directory; created if missing. Use `resolveDataDir()` for the default
+   *   (`DATA_DIR`, else `./data`).
+   */
+  constructor(
+    readonly dir: string,
+    private readonly options: FileJournalOptions = {},
+  ) {
+    this.bsonOptions = options.bsonOptions ?? WIRE_BSON_OPTIONS;
+  }
+
+  get logBytes(): number {
+    return this.logRecordBytes;
+  }
+
+  get stats(): FileJournalStats {
+    const open = this.state.kind === 'open' ? this.state : undefined;
+    return {
+      ...(open ? open.writer.stats : { records: 0, syncs: 0, bytes: 0 }),
+      generation: open?.generation ?? 0,
+      compactions: this.compactions,
+    };
+  }
+
+  async open(): Promise<Mutation[]> {
+    if (this.state.kind !== 'new') {
+      throw new JournalStateError(`open() expects a new journal; this one is ${this.state.kind}`);
+    }
+    mkdirSync(this.dir, { recursive: true });
+    const lock = DirLock.acquire(this.dir);
+    try {
+      const { generation, mutations, logBytes } = await this.recover();
+      const handle = await open(inDir(this.dir, logName(generation)), 'a');
+      this.state = { kind: 'open', lock, writer: new LogWriter(handle), generation };
+      this.logRecordBytes = logBytes;
+      return mutations;
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
+  }
+
+  append(batch: Mutation[]): void {
+    const { writer } = this.opened('append');
+    // Serialised now, not at flush time: the caller may reuse or change these objects afterwards.
+    const frame = encodeRecord(encodeBatch(batch));
+    writer.append(frame);
+    this.carried?.push(frame);
+    this.logRecordBytes += frame.length;
+  }
+
+  sync(): Promise<void> {
+    return this.opened('sync').writer.sync();
+  }
+
+  /**
+   * `state` is read synchronously inside this call, so it must describe exactly what has been
+   * appended so far (the catalog applies and appends in the same tick). A compaction already
+   * running is joined rather than started twice.
+   */
+  compact(state: () => Iterable<Mutation>): Promise<void> {
+    this.opened('compact');
+    this.compacting ??= this.runCompaction(state).finally(() => {
+      this.compacting = undefined;
+      this.carried = undefined;
+    });
+    return this.compacting;
+  }
+
+  async close(): Promise<void> {
+    if (this.state.kind !== 'open') {
+      this.state = { kind: 'closed' };
+      return;
+    }
+    const { writer, lock } = this.state;
+    await this.compacting?.catch(() => undefined);
+    this.state = { kind: 'closed' };
+    try {
+      await writer.close();
+    } finally {
+      lock.release();
+    }
+  }
+
+  private opened(operation: string): Extract<State, { kind: 'open' }> {
+    if (this.state.kind !== 'open') {
+      throw new JournalStateError(`${operation}() expects an open journal; this one is ${this.state.kind}`);
+    }
+    return this.state;
+  }
+
+  // --- recovery -------------------------------------------------------------------------------
+
+  private async recover(): Promise<{ generation: number; mutations: Mutation[]; logBytes: number }> {
+    const listing = listJournalFiles(this.dir);
+    const generation = listing.snapshots.at(-1) ?? 0;
+    const mutations: Mutation[] = [];
+    if (generation > 0) {
+      for (const batch of await this.readSnapshot(generation)) mutations.push(...batch);
+    }
+    let logBytes = 0;
+    if (listing.logs.includes(generation)) {
+      const log = await this.readLog(generation);
+      for (const batch of log.batches) mutations.push(...batch);
+      logBytes = log.bytes;
+    } else if (generation === 0) {
+      await this.installEmptyLog(0);
+    } else {
+      throw new CorruptJournalError(
+        inDir(this.dir, logName(generation)),
+        0,
+        `file is missing, but ${snapshotName(generation)} exists (a log is always installed before its snapshot)`,
+      );
+    }
+    // Leftovers of interrupted or finished compactions. Safe: generation `generation` is complete.
+    for (const old of listing.snapshots) if (old !== generation) await removeIfPresent(inDir(this.dir, snapshotName(old)));
+    for (const old of listing.logs) if (old !== generation) await removeIfPresent(inDir(this.dir, logName(old)));
+    for (const temp of listing.temps) await removeIfPresent(inDir(this.dir, temp));
+    await fsyncDir(this.dir);
+    return { generation, mutations, logBytes };
+  }
+
+  private async readSnapshot(generation: number): Promise<Mutation[][]> {
+    const file = inDir(this.dir, snapshotName(generation));
+    const buf = await readFile(file);
+    checkFileHeader(buf, file, 'snapshot', generation);
+    const scan = scanRecords(buf, file);
+    // A snapshot is renamed into place only when complete, so any damage at all is corruption.
+    if (scan.tornBytes > 0) {
+      throw new CorruptJournalError(file, scan.validEnd, `${scan.tornBytes} damaged bytes at the end of a snapshot`);
+    }
+    const batches = this.decodeAll(scan.payloads, file);
+    const end = batches.pop();
+    if (end?.kind !== 'end' || end.records !== batches.length) {
+      throw new CorruptJournalError(file, scan.validEnd, 'snapshot has no end marker or a wrong record count');
+    }
+    return batches.map((decoded) => {
+      if (decoded.kind !== 'batch') throw new CorruptJournalError(file, 0, 'end marker in the middle of a snapshot');
+      return decoded.batch;
+    });
+  }
+
+  private async readLog(generation: number): Promise<{ batches: Mutation[][]; bytes: number }> {
+    const file = inDir(this.dir, logName(generation));
+    const buf = await readFile(file);
+    checkFileHeader(buf, file, 'log', generation);
+    const scan = scanRecords(buf, file);
+    const batches = this.decodeAll(scan.payloads, file).map((decoded) => {
+      if (decoded.kind !== 'batch') throw new CorruptJournalError(file, 0, 'snapshot end marker in a log');
+      return decoded.batch;
+    });
+    if (scan.tornBytes > 0) {
+      // An append interrupted by a crash: never acknowledged, so dropped; cut it off so the next
+      // append does not land behind garbage.
+      const handle = await open(file, 'r+');
+      try {
+        await handle.truncate(scan.validEnd);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    }
+    return { batches, bytes: scan.validEnd - FILE_HEADER_SIZE };
+  }
+
+  private decodeAll(payloads: Buffer[], file: string): ReturnType<typeof decodePayload>[] {
+    return payloads.map((payload, index) => {
+      try {
+        return decodePayload(payload, this.bsonOptions);
+      } catch (err) {
+        // The checksum matched, so these bytes were written like this: a format or code bug.
+        throw new CorruptJournalError(file, 0, `record ${index} has a valid checksum but does not decode: ${(err as Error).message}`);
+      }
+    });
+  }
+
+  private async installEmptyLog(generation: number): Promise<void> {
+    await this.installFile('log', generation, []);
+  }
+
+  /** Writes a complete file under a temp name, fsyncs it and renames it into place. */
+  private async installFile(kind: FileKind, generation: number, frames: Buffer[]): Promise<void> {
+    const name = kind === 'log' ? logName(generation) : snapshotName(generation);
+    const temp = inDir(this.dir, tempName(name));
+    await writeFileSynced(temp, [...chunked([encodeFileHeader(kind, generation), ...frames])]);
+    await renameSynced(temp, inDir(this.dir, name), this.dir);
+  }
+
+  // --- compaction -----------------------------------------------------------------------------
+
+  private async runCompaction(state: () => Iterable<Mutation>): Promise<void> {
+    const { writer, generation } = this.opened('compact');
+    const next = generation + 1;
+    // Capture the state and start carrying new appends in the same tick: nothing falls between.
+    const frames = snapshotFrames(state());
+    this.carried = [];
+    const step = (name: CompactionStep): void => this.options.afterCompactionStep?.(name);
+
+    const snapshotTemp = inDir(this.dir, tempName(snapshotName(next)));
+    const nextLog = inDir(this.dir, logName(next));
+    try {
+      await writeFileSynced(snapshotTemp, [...chunked([encodeFileHeader('snapshot', next), ...frames])]);
+      step('snapshot-written');
+    } catch (err) {
+      await removeIfPresent(snapshotTemp).catch(() => undefined);
+      throw err;
+    }
+
+    await writer.exclusive(async () => {
+      // Inside the writer's turn: no flush runs, so what is queued stays queued until we decide.
+      const carried = this.carried ?? [];
+      this.carried = undefined;
+      const taken = writer.takePending();
+      let installed = false;
+      try {
+        await this.installFile('log', next, carried);
+        step('log-installed');
+        await renameSynced(snapshotTemp, inDir(this.dir, snapshotName(next)), this.dir);
+        installed = true;
+        step('snapshot-installed');
+        const handle: FileHandle = await open(nextLog, 'a');
+        // Records queued before the capture are in the snapshot, those after it in log N+1:
+        // all of them are durable now.
+        const previous = writer.switchTo(handle, taken.seq);
+        this.state = { ...this.opened('compact'), generation: next };
+        this.logRecordBytes = carried.reduce((sum, frame) => sum + frame.length, 0);
+        this.compactions++;
+        await previous.close();
+        step('switched');
+      } catch (err) {
+        if (installed) {
+          // Past the switch point recovery uses generation N+1, but we could not move the writer
+          // there: acknowledging more writes into log N would lose them. Stop writing.
+          writer.fail(new JournalStateError('compaction failed after installing its snapshot; restart the server', { cause: err }));
+        } else {
+          writer.restorePending(taken.frames);
+          await removeIfPresent(snapshotTemp).catch(() => undefined);
+          await removeIfPresent(nextLog).catch(() => undefined);
+          await removeIfPresent(`${nextLog}.tmp`).catch(() => undefined);
+        }
+        throw err;
+      }
+    });
+
+    await removeIfPresent(inDir(this.dir, logName(generation)));
+    if (generation > 0) await removeIfPresent(inDir(this.dir, snapshotName(generation)));
+    await fsyncDir(this.dir);
+  }
+}
+
+/** The framed records of a snapshot: the state's mutations, large inserts split, then the end marker. */
+function snapshotFrames(state: Iterable<Mutation>): Buffer[] {
+  const frames: Buffer[] = [];
+  for (const mutation of state) {
+    if (mutation.op === 'insert' && mutation.docs.length > SNAPSHOT_DOCS_PER_RECORD) {
+      for (let i = 0; i < mutation.docs.length; i += SNAPSHOT_DOCS_PER_RECORD) {
+        const docs = mutation.docs.slice(i, i + SNAPSHOT_DOCS_PER_RECORD);
+        frames.push(encodeRecord(encodeBatch([{ op: 'insert', ns: mutation.ns, docs }])));
+      }
+    } else {
+      frames.push(encodeRecord(encodeBatch([mutation])));
+    }
+  }
+  frames.push(encodeRecord(encodeSnapshotEnd(frames.length)));
+  return frames;
+}
+
+/** The data directory to use: the explicit one, else `DATA_DIR`, else `./data`. */
+export function resolveDataDir(explicit?: string): string {
+  return explicit ?? process.env.DATA_DIR ?? './data';
+}

@@ -1,0 +1,118 @@
+import { deserialize, serialize, type DeserializeOptions, type Document } from 'bson';
+import { UnreachableCaseError, type Mutation } from '../mutation';
+
+/**
+ * Encodes a batch of mutations as one record payload: a plain concatenation of BSON documents.
+ * Each mutation is a header document (the mutation minus its list, plus `n`, the list length)
+ * followed by its `n` list items as separate documents. Items are serialised one by one so a batch
+ * of many documents never meets BSON's 16 MB per-document limit.
+ */
+
+/**
+ * The decoding the wire layer uses (src/store/wire/decode.ts), so documents replayed from disk have
+ * the same JavaScript shape as documents that arrived over the wire: numbers for Int32/Double/safe
+ * Longs, class instances for the rest. Serialising such values again writes the same BSON bytes.
+ */
+export const WIRE_BSON_OPTIONS: DeserializeOptions = {
+  promoteLongs: true,
+  promoteValues: true,
+  promoteBuffers: false,
+};
+
+const SERIALIZE_OPTIONS = { checkKeys: false, ignoreUndefined: false, serializeFunctions: false } as const;
+
+/** End marker of a snapshot file: proves the snapshot was written to the end. */
+export const SNAPSHOT_END_OP = 'snapshotEnd';
+
+export function encodeBatch(batch: readonly Mutation[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const mutation of batch) encodeMutation(mutation, parts);
+  return Buffer.concat(parts);
+}
+
+export function encodeSnapshotEnd(records: number): Buffer {
+  return toBuffer(serialize({ op: SNAPSHOT_END_OP, records }, SERIALIZE_OPTIONS));
+}
+
+function encodeMutation(mutation: Mutation, parts: Buffer[]): void {
+  const put = (doc: Document): void => void parts.push(toBuffer(serialize(doc, SERIALIZE_OPTIONS)));
+  switch (mutation.op) {
+    case 'insert':
+    case 'replace':
+      put({ op: mutation.op, ns: mutation.ns, n: mutation.docs.length });
+      for (const doc of mutation.docs) put(doc);
+      return;
+    case 'delete':
+      put({ op: mutation.op, ns: mutation.ns, n: mutation.ids.length });
+      for (const id of mutation.ids) put({ v: id });
+      return;
+    case 'createIndexes':
+      put({ op: mutation.op, ns: mutation.ns, n: mutation.specs.length });
+      for (const spec of mutation.specs) put(spec);
+      return;
+    case 'createCollection':
+    case 'dropCollection':
+    case 'dropDatabase':
+    case 'renameCollection':
+    case 'dropIndexes':
+      put({ ...mutation });
+      return;
+    default:
+      throw new UnreachableCaseError(mutation);
+  }
+}
+
+// bson returns Uint8Array typed values that are Node Buffers at run time; view them as such.
+const toBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/** A decoded payload: mutations, or the snapshot end marker with its record count. */
+export type DecodedPayload = { kind: 'batch'; batch: Mutation[] } | { kind: 'end'; records: number };
+
+/** Decodes one payload; throws (with a plain message) if it is not a well-formed batch. */
+export function decodePayload(payload: Buffer, options: DeserializeOptions = WIRE_BSON_OPTIONS): DecodedPayload {
+  let offset = 0;
+  const next = (): Document => {
+    if (offset + 5 > payload.length) throw new Error(`truncated BSON document at payload byte ${offset}`);
+    const size = payload.readInt32LE(offset);
+    if (size < 5 || offset + size > payload.length) {
+      throw new Error(`invalid BSON document size ${size} at payload byte ${offset}`);
+    }
+    const doc = deserialize(payload.subarray(offset, offset + size), options);
+    offset += size;
+    return doc;
+  };
+  const batch: Mutation[] = [];
+  while (offset < payload.length) {
+    const head = next();
+    const items = (): Document[] => {
+      const n = head.n;
+      if (!Number.isInteger(n) || n < 0) throw new Error(`mutation '${head.op}' has item count ${String(n)}`);
+      return Array.from({ length: n as number }, next);
+    };
+    switch (head.op) {
+      case SNAPSHOT_END_OP:
+        if (batch.length > 0 || offset !== payload.length) throw new Error('snapshot end marker is not alone in its record');
+        return { kind: 'end', records: head.records as number };
+      case 'insert':
+      case 'replace':
+        batch.push({ op: head.op, ns: head.ns, docs: items() });
+        break;
+      case 'delete':
+        batch.push({ op: 'delete', ns: head.ns, ids: items().map((item) => item.v) });
+        break;
+      case 'createIndexes':
+        batch.push({ op: 'createIndexes', ns: head.ns, specs: items() });
+        break;
+      case 'createCollection':
+      case 'dropCollection':
+      case 'dropDatabase':
+      case 'renameCollection':
+      case 'dropIndexes':
+        batch.push(head as Mutation);
+        break;
+      default:
+        throw new Error(`unknown mutation op ${JSON.stringify(head.op)}`);
+    }
+  }
+  return { kind: 'batch', batch };
+}

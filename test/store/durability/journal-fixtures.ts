@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Binary, Decimal128, deserialize, Long, ObjectId, serialize, Timestamp, type Document } from 'bson';
+import { WIRE_BSON_OPTIONS } from '../../../src/store/storage/journal/batch-codec';
+import type { Mutation } from '../../../src/store/storage/mutation';
+
+/** A fresh temp directory per test, removed by `cleanup()`. */
+export function tempDirs(): { make(): string; cleanup(): void } {
+  const made: string[] = [];
+  return {
+    make() {
+      const dir = mkdtempSync(join(tmpdir(), 'pg-journal-'));
+      made.push(dir);
+      return dir;
+    },
+    cleanup() {
+      for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A document as the wire layer hands it to the catalog: built as BSON with explicit types, then
+ * decoded with the wire's options (so Int32/Double become numbers, unsafe Longs stay Long, ...).
+ */
+export function wireDoc(doc: Document): Document {
+  return deserialize(serialize(doc), WIRE_BSON_OPTIONS);
+}
+
+/** One document carrying every BSON type the journal must round-trip. */
+export function richDoc(i: number): Document {
+  return wireDoc({
+    _id: new ObjectId(),
+    i,
+    double: 1.5 + i,
+    negZero: -0,
+    big: Long.fromString('9223372036854775807'),
+    safeLong: Long.fromNumber(2 ** 40 + i),
+    dec: Decimal128.fromString('12345678901234567890.123456789'),
+    when: new Date(Date.UTC(2026, 0, 1, 0, 0, i)),
+    bin: new Binary(Buffer.from([0, 1, 2, 255]), 0),
+    uuid: new Binary(Buffer.alloc(16, 7), 4),
+    ts: new Timestamp({ t: 1700000000, i }),
+    nested: { a: [1, [2, [3, null]], { b: 'x' }], empty: {} },
+    nul: null,
+    str: 'ünïcødé ✓',
+    bool: false,
+    re: /a.b/gi,
+    'dotted.key': 1,
+    $dollar: 2,
+  });
+}
+
+/** A batch of every mutation kind. */
+export function everyKindBatch(): Mutation[] {
+  const a = richDoc(1);
+  const b = richDoc(2);
+  return [
+    { op: 'createCollection', ns: 'app.things', options: { capped: false } },
+    { op: 'createIndexes', ns: 'app.things', specs: [{ key: { i: 1 }, name: 'i_1', unique: true }] },
+    { op: 'insert', ns: 'app.things', docs: [a, b] },
+    { op: 'replace', ns: 'app.things', docs: [{ ...a, i: 10 }] },
+    { op: 'delete', ns: 'app.things', ids: [b._id, 'string-id', 42, { compound: 1 }] },
+    { op: 'dropIndexes', ns: 'app.things', names: ['i_1'] },
+    { op: 'renameCollection', from: 'app.things', to: 'app.stuff', dropTarget: true },
+    { op: 'dropCollection', ns: 'app.gone' },
+    { op: 'dropDatabase', db: 'old' },
+  ];
+}
+
+/** Byte-exact comparison: both sides serialised the way the journal serialises them. */
+export function bsonBytes(mutations: readonly Mutation[]): Buffer {
+  return Buffer.concat(mutations.map((m) => Buffer.from(serialize({ m }))));
+}
