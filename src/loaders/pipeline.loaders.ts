@@ -1,4 +1,64 @@
-/** Loaders of the pipelines half of the graph (snapshots, definitions, stages, pipelines, metrics). */
-export function createPipelineLoaders() {
-  return {};
+import DataLoader from 'dataloader';
+import { PeriodUnit } from '../domain/period';
+import { SETTINGS_ID, SettingsModel } from '../models/settings.model';
+import { SnapshotModel } from '../models/snapshot.model';
+import { TargetDoc, TargetModel } from '../models/target.model';
+import type { PipelineFacts } from '../services/metrics/facts';
+import { DefinitionView, PipelineView, SnapshotView, snapshotCache } from '../services/snapshot-cache';
+
+/** What the metrics need from the settings; null fields are not set yet. */
+export interface MetricSettings {
+  currency: string | null;
+  period: PeriodUnit | null;
 }
+
+/** The key of the latest-snapshot loader: it has one value per request. */
+export const LATEST = 'latest';
+
+/** `<snapshotId>:<pipelineId>`, the key of the facts loader (and the facts' `_id`). */
+export function factsKey(snapshotId: string, pipelineId: string): string {
+  return `${snapshotId}:${pipelineId}`;
+}
+
+function splitFactsKey(key: string): readonly [string, string] {
+  const at = key.indexOf(':');
+  return [key.slice(0, at), key.slice(at + 1)];
+}
+
+/**
+ * Loaders of the pipelines half of the graph (snapshots, definitions, stages, pipelines, metrics).
+ * Committed-snapshot data comes through the process-wide snapshot cache; settings and targets are
+ * read once per request. Each batch function answers in key order.
+ */
+export function createPipelineLoaders() {
+  return {
+    /** The latest committed snapshot (greatest `snapshotAt`), or null before the first import. */
+    latestSnapshot: new DataLoader<typeof LATEST, SnapshotView | null>(async (keys) => {
+      const doc = await SnapshotModel.findOne({ status: 'committed' }, { snapshotAt: 1 }).sort({ snapshotAt: -1, _id: -1 }).lean();
+      const snapshot = doc ? { id: doc._id, snapshotAt: new Date(doc.snapshotAt) } : null;
+      if (snapshot) snapshotCache.seed(snapshot);
+      return keys.map(() => snapshot);
+    }),
+    /** Committed snapshots by id; null for unknown or uncommitted ones. */
+    snapshot: new DataLoader<string, SnapshotView | null>((ids) => snapshotCache.snapshots(ids)),
+    /** Definitions of a committed snapshot, by display order. */
+    definitionsBySnapshot: new DataLoader<string, DefinitionView[]>((ids) => Promise.all(ids.map((id) => snapshotCache.definitions(id)))),
+    /** Every pipeline of a committed snapshot. */
+    pipelinesBySnapshot: new DataLoader<string, PipelineView[]>((ids) => Promise.all(ids.map((id) => snapshotCache.pipelines(id)))),
+    /** Facts by `factsKey(snapshotId, pipelineId)`; null where the pipeline is not in that snapshot. */
+    pipelineFacts: new DataLoader<string, PipelineFacts | null>((keys) => snapshotCache.facts(keys.map(splitFactsKey))),
+    /** Currency and period, read once per request. */
+    metricSettings: new DataLoader<typeof SETTINGS_ID, MetricSettings>(async (keys) => {
+      const doc = await SettingsModel.findById(SETTINGS_ID).lean();
+      const settings: MetricSettings = { currency: doc?.currency ?? null, period: doc?.period ?? null };
+      return keys.map(() => settings);
+    }),
+    /** Every member's targets for a year (one document per member at most). */
+    targetsByYear: new DataLoader<number, TargetDoc[]>(async (years) => {
+      const docs = await TargetModel.find({ year: { $in: [...years] } }).lean();
+      return years.map((year) => docs.filter((doc) => doc.year === year));
+    }),
+  };
+}
+
+export type PipelineLoaders = ReturnType<typeof createPipelineLoaders>;

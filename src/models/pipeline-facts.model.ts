@@ -1,0 +1,47 @@
+import { Schema, model } from 'mongoose';
+import type { PipelineFacts } from '../services/metrics/facts';
+
+/**
+ * Precomputed aggregates of one pipeline in one snapshot (see `services/metrics/facts.ts`).
+ * `_id` is `<snapshotId>:<pipelineId>`, so reads are by primary key. Written by
+ * `buildPipelineFacts()` before the snapshot is committed; immutable afterwards.
+ */
+export type PipelineFactsDoc = PipelineFacts & { _id: string };
+
+const dayBucketSchema = new Schema(
+  {
+    d: { type: Number, required: true },
+    wonCount: { type: Number, required: true },
+    wonAmount: { type: Number, required: true },
+    lostCount: { type: Number, required: true },
+    cycleCount: { type: Number, required: true },
+    cycleDays: { type: Number, required: true },
+    openAmount: { type: Number, required: true },
+  },
+  { _id: false },
+);
+
+const pipelineFactsSchema = new Schema<PipelineFactsDoc>(
+  {
+    _id: { type: String, required: true },
+    snapshotId: { type: String, required: true },
+    pipelineId: { type: String, required: true },
+    definitionId: { type: String, required: true },
+    kind: { type: String, enum: ['complete', 'team', 'member'], required: true },
+    teamId: { type: String, default: null },
+    memberId: { type: String, default: null },
+    snapshotAt: { type: Date, required: true },
+    year: { type: Number, required: true },
+    openCount: { type: Number, required: true },
+    openAmount: { type: Number, required: true },
+    openWeighted: { type: Number, required: true },
+    memberIds: { type: [String], default: [] },
+    days: { type: [dayBucketSchema], default: [] },
+  },
+  { collection: 'pipeline_facts', versionKey: false },
+);
+
+// Re-imports and clean-ups remove a snapshot's facts at once.
+pipelineFactsSchema.index({ snapshotId: 1 });
+
+export const PipelineFactsModel = model<PipelineFactsDoc>('PipelineFacts', pipelineFactsSchema);

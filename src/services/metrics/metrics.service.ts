@@ -1,0 +1,48 @@
+import type { RequestContext } from '../../context/request-context';
+import { periodOf } from '../../domain/period';
+import { factsKey } from '../../loaders/pipeline.loaders';
+import { SETTINGS_ID } from '../../models/settings.model';
+import { getPipeline } from '../pipeline.service';
+import type { PipelineView, SnapshotView } from '../snapshot-cache';
+import { MetricName } from './catalogue';
+import { MetricEnvironment } from './evaluate';
+import { PipelineFacts } from './facts';
+import { MetricSelection, parseMetricNames, selectMetrics } from './select-metrics';
+
+export interface PipelineMetricsRequest {
+  pipelineId: string;
+  /** API names, possibly comma-joined; absent or empty: all metrics. */
+  metrics?: readonly string[];
+  /** Default: the latest committed snapshot. */
+  snapshotId?: string | null;
+}
+
+/**
+ * The metrics of one pipeline. Unknown metric name: 400 (checked first, before any read); unknown
+ * pipeline or snapshot: 404; a metric asked for by name that cannot be computed yet: 409.
+ */
+export async function getPipelineMetrics(ctx: RequestContext, request: PipelineMetricsRequest): Promise<{ pipeline: PipelineView; selection: MetricSelection }> {
+  const names = parseMetricNames(request.metrics);
+  const pipeline = await getPipeline(ctx, request.pipelineId, request.snapshotId);
+  return { pipeline, selection: await metricsOf(ctx, pipeline, names) };
+}
+
+/** Facts of a pipeline read through the loaders; their absence is a broken import, not a client error. */
+export async function factsOf(ctx: RequestContext, snapshotId: string, pipelineId: string): Promise<PipelineFacts> {
+  const facts = await ctx.loaders.pipelineFacts.load(factsKey(snapshotId, pipelineId));
+  if (!facts) throw new Error(`pipeline facts missing for ${pipelineId} in committed snapshot ${snapshotId}`);
+  return facts;
+}
+
+/** Settings and the targets of the year the snapshot's period lies in, both read once per request. */
+export async function metricEnvironment(ctx: RequestContext, snapshot: Pick<SnapshotView, 'snapshotAt'>): Promise<MetricEnvironment> {
+  const settings = await ctx.loaders.metricSettings.load(SETTINGS_ID);
+  const targets = settings.period ? await ctx.loaders.targetsByYear.load(periodOf(settings.period, snapshot.snapshotAt).year) : [];
+  return { currency: settings.currency, period: settings.period, targets };
+}
+
+/** Evaluates metrics (all when `names` is undefined) on a pipeline already resolved. */
+export async function metricsOf(ctx: RequestContext, pipeline: PipelineView, names?: readonly MetricName[]): Promise<MetricSelection> {
+  const facts = await factsOf(ctx, pipeline.snapshotId, pipeline.id);
+  return selectMetrics(facts, await metricEnvironment(ctx, facts), names);
+}

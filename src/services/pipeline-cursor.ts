@@ -1,0 +1,21 @@
+import { BadUserInputError } from '../errors';
+
+/**
+ * Opaque pagination cursors of the pipelines half: base64url of `<prefix>:<position>`. The prefix
+ * tells a snapshot cursor (`s`) from an opportunity cursor (`o`), so a foreign one is a clear 400.
+ */
+export type CursorKind = 's' | 'o';
+
+export function encodeCursor(kind: CursorKind, position: string): string {
+  return Buffer.from(`${kind}:${position}`, 'utf8').toString('base64url');
+}
+
+/** The position a cursor points after; `field` names the input for the 400 (`after`). */
+export function decodeCursor(kind: CursorKind, cursor: string, field: string): string {
+  const text = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  if (!text.startsWith(`${kind}:`) || text.length === 2) {
+    const message = 'expected a cursor returned by a previous page (endCursor)';
+    throw new BadUserInputError(`Invalid ${field}: ${message}, got "${cursor.slice(0, 40)}"`, [{ field, message }]);
+  }
+  return text.slice(2);
+}

@@ -1,0 +1,164 @@
+import type { RequestContext } from '../context/request-context';
+import { BadUserInputError, NotFoundError } from '../errors';
+import { LATEST } from '../loaders/pipeline.loaders';
+import { OpportunityModel, Outcome } from '../models/opportunity.model';
+import { SnapshotModel } from '../models/snapshot.model';
+import { decodeCursor, encodeCursor } from './pipeline-cursor';
+import { DefinitionView, PipelineView, SnapshotView, StageView } from './snapshot-cache';
+
+export type { DefinitionView, PipelineView, SnapshotView, StageView };
+
+/** A page of a connection: the items, and where the next page starts. */
+export interface Page<T> {
+  nodes: T[];
+  endCursor: string | null;
+  hasNextPage: boolean;
+}
+
+export interface OpportunityView {
+  snapshotId: string;
+  /** The HubSpot deal id. */
+  id: string;
+  name: string;
+  definitionId: string;
+  stageId: string;
+  amount: number;
+  memberId: string | null;
+  teamId: string | null;
+  createdAt: Date | null;
+  closedAt: Date | null;
+  outcome: Outcome;
+}
+
+export interface OpportunityFilter {
+  /** Page size, 1..100; default 20. */
+  first?: number;
+  after?: string | null;
+  stageId?: string | null;
+  /** true: open ones only; false: closed (won or lost) ones only. */
+  open?: boolean | null;
+}
+
+export const MAX_PAGE = 100;
+const DEFAULT_PAGE = 20;
+
+function pageSize(first: number | undefined, field = 'first'): number {
+  const size = first ?? DEFAULT_PAGE;
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE) {
+    const message = `must be an integer from 1 to ${MAX_PAGE}`;
+    throw new BadUserInputError(`Invalid ${field}: ${message}, got ${String(first)}`, [{ field, message }]);
+  }
+  return size;
+}
+
+/**
+ * The snapshot a read is about: `snapshotId` when given (404 if it is unknown or not committed),
+ * else the latest committed one (404 before the first import).
+ */
+export async function resolveSnapshot(ctx: RequestContext, snapshotId?: string | null): Promise<SnapshotView> {
+  if (snapshotId) {
+    const snapshot = await ctx.loaders.snapshot.load(snapshotId);
+    if (!snapshot) throw new NotFoundError(`Snapshot ${snapshotId} not found`);
+    return snapshot;
+  }
+  const latest = await ctx.loaders.latestSnapshot.load(LATEST);
+  if (!latest) throw new NotFoundError('No pipeline snapshot yet: import CRM data first (POST /crm/imports)');
+  return latest;
+}
+
+/** The definitions of a snapshot, by display order. */
+export function listDefinitions(ctx: RequestContext, snapshotId: string): Promise<DefinitionView[]> {
+  return ctx.loaders.definitionsBySnapshot.load(snapshotId);
+}
+
+/** The pipelines of one definition: the complete one, then teams, then members. */
+export async function pipelinesOfDefinition(ctx: RequestContext, snapshotId: string, definitionId: string): Promise<PipelineView[]> {
+  const pipelines = await ctx.loaders.pipelinesBySnapshot.load(snapshotId);
+  return pipelines.filter((p) => p.definitionId === definitionId);
+}
+
+/** One definition of a snapshot (latest by default); 404 when it is not in it. */
+export async function getDefinition(ctx: RequestContext, definitionId: string, snapshotId?: string | null): Promise<DefinitionView> {
+  const snapshot = await resolveSnapshot(ctx, snapshotId);
+  const definition = (await listDefinitions(ctx, snapshot.id)).find((d) => d.id === definitionId);
+  if (!definition) throw new NotFoundError(`Pipeline definition ${definitionId} not found in snapshot ${snapshot.id}`);
+  return definition;
+}
+
+/** The definition of a pipeline (always present: pipelines are written with their definition). */
+export async function definitionOf(ctx: RequestContext, pipeline: PipelineView): Promise<DefinitionView | null> {
+  return (await listDefinitions(ctx, pipeline.snapshotId)).find((d) => d.id === pipeline.definitionId) ?? null;
+}
+
+/** One pipeline of a snapshot (latest by default); 404 when it is not in it. */
+export async function getPipeline(ctx: RequestContext, pipelineId: string, snapshotId?: string | null): Promise<PipelineView> {
+  const snapshot = await resolveSnapshot(ctx, snapshotId);
+  const pipeline = await findPipeline(ctx, snapshot.id, pipelineId);
+  if (!pipeline) throw new NotFoundError(`Pipeline ${pipelineId} not found in snapshot ${snapshot.id}`);
+  return pipeline;
+}
+
+export async function findPipeline(ctx: RequestContext, snapshotId: string, pipelineId: string): Promise<PipelineView | null> {
+  return (await ctx.loaders.pipelinesBySnapshot.load(snapshotId)).find((p) => p.id === pipelineId) ?? null;
+}
+
+/** Sub-pipelines of a team or a member in the latest snapshot; none before the first import. */
+export async function pipelinesOwnedBy(ctx: RequestContext, owner: { teamId: string } | { memberId: string }): Promise<PipelineView[]> {
+  const latest = await ctx.loaders.latestSnapshot.load(LATEST);
+  if (!latest) return [];
+  const pipelines = await ctx.loaders.pipelinesBySnapshot.load(latest.id);
+  return 'teamId' in owner
+    ? pipelines.filter((p) => p.kind === 'team' && p.teamId === owner.teamId)
+    : pipelines.filter((p) => p.kind === 'member' && p.memberId === owner.memberId);
+}
+
+/** Committed snapshots, newest first (`snapshotAt`, then id, descending). */
+export async function listSnapshots(ctx: RequestContext, options: { first?: number; after?: string | null }): Promise<Page<SnapshotView>> {
+  const size = pageSize(options.first);
+  const filter: Record<string, unknown> = { status: 'committed' };
+  if (options.after) {
+    const position = decodeCursor('s', options.after, 'after');
+    const bar = position.indexOf('|');
+    const at = new Date(position.slice(0, bar));
+    if (bar < 0 || Number.isNaN(at.getTime())) decodeCursor('s', '', 'after');
+    const id = position.slice(bar + 1);
+    filter.$or = [{ snapshotAt: { $lt: at } }, { snapshotAt: at, _id: { $lt: id } }];
+  }
+  const docs = await SnapshotModel.find(filter, { snapshotAt: 1 }).sort({ snapshotAt: -1, _id: -1 }).limit(size + 1).lean();
+  const nodes = docs.slice(0, size).map((doc) => ({ id: doc._id, snapshotAt: new Date(doc.snapshotAt) }));
+  const last = nodes.at(-1);
+  return {
+    nodes,
+    hasNextPage: docs.length > size,
+    endCursor: last ? encodeCursor('s', `${last.snapshotAt.toISOString()}|${last.id}`) : null,
+  };
+}
+
+/** The opportunities of a pipeline in its snapshot, by deal id, with optional stage and open filters. */
+export async function listOpportunities(ctx: RequestContext, pipeline: PipelineView, options: OpportunityFilter): Promise<Page<OpportunityView>> {
+  void ctx; // opportunities are read on demand; a page is one query, never part of a batch
+  const size = pageSize(options.first);
+  const filter: Record<string, unknown> = { snapshotId: pipeline.snapshotId, definitionId: pipeline.definitionId };
+  if (pipeline.kind === 'team') filter.teamId = pipeline.teamId;
+  if (pipeline.kind === 'member') filter.memberId = pipeline.memberId;
+  if (options.stageId) filter.stageId = options.stageId;
+  if (options.open === true) filter.outcome = 'open';
+  if (options.open === false) filter.outcome = { $in: ['won', 'lost'] };
+  if (options.after) filter._id = { $gt: `${pipeline.snapshotId}:${decodeCursor('o', options.after, 'after')}` };
+  const docs = await OpportunityModel.find(filter).sort({ _id: 1 }).limit(size + 1).lean();
+  const nodes: OpportunityView[] = docs.slice(0, size).map((doc) => ({
+    snapshotId: doc.snapshotId,
+    id: doc.dealId,
+    name: doc.name ?? '',
+    definitionId: doc.definitionId,
+    stageId: doc.stageId,
+    amount: doc.amount,
+    memberId: doc.memberId ?? null,
+    teamId: doc.teamId ?? null,
+    createdAt: doc.createdAt ? new Date(doc.createdAt) : null,
+    closedAt: doc.closedAt ? new Date(doc.closedAt) : null,
+    outcome: doc.outcome,
+  }));
+  const last = nodes.at(-1);
+  return { nodes, hasNextPage: docs.length > size, endCursor: last ? encodeCursor('o', last.id) : null };
+}

@@ -1,0 +1,208 @@
+/**
+ * Internal: reads of committed snapshots, cached in memory by snapshot id. A committed snapshot
+ * never changes (definitions, pipelines, facts), so these reads are safe to keep across requests;
+ * the cache holds a bounded number of snapshots and drops the least recently used one.
+ * Settings, targets and "which snapshot is the latest" are never cached here: they change.
+ */
+import { DefinitionModel } from '../models/definition.model';
+import { PipelineFactsModel } from '../models/pipeline-facts.model';
+import { PipelineKind, PipelineModel } from '../models/pipeline.model';
+import { SnapshotModel } from '../models/snapshot.model';
+import type { PipelineFacts } from './metrics/facts';
+
+export interface SnapshotView {
+  id: string;
+  snapshotAt: Date;
+}
+
+export interface StageView {
+  id: string;
+  label: string;
+  order: number;
+  isClosed: boolean;
+  probability: number;
+}
+
+export interface DefinitionView {
+  snapshotId: string;
+  /** The HubSpot pipeline id: `pipeline_definition_id`. */
+  id: string;
+  label: string;
+  displayOrder: number;
+  stages: StageView[];
+}
+
+export interface PipelineView {
+  snapshotId: string;
+  /** Stable id: `<def>`, `<def>.team.<teamId>`, `<def>.member.<memberId>`. */
+  id: string;
+  definitionId: string;
+  kind: PipelineKind;
+  teamId: string | null;
+  memberId: string | null;
+  isSubPipeline: boolean;
+}
+
+interface Entry {
+  snapshot: SnapshotView;
+  definitions?: Promise<DefinitionView[]>;
+  pipelines?: Promise<PipelineView[]>;
+  facts: Map<string, PipelineFacts | null>;
+}
+
+/** Default number of snapshots kept: covers a 104-period time series plus the recent ones. */
+const DEFAULT_CAPACITY = 128;
+
+const KIND_RANK: Record<PipelineKind, number> = { complete: 0, team: 1, member: 2 };
+
+function comparePipelines(a: PipelineView, b: PipelineView): number {
+  return KIND_RANK[a.kind] - KIND_RANK[b.kind] || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+class SnapshotCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private capacity = DEFAULT_CAPACITY) {}
+
+  private touch(id: string): Entry | undefined {
+    const entry = this.entries.get(id);
+    if (entry) {
+      // Map keeps insertion order: re-inserting marks the entry most recently used.
+      this.entries.delete(id);
+      this.entries.set(id, entry);
+    }
+    return entry;
+  }
+
+  private remember(snapshot: SnapshotView): Entry {
+    const entry: Entry = { snapshot, facts: new Map() };
+    this.entries.set(snapshot.id, entry);
+    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    return entry;
+  }
+
+  /** Committed snapshots by id, in key order; null for unknown or uncommitted ids. One query for the misses. */
+  async snapshots(ids: readonly string[]): Promise<Array<SnapshotView | null>> {
+    const missing = [...new Set(ids.filter((id) => !this.entries.has(id)))];
+    if (missing.length > 0) {
+      const docs = await SnapshotModel.find({ _id: { $in: missing }, status: 'committed' }, { snapshotAt: 1 }).lean();
+      for (const doc of docs) this.remember({ id: doc._id, snapshotAt: new Date(doc.snapshotAt) });
+    }
+    return ids.map((id) => this.touch(id)?.snapshot ?? null);
+  }
+
+  /** Seeds the cache with a snapshot the caller read as committed (saves the lookup). */
+  seed(snapshot: SnapshotView): void {
+    if (!this.entries.has(snapshot.id)) this.remember(snapshot);
+  }
+
+  private async entry(snapshotId: string): Promise<Entry> {
+    const [snapshot] = await this.snapshots([snapshotId]);
+    if (!snapshot) throw new Error(`snapshot ${snapshotId} is not committed`);
+    return this.entries.get(snapshotId) ?? this.remember(snapshot);
+  }
+
+  /** Definitions of a committed snapshot, by display order, stages by order. */
+  async definitions(snapshotId: string): Promise<DefinitionView[]> {
+    const entry = await this.entry(snapshotId);
+    entry.definitions ??= DefinitionModel.find({ snapshotId })
+      .sort({ displayOrder: 1, definitionId: 1 })
+      .lean()
+      .then((docs) =>
+        docs.map((doc) => ({
+          snapshotId,
+          id: doc.definitionId,
+          label: doc.label,
+          displayOrder: doc.displayOrder,
+          stages: [...doc.stages]
+            .sort((a, b) => a.order - b.order)
+            .map((s) => ({ id: s.id, label: s.label, order: s.order, isClosed: s.isClosed, probability: s.probability })),
+        })),
+      );
+    return entry.definitions.catch((error) => {
+      entry.definitions = undefined; // do not cache a failure
+      throw error;
+    });
+  }
+
+  /** Pipelines of a committed snapshot: per definition the complete one, then teams, then members. */
+  async pipelines(snapshotId: string): Promise<PipelineView[]> {
+    const entry = await this.entry(snapshotId);
+    entry.pipelines ??= PipelineModel.find({ snapshotId })
+      .lean()
+      .then((docs) =>
+        docs
+          .map((doc) => ({
+            snapshotId,
+            id: doc.pipelineId,
+            definitionId: doc.definitionId,
+            kind: doc.kind,
+            teamId: doc.teamId ?? null,
+            memberId: doc.memberId ?? null,
+            isSubPipeline: doc.isSubPipeline,
+          }))
+          .sort(comparePipelines),
+      );
+    return entry.pipelines.catch((error) => {
+      entry.pipelines = undefined;
+      throw error;
+    });
+  }
+
+  /**
+   * Facts by `[snapshotId, pipelineId]`, in key order; null where the pipeline is not in the
+   * snapshot. Every snapshot must be committed. One query for all misses.
+   */
+  async facts(keys: ReadonlyArray<readonly [string, string]>): Promise<Array<PipelineFacts | null>> {
+    const snapshotIds = [...new Set(keys.map(([snapshotId]) => snapshotId))];
+    const snapshots = await this.snapshots(snapshotIds);
+    const uncommitted = snapshotIds.filter((_, i) => snapshots[i] === null);
+    if (uncommitted.length > 0) throw new Error(`snapshots ${uncommitted.join(', ')} are not committed`);
+    const missing = new Set<string>();
+    // Answers come from here, not from the entries, which a large batch may already have evicted.
+    const answers = new Map<string, PipelineFacts | null>();
+    for (const [snapshotId, pipelineId] of keys) {
+      const cached = this.entries.get(snapshotId)?.facts.get(pipelineId);
+      if (cached !== undefined) answers.set(`${snapshotId}:${pipelineId}`, cached);
+      else missing.add(`${snapshotId}:${pipelineId}`);
+    }
+    if (missing.size > 0) {
+      const docs = await PipelineFactsModel.find({ _id: { $in: [...missing] } }).lean();
+      const found = new Map(docs.map((doc) => [doc._id, doc]));
+      for (const id of missing) {
+        const doc = found.get(id);
+        const snapshotId = id.slice(0, id.indexOf(':'));
+        const pipelineId = id.slice(snapshotId.length + 1);
+        const facts: PipelineFacts | null = doc
+          ? {
+              snapshotId: doc.snapshotId,
+              pipelineId: doc.pipelineId,
+              definitionId: doc.definitionId,
+              kind: doc.kind,
+              teamId: doc.teamId ?? null,
+              memberId: doc.memberId ?? null,
+              snapshotAt: new Date(doc.snapshotAt),
+              year: doc.year,
+              openCount: doc.openCount,
+              openAmount: doc.openAmount,
+              openWeighted: doc.openWeighted,
+              memberIds: [...doc.memberIds],
+              days: doc.days.map((b) => ({ ...b })),
+            }
+          : null;
+        answers.set(id, facts);
+        this.entries.get(snapshotId)?.facts.set(pipelineId, facts);
+      }
+    }
+    return keys.map(([snapshotId, pipelineId]) => answers.get(`${snapshotId}:${pipelineId}`) ?? null);
+  }
+
+  /** Tests: forget everything (e.g. between databases). */
+  clear(capacity = DEFAULT_CAPACITY): void {
+    this.entries.clear();
+    this.capacity = capacity;
+  }
+}
+
+/** The process-wide cache of committed snapshots. */
+export const snapshotCache = new SnapshotCache();
