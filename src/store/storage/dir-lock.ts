@@ -72,7 +72,8 @@ export class DirLock {
         // Stale: remove it only if it is still the same file we read (another process may have
         // taken it over between our read and now).
         try {
-          if (statSync(path).ino === holder.ino) unlinkSync(path);
+          const now = readHolder(path);
+          if (now?.ino === holder.ino && now.pid === holder.pid) unlinkSync(path);
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
         }
@@ -89,7 +90,9 @@ export class DirLock {
     if (this.released) return;
     this.released = true;
     try {
-      if (statSync(this.path).ino === this.ino) unlinkSync(this.path);
+      // Inode numbers are reused at once, so the pid inside must match too.
+      const holder = readHolder(this.path);
+      if (holder?.ino === this.ino && holder.pid === process.pid) unlinkSync(this.path);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }

@@ -73,3 +73,36 @@ export function everyKindBatch(): Mutation[] {
 export function bsonBytes(mutations: readonly Mutation[]): Buffer {
   return Buffer.concat(mutations.map((m) => Buffer.from(serialize({ m }))));
 }
+
+/** A tiny reference model of the catalog: namespace → _id (as JSON) → document. */
+export type ModelState = Map<string, Map<string, Document>>;
+
+export function applyMutations(mutations: Iterable<Mutation>, state: ModelState = new Map()): ModelState {
+  const coll = (ns: string): Map<string, Document> => {
+    let c = state.get(ns);
+    if (!c) state.set(ns, (c = new Map()));
+    return c;
+  };
+  for (const m of mutations) {
+    switch (m.op) {
+      case 'insert':
+      case 'replace':
+        for (const doc of m.docs) coll(m.ns).set(JSON.stringify(doc._id), doc);
+        break;
+      case 'delete':
+        for (const id of m.ids) coll(m.ns).delete(JSON.stringify(id));
+        break;
+      case 'dropCollection':
+        state.delete(m.ns);
+        break;
+      default:
+        throw new Error(`the test model does not handle ${m.op}`);
+    }
+  }
+  return state;
+}
+
+/** The model as the mutations a catalog would hand to `compact`. */
+export function* modelAsMutations(state: ModelState): Generator<Mutation> {
+  for (const [ns, docs] of state) yield { op: 'insert', ns, docs: [...docs.values()] };
+}
