@@ -40,7 +40,8 @@ export function toTargetSet(doc: TargetDoc): TargetSet {
   };
 }
 
-function resolveYear(year: number | null | undefined): number {
+/** The year asked for, or the current UTC year; 400 naming `year` outside TARGET_YEARS. */
+export function resolveTargetYear(year: number | null | undefined): number {
   if (year === undefined || year === null) return new Date().getUTCFullYear();
   if (!Number.isInteger(year) || year < TARGET_YEARS.min || year > TARGET_YEARS.max) {
     const message = `must be a whole year from ${TARGET_YEARS.min} to ${TARGET_YEARS.max}, got ${describeValue(year)}`;
@@ -79,7 +80,7 @@ function checkAmounts(amounts: unknown[], period: PeriodUnit): FieldError[] {
  * period and currency in force are stored with the amounts.
  */
 export async function setMemberTargets(principal: Principal, input: SetTargetsInput): Promise<TargetSet> {
-  const year = resolveYear(input.year);
+  const year = resolveTargetYear(input.year);
   const member = await findMemberOr404(input.memberId);
   assertCanSetTargets(principal, member);
   const { period, currency } = await readAccountSettings();
@@ -107,7 +108,7 @@ export async function setMemberTargets(principal: Principal, input: SetTargetsIn
 
 /** Reads a member's targets for one year (default: the current one); 404 when none are set. */
 export async function getMemberTargets(principal: Principal, memberId: string, year?: number | null): Promise<TargetSet> {
-  const resolvedYear = resolveYear(year);
+  const resolvedYear = resolveTargetYear(year);
   const member = await findMemberOr404(memberId);
   assertCanReadTargets(principal, member);
   const doc = await TargetModel.findOne({ memberId, year: resolvedYear }).lean<TargetDoc>().exec();

@@ -1,0 +1,84 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../context/request-context';
+import { NotFoundError } from '../../errors';
+import { decodeMemberCursor } from '../../services/member-cursor';
+import { assertCanReadTargets } from '../../services/member-access';
+import * as members from '../../services/member.service';
+import { resolveTargetYear, toTargetSet } from '../../services/target.service';
+import { toPeriod } from '../settings/period.enum';
+import { TargetSet } from '../target/target-set.type';
+import { Team, toTeam } from '../team/team.type';
+import { MemberConnection, toMemberConnection } from './member-connection.type';
+import { CreateMemberInput } from './member.input';
+import { MembersArgs } from './member.args';
+import { Member, toMember } from './member.type';
+import { principalOf } from './principal-of';
+
+@Resolver(() => Member)
+export class MemberResolver {
+  @Query(() => Member, { nullable: true, description: 'The caller; null for the bootstrap admin token, which is no member.' })
+  async me(@Ctx() ctx: RequestContext): Promise<Member | null> {
+    const doc = await members.getMe(principalOf(ctx));
+    return doc ? toMember(doc) : null;
+  }
+
+  @Query(() => Member, { description: 'One member; NOT_FOUND when unknown.' })
+  async member(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<Member> {
+    return toMember(await members.getMember(principalOf(ctx), id));
+  }
+
+  @Query(() => MemberConnection, { description: 'Members in stable order, filtered by team and role.' })
+  async members(@Args() args: MembersArgs, @Ctx() ctx: RequestContext): Promise<MemberConnection> {
+    const page = await members.listMembers(principalOf(ctx), {
+      teamId: args.teamId,
+      role: args.role,
+      limit: args.first,
+      afterId: args.after ? decodeMemberCursor(args.after, 'after') : null,
+    });
+    return toMemberConnection(page.members.map(toMember), page.hasMore);
+  }
+
+  @Mutation(() => Member, { description: 'Admin: any team; manager: own team, never an admin.' })
+  async createMember(@Arg('input', () => CreateMemberInput) input: CreateMemberInput, @Ctx() ctx: RequestContext): Promise<Member> {
+    return toMember(await members.createMember(principalOf(ctx), input));
+  }
+
+  @Mutation(() => Member, { description: 'Moves a member to a team.' })
+  async attachMember(
+    @Arg('memberId', () => ID) memberId: string,
+    @Arg('teamId', () => ID) teamId: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Member> {
+    return toMember(await members.attachMember(principalOf(ctx), memberId, teamId));
+  }
+
+  @Mutation(() => ID, { description: 'Deletes a member and its targets; answers the deleted id.' })
+  async deleteMember(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<string> {
+    await members.deleteMember(principalOf(ctx), id);
+    return id;
+  }
+
+  @FieldResolver(() => Team)
+  async team(@Root() member: Member, @Ctx() ctx: RequestContext): Promise<Team> {
+    const team = await ctx.loaders.teamById.load(member.teamId);
+    // Teams are never deleted, so this means the data is inconsistent: say which reference broke.
+    if (!team) throw new NotFoundError(`Team ${member.teamId} of member ${member.id} not found`);
+    return toTeam(team);
+  }
+
+  @FieldResolver(() => TargetSet, {
+    nullable: true,
+    description: 'Targets for `year` (default: the current UTC year); null when none are set. Admin, own team manager, or the member.',
+  })
+  async targets(
+    @Root() member: Member,
+    @Arg('year', () => Int, { nullable: true }) year: number | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<TargetSet | null> {
+    assertCanReadTargets(principalOf(ctx), { _id: member.id, teamId: member.teamId });
+    const doc = await ctx.loaders.targetsByMember.load({ memberId: member.id, year: resolveTargetYear(year) });
+    if (!doc) return null;
+    const set = toTargetSet(doc);
+    return { ...set, period: toPeriod(set.period) };
+  }
+}
