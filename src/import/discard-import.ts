@@ -1,0 +1,38 @@
+import { CrmOwnerLinkModel } from '../models/crm-owner-link.model';
+import { MemberModel } from '../models/member.model';
+import { SnapshotModel } from '../models/snapshot.model';
+import { TeamModel } from '../models/team.model';
+import type { CreatedEntities } from './resolve-owners';
+import { deleteSnapshotContents } from './snapshot-writer';
+
+/**
+ * Undoes an import: every document of its snapshots, the snapshots, and the members, teams and
+ * owner links it created (as recorded on its snapshots). Safe to repeat.
+ */
+export async function discardImport(importId: string): Promise<void> {
+  const snapshots = await SnapshotModel.find({ importId }, { _id: 1, created: 1 }).lean();
+  const created: CreatedEntities = { memberIds: [], teamIds: [], ownerLinkIds: [] };
+  for (const s of snapshots) {
+    created.memberIds.push(...(s.created?.memberIds ?? []));
+    created.teamIds.push(...(s.created?.teamIds ?? []));
+    created.ownerLinkIds.push(...(s.created?.ownerLinkIds ?? []));
+  }
+  await deleteSnapshotContents(snapshots.map((s) => s._id as string));
+  await Promise.all([
+    created.ownerLinkIds.length > 0 ? CrmOwnerLinkModel.deleteMany({ _id: { $in: created.ownerLinkIds } }) : null,
+    created.memberIds.length > 0 ? MemberModel.deleteMany({ _id: { $in: created.memberIds } }) : null,
+    created.teamIds.length > 0 ? TeamModel.deleteMany({ _id: { $in: created.teamIds } }) : null,
+  ]);
+  await SnapshotModel.deleteMany({ importId });
+}
+
+/**
+ * Removes what crashed imports left: every import with a snapshot still `pending`. Run at start-up
+ * only, before any import can be running (a pending snapshot of a live import looks the same).
+ * Answers the number of imports discarded.
+ */
+export async function discardPendingImports(): Promise<number> {
+  const importIds: string[] = await SnapshotModel.distinct('importId', { status: 'pending' });
+  for (const importId of importIds) await discardImport(importId);
+  return importIds.length;
+}

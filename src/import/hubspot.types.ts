@@ -1,0 +1,59 @@
+/**
+ * The HubSpot CRM v3 response bodies an import takes, as the API returns them. Every property
+ * value is a string or null; shapes are checked by `validateCrmDocuments` before anything is read.
+ */
+
+/** One stage of GET /crm/v3/pipelines/deals. `metadata.isClosed` is "true"/"false", `probability` "0.2". */
+export interface HubSpotStage {
+  id: string;
+  label?: string | null;
+  displayOrder?: number | string | null;
+  archived?: boolean | null;
+  metadata?: { isClosed?: string | boolean | null; probability?: string | number | null } | null;
+}
+
+export interface HubSpotPipeline {
+  id: string;
+  label?: string | null;
+  displayOrder?: number | string | null;
+  archived?: boolean | null;
+  stages: HubSpotStage[];
+}
+
+export interface HubSpotOwnerTeam {
+  id: string;
+  name?: string | null;
+  primary?: boolean | null;
+}
+
+/** One owner of GET /crm/v3/owners. `userId: null` or `archived: true` means deactivated. */
+export interface HubSpotOwner {
+  id: string;
+  email?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  userId?: number | string | null;
+  archived?: boolean | null;
+  teams?: HubSpotOwnerTeam[] | null;
+}
+
+/** One deal of GET /crm/v3/objects/deals; `hs_date_entered_<stageId>` properties carry stage history. */
+export interface HubSpotDeal {
+  id: string;
+  properties?: Record<string, string | null | undefined> | null;
+  createdAt?: string | null;
+  updatedAt?: string | null;
+  archived?: boolean | null;
+}
+
+export interface HubSpotPage<T> {
+  results: T[];
+  paging?: unknown;
+}
+
+/** The import's input, HubSpot bodies untouched. `deals` is one page or an array of pages. */
+export interface CrmImportDocuments {
+  pipelines: HubSpotPage<HubSpotPipeline>;
+  owners: HubSpotPage<HubSpotOwner>;
+  deals: HubSpotPage<HubSpotDeal>[];
+}

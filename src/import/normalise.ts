@@ -1,0 +1,215 @@
+import type { Outcome } from '../models/opportunity.model';
+import type { CrmImportDocuments, HubSpotDeal, HubSpotOwner, HubSpotPipeline, HubSpotStage } from './hubspot.types';
+import type {
+  NormalisedCrmData,
+  NormalisedDeal,
+  NormalisedDefinition,
+  NormalisedOwner,
+  NormalisedStage,
+} from './normalised.types';
+import { parseBoolean, parseDate, parseNumber, text } from './parse-values';
+import type { SkippedItem } from './skipped';
+
+const STAGE_ENTERED_PREFIX = 'hs_date_entered_';
+
+/** Items without a usable displayOrder keep their input order, after the ordered ones. */
+function byDisplayOrder<T extends { displayOrder?: unknown }>(items: T[]): T[] {
+  const keyed = items.map((item, index) => {
+    const parsed = parseNumber(item.displayOrder);
+    return { item, index, order: parsed.kind === 'ok' ? parsed.value : Number.POSITIVE_INFINITY };
+  });
+  keyed.sort((a, b) => a.order - b.order || a.index - b.index);
+  return keyed.map((k) => k.item);
+}
+
+function normaliseStage(stage: HubSpotStage, order: number, definitionId: string, skipped: SkippedItem[]): NormalisedStage {
+  const metadata = stage.metadata ?? {};
+  const closed = parseBoolean(metadata.isClosed);
+  let isClosed = false;
+  if (closed.kind === 'ok') isClosed = closed.value;
+  else {
+    skipped.push({
+      id: stage.id,
+      reason: `stage of pipeline ${definitionId} has ${closed.kind === 'absent' ? 'no metadata.isClosed' : `metadata.isClosed "${closed.raw}"`}; taken as open`,
+    });
+  }
+  const parsed = parseNumber(metadata.probability);
+  let probability = 0;
+  if (parsed.kind === 'ok' && parsed.value >= 0 && parsed.value <= 1) probability = parsed.value;
+  else {
+    const what =
+      parsed.kind === 'absent'
+        ? 'no metadata.probability'
+        : `metadata.probability "${parsed.kind === 'ok' ? parsed.value : parsed.raw}", not a number from 0 to 1`;
+    skipped.push({ id: stage.id, reason: `stage of pipeline ${definitionId} has ${what}; taken as 0` });
+  }
+  return { id: stage.id, label: text(stage.label) ?? stage.id, order, isClosed, probability };
+}
+
+function normaliseDefinitions(pipelines: HubSpotPipeline[], skipped: SkippedItem[]) {
+  const definitions: NormalisedDefinition[] = [];
+  const archivedPipelines = new Set<string>();
+  const archivedStages = new Map<string, Set<string>>();
+  byDisplayOrder(pipelines).forEach((pipeline) => {
+    if (pipeline.archived === true) {
+      archivedPipelines.add(pipeline.id);
+      skipped.push({ id: pipeline.id, reason: 'pipeline is archived; not imported, its deals are skipped' });
+      return;
+    }
+    const live = pipeline.stages.filter((stage) => stage.archived !== true);
+    archivedStages.set(pipeline.id, new Set(pipeline.stages.filter((s) => s.archived === true).map((s) => s.id)));
+    // Trust displayOrder, never the order of the array: HubSpot does not sort stages.
+    const stages = byDisplayOrder(live).map((stage, order) => normaliseStage(stage, order, pipeline.id, skipped));
+    definitions.push({ definitionId: pipeline.id, label: text(pipeline.label) ?? pipeline.id, displayOrder: definitions.length, stages });
+  });
+  return { definitions, archivedPipelines, archivedStages };
+}
+
+/** Owners that become members; the others are reported and their deals keep no member. */
+function normaliseOwners(owners: HubSpotOwner[], skipped: SkippedItem[]) {
+  const importable = new Map<string, NormalisedOwner>();
+  const known = new Set<string>();
+  for (const owner of owners) {
+    if (known.has(owner.id)) {
+      skipped.push({ id: owner.id, reason: 'owner appears twice in owners.results; first occurrence kept' });
+      continue;
+    }
+    known.add(owner.id);
+    if (owner.archived === true) {
+      skipped.push({ id: owner.id, reason: 'owner is archived; not created as a member, its deals keep no member' });
+      continue;
+    }
+    if (owner.userId === null) {
+      skipped.push({ id: owner.id, reason: 'owner is deactivated (userId null); not created as a member, its deals keep no member' });
+      continue;
+    }
+    const email = text(owner.email);
+    if (email === undefined || !/^[^\s@]+@[^\s@]+$/.test(email)) {
+      skipped.push({
+        id: owner.id,
+        reason: `owner has ${email === undefined ? 'no e-mail' : `an invalid e-mail "${email}"`}; not created as a member, its deals keep no member`,
+      });
+      continue;
+    }
+    const teams = (owner.teams ?? []).filter((team) => team && typeof team.id === 'string');
+    const team = teams.find((t) => t.primary === true) ?? teams[0];
+    importable.set(owner.id, {
+      ownerId: owner.id,
+      email,
+      firstName: text(owner.firstName) ?? '',
+      lastName: text(owner.lastName) ?? '',
+      team: team ? { id: team.id, name: text(team.name) ?? team.id } : null,
+    });
+  }
+  return { importable, known };
+}
+
+interface DealContext {
+  definitions: Map<string, NormalisedDefinition>;
+  archivedPipelines: Set<string>;
+  archivedStages: Map<string, Set<string>>;
+  importableOwners: Map<string, NormalisedOwner>;
+  knownOwners: Set<string>;
+}
+
+function outcomeOf(stage: NormalisedStage): Outcome {
+  if (!stage.isClosed) return 'open';
+  return stage.probability === 1 ? 'won' : 'lost';
+}
+
+/** One deal, or null when it cannot count (the reason is pushed to `skipped`). */
+function normaliseDeal(deal: HubSpotDeal, ctx: DealContext, skipped: SkippedItem[]): NormalisedDeal | null {
+  const skip = (reason: string) => {
+    skipped.push({ id: deal.id, reason: `deal ${reason}; left out of every metric` });
+    return null;
+  };
+  if (deal.archived === true) return skip('is archived');
+  const props = deal.properties ?? {};
+  const definitionId = text(props.pipeline);
+  const stageId = text(props.dealstage);
+  if (definitionId === undefined) return skip('has no pipeline');
+  if (ctx.archivedPipelines.has(definitionId)) return skip(`is in archived pipeline "${definitionId}"`);
+  const definition = ctx.definitions.get(definitionId);
+  if (!definition) return skip(`has pipeline "${definitionId}", which is not among the imported pipelines`);
+  if (stageId === undefined) return skip('has no stage');
+  const stage = definition.stages.find((s) => s.id === stageId);
+  if (!stage) {
+    const archived = ctx.archivedStages.get(definitionId)?.has(stageId);
+    return skip(`has stage "${stageId}", which is ${archived ? 'archived in' : 'not a stage of'} pipeline "${definitionId}"`);
+  }
+  const amount = parseNumber(props.amount);
+  if (amount.kind === 'invalid') return skip(`has amount "${amount.raw}", which is not a number`);
+  if (amount.kind === 'ok' && amount.value < 0) return skip(`has a negative amount "${amount.value}"`);
+
+  const note = (reason: string) => skipped.push({ id: deal.id, reason: `deal ${reason}; the deal is kept` });
+  const ownerRaw = text(props.hubspot_owner_id);
+  let ownerId: string | null = null;
+  if (ownerRaw !== undefined) {
+    if (ctx.importableOwners.has(ownerRaw)) ownerId = ownerRaw;
+    else if (!ctx.knownOwners.has(ownerRaw)) note(`has hubspot_owner_id "${ownerRaw}", which is not among the owners: no member`);
+    // A known but archived or e-mail-less owner was reported once with the owner.
+  }
+  const dateOf = (key: string, value: unknown): Date | null => {
+    const parsed = parseDate(value);
+    if (parsed.kind === 'invalid') note(`has ${key} "${parsed.raw}", which is not a date: taken as unknown`);
+    return parsed.kind === 'ok' ? parsed.value : null;
+  };
+  const createdAt = dateOf('createdate', props.createdate ?? deal.createdAt);
+  const stageEnteredAt: Record<string, Date> = {};
+  for (const s of definition.stages) {
+    const entered = dateOf(`${STAGE_ENTERED_PREFIX}${s.id}`, props[`${STAGE_ENTERED_PREFIX}${s.id}`]);
+    if (entered) stageEnteredAt[s.id] = entered;
+  }
+  const outcome = outcomeOf(stage);
+  let closedAt = dateOf('closedate', props.closedate);
+  // A closed deal without closedate closed when it entered its closed stage, when HubSpot says so.
+  if (closedAt === null && outcome !== 'open') closedAt = stageEnteredAt[stage.id] ?? null;
+  return {
+    dealId: deal.id,
+    name: text(props.dealname) ?? '',
+    definitionId,
+    stageId,
+    amount: amount.kind === 'ok' ? amount.value : 0,
+    ownerId,
+    createdAt,
+    closedAt,
+    outcome,
+    stageEnteredAt,
+  };
+}
+
+/**
+ * Turns structurally valid HubSpot documents into the import's model, deciding every data problem
+ * (see README "Importing HubSpot data"): nothing here throws on bad data, it reports it in `skipped`.
+ * Output order is canonical (definitions by display order, owners and deals by id) so that the
+ * source hash does not depend on page order.
+ */
+export function normaliseCrmData(documents: CrmImportDocuments): NormalisedCrmData {
+  const skipped: SkippedItem[] = [];
+  const { definitions, archivedPipelines, archivedStages } = normaliseDefinitions(documents.pipelines.results, skipped);
+  const { importable, known } = normaliseOwners(documents.owners.results, skipped);
+  const ctx: DealContext = {
+    definitions: new Map(definitions.map((d) => [d.definitionId, d])),
+    archivedPipelines,
+    archivedStages,
+    importableOwners: importable,
+    knownOwners: known,
+  };
+  const deals: NormalisedDeal[] = [];
+  const seen = new Set<string>();
+  for (const page of documents.deals) {
+    for (const deal of page.results) {
+      if (seen.has(deal.id)) {
+        skipped.push({ id: deal.id, reason: 'deal appears twice in the deal pages; first occurrence kept' });
+        continue;
+      }
+      seen.add(deal.id);
+      const normalised = normaliseDeal(deal, ctx, skipped);
+      if (normalised) deals.push(normalised);
+    }
+  }
+  const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  deals.sort((a, b) => byId(a.dealId, b.dealId));
+  const owners = [...importable.values()].sort((a, b) => byId(a.ownerId, b.ownerId));
+  return { definitions, owners, deals, skipped };
+}

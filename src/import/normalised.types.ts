@@ -1,0 +1,59 @@
+import type { Outcome } from '../models/opportunity.model';
+import type { SkippedItem } from './skipped';
+
+/** A stage after normalisation: sorted, typed, metadata trusted over labels. */
+export interface NormalisedStage {
+  id: string;
+  label: string;
+  /** 0..n-1 in HubSpot display order. */
+  order: number;
+  isClosed: boolean;
+  probability: number;
+}
+
+export interface NormalisedDefinition {
+  definitionId: string;
+  label: string;
+  displayOrder: number;
+  stages: NormalisedStage[];
+}
+
+export interface NormalisedTeam {
+  id: string;
+  name: string;
+}
+
+/** An owner that can become (or be linked to) a member: active and with an e-mail. */
+export interface NormalisedOwner {
+  ownerId: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  /** The owner's primary team, else its first; null when it has none. */
+  team: NormalisedTeam | null;
+}
+
+/** A deal that counts: it has a pipeline and a stage of that pipeline. */
+export interface NormalisedDeal {
+  dealId: string;
+  name: string;
+  definitionId: string;
+  stageId: string;
+  amount: number;
+  /** hubspot_owner_id when it names an importable owner, else null. */
+  ownerId: string | null;
+  createdAt: Date | null;
+  /** Actual close for won/lost deals (closedate, else the date it entered its closed stage), expected close for open ones. */
+  closedAt: Date | null;
+  outcome: Outcome;
+  /** stageId → when the deal entered it (hs_date_entered_<stageId>), stages of its pipeline only. */
+  stageEnteredAt: Record<string, Date>;
+}
+
+/** The whole import after normalisation: everything later steps need, nothing they must re-check. */
+export interface NormalisedCrmData {
+  definitions: NormalisedDefinition[];
+  owners: NormalisedOwner[];
+  deals: NormalisedDeal[];
+  skipped: SkippedItem[];
+}

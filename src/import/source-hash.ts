@@ -1,0 +1,23 @@
+import { createHash } from 'node:crypto';
+import type { NormalisedCrmData } from './normalised.types';
+
+/**
+ * The idempotence key of an import: sha256 over the normalised data (canonical order, so page
+ * order and HubSpot's key order do not matter), the explicit snapshot_at and the backfill flag.
+ * Without snapshot_at, re-importing unchanged data therefore answers the existing snapshot.
+ */
+export function sourceHashOf(data: NormalisedCrmData, snapshotAt: Date | null, backfill: boolean): string {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify({ v: 1, snapshotAt: snapshotAt?.toISOString() ?? null, backfill }));
+  hash.update(JSON.stringify(data.definitions));
+  hash.update(JSON.stringify(data.owners));
+  // Deals one by one: 100k deals in one JSON.stringify would build a very large string.
+  for (const deal of data.deals) {
+    const entered = Object.keys(deal.stageEnteredAt)
+      .sort()
+      .map((k) => [k, deal.stageEnteredAt[k].toISOString()]);
+    hash.update(JSON.stringify([deal, entered]));
+  }
+  hash.update(JSON.stringify(data.skipped));
+  return hash.digest('hex');
+}

@@ -1,0 +1,207 @@
+import { BadUserInputError, FieldError } from '../errors';
+import type {
+  CrmImportDocuments,
+  HubSpotDeal,
+  HubSpotOwner,
+  HubSpotPage,
+  HubSpotPipeline,
+} from './hubspot.types';
+
+/** Raw import request, before any check: what POST /crm/imports, the mutation and the CLI hand over. */
+export interface RawCrmImport {
+  pipelines?: unknown;
+  owners?: unknown;
+  deals?: unknown;
+  snapshotAt?: unknown;
+  backfill?: unknown;
+}
+
+export interface ValidatedCrmImport {
+  documents: CrmImportDocuments;
+  /** Explicit moment of the snapshot; null means import time. */
+  snapshotAt: Date | null;
+  backfill: boolean;
+}
+
+// More than this many structural errors is noise: the first ones show what is wrong.
+const MAX_ERRORS = 20;
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  return `a ${typeof value}`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+class Checker {
+  readonly errors: FieldError[] = [];
+
+  fail(field: string, message: string): void {
+    if (this.errors.length < MAX_ERRORS) this.errors.push({ field, message });
+  }
+
+  object(value: unknown, field: string, what: string): value is Record<string, unknown> {
+    if (isObject(value)) return true;
+    this.fail(field, `${field} must be ${what} (an object), got ${describe(value)}`);
+    return false;
+  }
+
+  /** HubSpot ids are strings; integral numbers are accepted and turned into (trimmed) strings in place. */
+  id(owner: Record<string, unknown>, field: string): boolean {
+    const value = owner.id;
+    if (typeof value === 'string' && value.trim() !== '') {
+      owner.id = value.trim();
+      return true;
+    }
+    if (typeof value === 'number' && Number.isInteger(value)) {
+      owner.id = String(value);
+      return true;
+    }
+    this.fail(`${field}.id`, `${field}.id must be a non-empty string, got ${value === undefined ? 'nothing' : describe(value)}`);
+    return false;
+  }
+
+  optionalString(owner: Record<string, unknown>, key: string, field: string): void {
+    const value = owner[key];
+    if (value !== undefined && value !== null && typeof value !== 'string') {
+      this.fail(`${field}.${key}`, `${field}.${key} must be a string or null, got ${describe(value)}`);
+    }
+  }
+
+  results(doc: unknown, field: string, what: string): unknown[] | null {
+    if (!this.object(doc, field, what)) return null;
+    if (!Array.isArray(doc.results)) {
+      this.fail(`${field}.results`, `${field}.results must be an array, got ${doc.results === undefined ? 'nothing' : describe(doc.results)}`);
+      return null;
+    }
+    return doc.results;
+  }
+}
+
+function checkPipelines(c: Checker, doc: unknown): void {
+  const results = c.results(doc, 'pipelines', 'the body of HubSpot GET /crm/v3/pipelines/deals');
+  if (!results) return;
+  const seen = new Set<string>();
+  results.forEach((pipeline, i) => {
+    const field = `pipelines.results[${i}]`;
+    if (!c.object(pipeline, field, 'a deal pipeline')) return;
+    if (c.id(pipeline, field)) {
+      if (seen.has(pipeline.id as string)) c.fail(`${field}.id`, `${field}.id "${pipeline.id}" appears twice in pipelines.results`);
+      seen.add(pipeline.id as string);
+    }
+    c.optionalString(pipeline, 'label', field);
+    if (!Array.isArray(pipeline.stages)) {
+      c.fail(`${field}.stages`, `${field}.stages must be an array, got ${pipeline.stages === undefined ? 'nothing' : describe(pipeline.stages)}`);
+      return;
+    }
+    const stageIds = new Set<string>();
+    pipeline.stages.forEach((stage: unknown, j: number) => {
+      const stageField = `${field}.stages[${j}]`;
+      if (!c.object(stage, stageField, 'a pipeline stage')) return;
+      if (c.id(stage, stageField)) {
+        if (stageIds.has(stage.id as string)) c.fail(`${stageField}.id`, `${stageField}.id "${stage.id}" appears twice in the pipeline`);
+        stageIds.add(stage.id as string);
+      }
+      c.optionalString(stage, 'label', stageField);
+      if (stage.metadata !== undefined && stage.metadata !== null) c.object(stage.metadata, `${stageField}.metadata`, 'stage metadata');
+    });
+  });
+}
+
+function checkOwners(c: Checker, doc: unknown): void {
+  const results = c.results(doc, 'owners', 'the body of HubSpot GET /crm/v3/owners');
+  if (!results) return;
+  results.forEach((owner, i) => {
+    const field = `owners.results[${i}]`;
+    if (!c.object(owner, field, 'an owner')) return;
+    c.id(owner, field);
+    for (const key of ['email', 'firstName', 'lastName']) c.optionalString(owner, key, field);
+    if (owner.teams === undefined || owner.teams === null) return;
+    if (!Array.isArray(owner.teams)) {
+      c.fail(`${field}.teams`, `${field}.teams must be an array, got ${describe(owner.teams)}`);
+      return;
+    }
+    owner.teams.forEach((team: unknown, j: number) => {
+      if (c.object(team, `${field}.teams[${j}]`, 'a team')) c.id(team, `${field}.teams[${j}]`);
+    });
+  });
+}
+
+function checkDeals(c: Checker, doc: unknown): void {
+  // One page, or an array of pages as saved while following `paging.next`.
+  const pages = Array.isArray(doc) ? doc : [doc];
+  if (Array.isArray(doc) && doc.length === 0) {
+    c.fail('deals', 'deals must be a page of HubSpot GET /crm/v3/objects/deals or a non-empty array of such pages, got an empty array');
+    return;
+  }
+  pages.forEach((page, p) => {
+    const pageField = Array.isArray(doc) ? `deals[${p}]` : 'deals';
+    const results = c.results(page, pageField, 'a body of HubSpot GET /crm/v3/objects/deals');
+    if (!results) return;
+    results.forEach((deal, i) => {
+      const field = `${pageField}.results[${i}]`;
+      if (!c.object(deal, field, 'a deal')) return;
+      c.id(deal, field);
+      if (deal.properties !== undefined && deal.properties !== null) {
+        if (!c.object(deal.properties, `${field}.properties`, 'deal properties')) return;
+        for (const [key, value] of Object.entries(deal.properties)) {
+          // HubSpot sends every property as a string or null; a nested value cannot be one.
+          if (value !== null && typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+            c.fail(`${field}.properties.${key}`, `${field}.properties.${key} must be a string or null, got ${describe(value)}`);
+          }
+        }
+      }
+    });
+  });
+}
+
+function checkSnapshotAt(c: Checker, value: unknown): Date | null {
+  if (value === undefined || value === null) return null;
+  if (value instanceof Date && !Number.isNaN(value.getTime())) return value;
+  // An ISO 8601 date-time with a time zone (Z or ±hh:mm): a bare date would be ambiguous.
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value)) {
+    const date = new Date(value);
+    if (!Number.isNaN(date.getTime())) return date;
+  }
+  c.fail('snapshot_at', `snapshot_at must be an ISO 8601 date-time such as "2026-03-31T23:59:59Z", got ${describe(value)}`);
+  return null;
+}
+
+/**
+ * Structural check of an import request, before anything is read or written: each document is an
+ * object with a `results` array, every pipeline, stage, owner and deal has an id, ids are unique
+ * where HubSpot guarantees it. Throws BadUserInputError naming every bad path (up to 20).
+ * Data problems inside well-formed documents (missing stage, odd amount...) are not errors here:
+ * the normaliser decides them and reports them as skipped.
+ */
+export function validateCrmDocuments(raw: RawCrmImport): ValidatedCrmImport {
+  const c = new Checker();
+  for (const key of ['pipelines', 'owners', 'deals'] as const) {
+    if (raw[key] === undefined || raw[key] === null) c.fail(key, `${key} is required: the HubSpot response body, saved as returned`);
+  }
+  if (raw.pipelines !== undefined && raw.pipelines !== null) checkPipelines(c, raw.pipelines);
+  if (raw.owners !== undefined && raw.owners !== null) checkOwners(c, raw.owners);
+  if (raw.deals !== undefined && raw.deals !== null) checkDeals(c, raw.deals);
+  const snapshotAt = checkSnapshotAt(c, raw.snapshotAt);
+  if (raw.backfill !== undefined && raw.backfill !== null && typeof raw.backfill !== 'boolean') {
+    c.fail('backfill', `backfill must be true or false, got ${describe(raw.backfill)}`);
+  }
+  if (c.errors.length > 0) {
+    const first = c.errors[0];
+    const more = c.errors.length > 1 ? ` (and ${c.errors.length - 1} more)` : '';
+    throw new BadUserInputError(`Invalid CRM import: ${first.message}${more}; nothing was imported`, c.errors);
+  }
+  return {
+    documents: {
+      pipelines: raw.pipelines as HubSpotPage<HubSpotPipeline>,
+      owners: raw.owners as HubSpotPage<HubSpotOwner>,
+      deals: (Array.isArray(raw.deals) ? raw.deals : [raw.deals]) as HubSpotPage<HubSpotDeal>[],
+    },
+    snapshotAt,
+    backfill: raw.backfill === true,
+  };
+}
