@@ -1,6 +1,3 @@
-import { registerEnumType } from 'type-graphql';
-import { Role } from '../../auth/role';
-
-registerEnumType(Role, { name: 'Role', description: 'Roles of the role table: what a member may do.' });
-
-export { Role };
+// The `Role` GraphQL enum is registered once, beside the token types that also expose it; a
+// second registerEnumType would silently replace the first one's description.
+export { Role } from '../token/role.enum';
