@@ -1,4 +1,5 @@
 import type { RequestContext } from '../context/request-context';
+import type { ErrorCode } from '../errors/error-code';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
@@ -36,6 +37,13 @@ export interface RouteDefinition<TInput extends object = object> {
    * `status` nests it as `{ [emptyKey]: [], status: {...} }` as the metrics and timeseries routes do.
    */
   errorShape?: { kind: 'root' } | { kind: 'status'; emptyKey: string };
+  /**
+   * Error codes the handler itself can answer with (`NOT_FOUND`, `CONFLICT`, ...), for the OpenAPI
+   * document. The ones every route of its kind can give are added there on their own: 400 for
+   * input, 401/403 when authenticated, 413/415 for bodies, 429, 500, and 503 once authenticated.
+   * Without it, a route with a path parameter is documented as able to answer 404.
+   */
+  errors?: readonly ErrorCode[];
   handler(ctx: RequestContext, input: TInput): Promise<Record<string, unknown>>;
 }
 
