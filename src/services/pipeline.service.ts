@@ -51,6 +51,16 @@ function pageSize(first: number | undefined, field = 'first'): number {
   return size;
 }
 
+/** The cursor pointing after a snapshot (snapshots are listed newest first). */
+export function snapshotCursor(snapshot: SnapshotView): string {
+  return encodeCursor('s', `${snapshot.snapshotAt.toISOString()}|${snapshot.id}`);
+}
+
+/** The cursor pointing after an opportunity (opportunities are listed by deal id). */
+export function opportunityCursor(opportunity: Pick<OpportunityView, 'id'>): string {
+  return encodeCursor('o', opportunity.id);
+}
+
 /**
  * The snapshot a read is about: `snapshotId` when given (404 if it is unknown or not committed),
  * else the latest committed one (404 before the first import).
@@ -130,7 +140,7 @@ export async function listSnapshots(ctx: RequestContext, options: { first?: numb
   return {
     nodes,
     hasNextPage: docs.length > size,
-    endCursor: last ? encodeCursor('s', `${last.snapshotAt.toISOString()}|${last.id}`) : null,
+    endCursor: last ? snapshotCursor(last) : null,
   };
 }
 
@@ -160,5 +170,5 @@ export async function listOpportunities(ctx: RequestContext, pipeline: PipelineV
     outcome: doc.outcome,
   }));
   const last = nodes.at(-1);
-  return { nodes, hasNextPage: docs.length > size, endCursor: last ? encodeCursor('o', last.id) : null };
+  return { nodes, hasNextPage: docs.length > size, endCursor: last ? opportunityCursor(last) : null };
 }

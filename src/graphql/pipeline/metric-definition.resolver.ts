@@ -1,0 +1,14 @@
+import { Ctx, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../../context/request-context';
+import { METRIC_CATALOGUE } from '../../services/metrics/catalogue';
+import { principalOf } from '../member/principal-of';
+import { MetricDefinition, toMetricDefinition } from './metric-definition.type';
+
+@Resolver(() => MetricDefinition)
+export class MetricDefinitionResolver {
+  @Query(() => [MetricDefinition], { description: 'The metric catalogue, in a fixed order.' })
+  metricDefinitions(@Ctx() ctx: RequestContext): MetricDefinition[] {
+    principalOf(ctx);
+    return METRIC_CATALOGUE.map(toMetricDefinition);
+  }
+}

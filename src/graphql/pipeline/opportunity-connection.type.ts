@@ -1,0 +1,21 @@
+import { Field, ObjectType } from 'type-graphql';
+import { PageInfo } from '../member/page-info.type';
+import { Opportunity } from './opportunity.type';
+
+@ObjectType()
+export class OpportunityEdge {
+  @Field({ description: 'Opaque; pass as `after` to read the opportunities after this one.' })
+  cursor!: string;
+
+  @Field(() => Opportunity)
+  node!: Opportunity;
+}
+
+@ObjectType({ description: 'A page of opportunities in deal-id order.' })
+export class OpportunityConnection {
+  @Field(() => [OpportunityEdge])
+  edges!: OpportunityEdge[];
+
+  @Field(() => PageInfo)
+  pageInfo!: PageInfo;
+}

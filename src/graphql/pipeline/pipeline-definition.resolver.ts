@@ -1,0 +1,13 @@
+import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../context/request-context';
+import { pipelinesOfDefinition } from '../../services/pipeline.service';
+import { PipelineDefinition } from './pipeline-definition.type';
+import { Pipeline, toPipeline } from './pipeline.type';
+
+@Resolver(() => PipelineDefinition)
+export class PipelineDefinitionResolver {
+  @FieldResolver(() => [Pipeline], { description: 'The complete pipeline first, then one per team, then one per member.' })
+  async pipelines(@Root() definition: PipelineDefinition, @Ctx() ctx: RequestContext): Promise<Pipeline[]> {
+    return (await pipelinesOfDefinition(ctx, definition.snapshotId, definition.id)).map(toPipeline);
+  }
+}

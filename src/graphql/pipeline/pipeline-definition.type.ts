@@ -1,0 +1,23 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+import type { DefinitionView } from '../../services/snapshot-cache';
+import { Stage } from './stage.type';
+
+/** A CRM pipeline definition (HubSpot deal pipeline) in one snapshot. `pipelines` is a field resolver. */
+@ObjectType({ description: 'A pipeline definition (a CRM deal pipeline) with its stages, in one snapshot.' })
+export class PipelineDefinition {
+  @Field(() => ID, { description: 'The CRM pipeline id (REST `pipeline_definition_id`).' })
+  id!: string;
+
+  @Field()
+  label!: string;
+
+  @Field(() => [Stage], { description: 'Ordered by `order`.' })
+  stages!: Stage[];
+
+  /** Not a GraphQL field: the snapshot the definition belongs to. */
+  snapshotId!: string;
+}
+
+export function toPipelineDefinition(view: DefinitionView): PipelineDefinition {
+  return { id: view.id, label: view.label, stages: view.stages, snapshotId: view.snapshotId };
+}

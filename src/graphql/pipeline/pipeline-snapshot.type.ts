@@ -1,0 +1,35 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+import type { SnapshotView } from '../../services/snapshot-cache';
+import { PageInfo } from '../member/page-info.type';
+
+/** A committed pipeline snapshot. `definitions` is a field resolver. */
+@ObjectType({ description: 'A committed, immutable snapshot of the CRM pipelines.' })
+export class PipelineSnapshot {
+  @Field(() => ID)
+  id!: string;
+
+  @Field({ description: 'The moment the snapshot represents (REST `created_at`).' })
+  createdAt!: Date;
+}
+
+export function toPipelineSnapshot(view: SnapshotView): PipelineSnapshot {
+  return { id: view.id, createdAt: view.snapshotAt };
+}
+
+@ObjectType()
+export class PipelineSnapshotEdge {
+  @Field({ description: 'Opaque; pass as `after` to read the snapshots after this one.' })
+  cursor!: string;
+
+  @Field(() => PipelineSnapshot)
+  node!: PipelineSnapshot;
+}
+
+@ObjectType({ description: 'A page of snapshots, newest first.' })
+export class PipelineSnapshotConnection {
+  @Field(() => [PipelineSnapshotEdge])
+  edges!: PipelineSnapshotEdge[];
+
+  @Field(() => PageInfo)
+  pageInfo!: PageInfo;
+}
