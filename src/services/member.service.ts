@@ -90,12 +90,10 @@ export async function attachMember(principal: Principal, memberId: string, teamI
   assertCanManageMember(principal, member, 'attach');
   assertCanAttachTo(principal, teamId);
   await assertTeamExists(teamId);
-  const updated = await MemberModel.findOneAndUpdate({ _id: memberId }, { $set: { teamId } }, { returnDocument: 'after' })
-    .lean<MemberDoc>()
-    .exec();
+  const { matchedCount } = await MemberModel.updateOne({ _id: memberId }, { $set: { teamId } }).exec();
   // Deleted between the read and the update.
-  if (!updated) throw new NotFoundError(`Member ${memberId} not found`);
-  return updated;
+  if (matchedCount === 0) throw new NotFoundError(`Member ${memberId} not found`);
+  return { ...member, teamId };
 }
 
 /**

@@ -79,10 +79,9 @@ export async function setPeriod(principal: Principal, period: PeriodUnit, resetT
   if (resetTargets) {
     targetsDeleted = (await TargetModel.deleteMany({}).exec()).deletedCount;
   } else {
-    const existing = await TargetModel.countDocuments({}).exec();
-    if (existing > 0) {
+    if (await TargetModel.exists({}).exec()) {
       throw new ConflictError(
-        `Cannot change the period from ${current.period ?? '(unset)'} to ${period}: ${existing} target set(s) exist; ` +
+        `Cannot change the period from ${current.period ?? '(unset)'} to ${period} while targets exist; ` +
           'send reset_targets: true (GraphQL resetTargets) to delete them',
       );
     }

@@ -94,15 +94,16 @@ export async function setMemberTargets(principal: Principal, input: SetTargetsIn
     throw new BadUserInputError(`Invalid targets: ${shown}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}`, errors);
   }
   const amounts = input.amounts as number[];
-  const saved = await TargetModel.findOneAndUpdate(
+  // updateOne + read back rather than findOneAndUpdate: plain update/find are the commands every
+  // store answers. The id is chosen here; an upsert would otherwise get a server-made ObjectId.
+  await TargetModel.updateOne(
     { memberId: member._id, year },
-    // The id is chosen here: an upsert would otherwise get a server-made ObjectId, not a string id.
     { $set: { period, currency, amounts }, $setOnInsert: { _id: randomUUID() } },
-    { upsert: true, returnDocument: 'after' },
-  )
-    .lean<TargetDoc>()
-    .exec();
-  if (!saved) throw new Error(`upsert of targets for member ${member._id}, ${year} returned no document`);
+    { upsert: true },
+  ).exec();
+  const saved = await TargetModel.findOne({ memberId: member._id, year }).lean<TargetDoc>().exec();
+  // Only a concurrent delete of the member (which takes its targets) can get here.
+  if (!saved) throw new NotFoundError(`Member ${member._id} not found`);
   return toTargetSet(saved);
 }
 
