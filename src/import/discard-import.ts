@@ -32,7 +32,9 @@ export async function discardImport(importId: string): Promise<void> {
  * Answers the number of imports discarded.
  */
 export async function discardPendingImports(): Promise<number> {
-  const importIds: string[] = await SnapshotModel.distinct('importId', { status: 'pending' });
+  // find + de-duplicate rather than `distinct`: the embedded store need not implement every command.
+  const pending = await SnapshotModel.find({ status: 'pending' }, { importId: 1 }).lean();
+  const importIds = [...new Set(pending.map((s) => s.importId))];
   for (const importId of importIds) await discardImport(importId);
   return importIds.length;
 }

@@ -18,6 +18,8 @@ export function sourceHashOf(data: NormalisedCrmData, snapshotAt: Date | null, b
       .map((k) => [k, deal.stageEnteredAt[k].toISOString()]);
     hash.update(JSON.stringify([deal, entered]));
   }
-  hash.update(JSON.stringify(data.skipped));
+  // Skipped items come in input order; sorted, so only their content counts.
+  const skipped = data.skipped.map((s) => `${s.id}\u0000${s.reason}`).sort();
+  hash.update(JSON.stringify(skipped));
   return hash.digest('hex');
 }
