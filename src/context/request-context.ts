@@ -1,3 +1,4 @@
+import type { TokenSigner } from '../auth/jwt';
 import type { Principal } from '../auth/principal';
 import type { Loaders } from '../loaders/create-loaders';
 
@@ -12,4 +13,6 @@ export interface RequestContext {
   principal: Principal | null;
   /** Created per request by `createLoaders()`: batching and caching never outlive one request. */
   loaders: Loaders;
+  /** The app's token signer, for the token service; set by the gateway's context builder. */
+  tokenSigner?: TokenSigner;
 }

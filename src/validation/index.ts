@@ -5,3 +5,4 @@ export { VALIDATOR_OPTIONS } from './options';
 export { INPUT_LIMITS } from './limits';
 export * from './rules';
 export { coerceQuery } from './coerce-query';
+export { validateGraphQLArg } from './validate-graphql-arg';

@@ -1,0 +1,47 @@
+import { UnauthenticatedError } from '../errors';
+import { MemberModel } from '../models/member.model';
+import { constantTimeEquals } from './constant-time';
+import { InvalidTokenError, type TokenSigner } from './jwt';
+import type { Principal } from './principal';
+import { Role } from './role';
+
+/** Subject of the bootstrap ADMIN_TOKEN principal. */
+export const ADMIN_TOKEN_SUBJECT = 'admin-token';
+
+const BEARER = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i;
+
+export interface AuthenticatorOptions {
+  signer: TokenSigner;
+  /** The bootstrap admin secret; undefined disables it. */
+  adminToken: string | undefined;
+}
+
+/**
+ * Turns an `Authorization` header into a Principal. Every failure (missing, malformed, expired,
+ * badly signed, unknown member) raises the same UnauthenticatedError, so a caller learns nothing
+ * about why. Role and team come from the member document at each request: a role change or a
+ * deletion takes effect at once. Database failures are not authentication failures and propagate.
+ */
+export class Authenticator {
+  constructor(private readonly options: AuthenticatorOptions) {}
+
+  async authenticate(authorization: string | undefined): Promise<Principal> {
+    const match = typeof authorization === 'string' ? BEARER.exec(authorization) : null;
+    if (!match) throw new UnauthenticatedError();
+    const token = match[1];
+    const { adminToken } = this.options;
+    if (adminToken !== undefined && constantTimeEquals(token, adminToken)) {
+      return { subject: ADMIN_TOKEN_SUBJECT, role: Role.ADMIN, memberId: null, teamId: null };
+    }
+    let memberId: string;
+    try {
+      ({ memberId } = await this.options.signer.verify(token));
+    } catch (error) {
+      if (error instanceof InvalidTokenError) throw new UnauthenticatedError();
+      throw error;
+    }
+    const member = await MemberModel.findById(memberId, { role: 1, teamId: 1 }).lean();
+    if (!member) throw new UnauthenticatedError();
+    return { subject: memberId, role: member.role, memberId, teamId: member.teamId };
+  }
+}

@@ -1,0 +1,72 @@
+import { SignJWT, jwtVerify } from 'jose';
+import { isRole, type Role } from './role';
+
+export interface TokenSignerOptions {
+  /** HS256 key, at least 32 bytes. */
+  secret: Uint8Array;
+  issuer: string;
+  audience: string;
+}
+
+export interface SignedToken {
+  token: string;
+  expiresAt: Date;
+}
+
+/** The claims a verified token carries. The role is informative: the member document decides. */
+export interface VerifiedClaims {
+  memberId: string;
+  role: Role;
+}
+
+/** Thrown for any token that does not verify; callers turn it into the one 401 message. */
+export class InvalidTokenError extends Error {
+  constructor(reason: string) {
+    super(`Invalid token: ${reason}`);
+    this.name = 'InvalidTokenError';
+  }
+}
+
+/**
+ * Signs and verifies member tokens: HS256 only (the verifier pins the algorithm, so `none`,
+ * RS256, ES256 and anything else fail), with `iss`, `aud` and `exp` always checked.
+ */
+export class TokenSigner {
+  constructor(private readonly options: TokenSignerOptions) {
+    if (options.secret.byteLength < 32) {
+      throw new Error(`TokenSigner needs a key of at least 32 bytes, got ${options.secret.byteLength}`);
+    }
+  }
+
+  async sign(memberId: string, role: Role, expiresInSeconds: number, now = new Date()): Promise<SignedToken> {
+    const issuedAt = Math.floor(now.getTime() / 1000);
+    const expiresAt = issuedAt + expiresInSeconds;
+    const token = await new SignJWT({ role })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(memberId)
+      .setIssuer(this.options.issuer)
+      .setAudience(this.options.audience)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
+      .sign(this.options.secret);
+    return { token, expiresAt: new Date(expiresAt * 1000) };
+  }
+
+  async verify(token: string): Promise<VerifiedClaims> {
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(token, this.options.secret, {
+        algorithms: ['HS256'],
+        issuer: this.options.issuer,
+        audience: this.options.audience,
+        requiredClaims: ['exp', 'sub'],
+      }));
+    } catch (error) {
+      throw new InvalidTokenError(error instanceof Error ? error.message : 'unverifiable');
+    }
+    if (typeof payload.sub !== 'string' || payload.sub === '' || !isRole(payload.role)) {
+      throw new InvalidTokenError('subject or role claim missing');
+    }
+    return { memberId: payload.sub, role: payload.role };
+  }
+}

@@ -1,0 +1,93 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Connection } from 'mongoose';
+import pino, { type Logger } from 'pino';
+import { Authenticator } from '../auth/authenticator';
+import { TokenSigner } from '../auth/jwt';
+import { loadSecrets, type GatewaySecrets } from '../auth/secrets';
+import type { GatewayConfig } from '../config';
+import { NotFoundError, MethodNotAllowedError } from '../errors';
+import { mountGraphQL } from '../graphql/apollo';
+import { buildGatewaySchema } from '../graphql/build-schema';
+import type { RestRouteConfig } from '../rest/register-routes';
+import { registerRestRoutes } from '../rest/register-routes';
+import type { RouteDefinition } from '../rest/route-definition';
+import { ROUTES } from '../rest/routes';
+import { classifyError } from './classify-error';
+import { ContextBuilder } from './context-builder';
+import { createHttpServer } from './create-http-server';
+import { shapeErrorBody } from './error-envelope';
+import { registerJsonBodyParser } from './json-body-parser';
+import { MethodTable } from './method-table';
+import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
+
+export interface BuildAppOptions {
+  /** The open mongoose connection the models use (from connectDatabase()). */
+  connection: Connection;
+  config: GatewayConfig;
+  /** Already resolved secrets; loaded from the environment / data directory / database when omitted. */
+  secrets?: GatewaySecrets;
+  /** Routes registered after ROUTES (tests use this for fault injection). */
+  extraRoutes?: readonly RouteDefinition[];
+  /** Defaults to a pino logger at config.logLevel. */
+  logger?: Logger;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set on the start that generated the admin token, so the entry can print it once. */
+    generatedAdminToken: string | null;
+    /** Signs member tokens with the app's key (tests use it to mint expired or odd tokens). */
+    tokenSigner: TokenSigner;
+  }
+}
+
+/**
+ * Composes the gateway: fastify on a DEL-aware HTTP server, request ids, the JSON body parser,
+ * REST routes, GraphQL at /graphql, and one error edge rendering every failure as the
+ * documented envelope. Returns the app, not yet listening.
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, connection } = options;
+  const logger = options.logger ?? pino({ level: config.logLevel });
+  const secrets = options.secrets ?? (await loadSecrets(config, connection));
+  const signer = new TokenSigner({ secret: secrets.jwtSecret, issuer: config.jwtIssuer, audience: config.jwtAudience });
+  const contexts = new ContextBuilder(new Authenticator({ signer, adminToken: secrets.adminToken }), signer);
+
+  const app: FastifyInstance = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: config.bodyLimit,
+    genReqId: requestIdFor,
+    serverFactory: (handler) => createHttpServer(handler),
+    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.decorate('generatedAdminToken', secrets.generatedAdminToken);
+  app.decorate('tokenSigner', signer);
+
+  const methods = new MethodTable();
+  app.addHook('onRoute', (route) => methods.add(route.url, route.method));
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+  registerJsonBodyParser(app);
+
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const { error: clientError, unexpected } = classifyError(error, request.id, {
+      bodyLimit: config.bodyLimit,
+      contentType: request.headers['content-type'],
+    });
+    if (unexpected) request.log.error({ err: error, requestId: request.id }, 'unexpected error');
+    const shape = (request.routeOptions.config as RestRouteConfig | undefined)?.errorShape;
+    return reply.code(clientError.status).headers(clientError.headers).send(shapeErrorBody(clientError, shape));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0];
+    const allowed = methods.allowed(pathname);
+    const error = allowed.length > 0 ? new MethodNotAllowedError(request.method, pathname, allowed) : new NotFoundError(`No route ${request.method} ${pathname}`);
+    return reply.code(error.status).headers(error.headers).send(shapeErrorBody(error, undefined));
+  });
+
+  registerRestRoutes(app, [...ROUTES, ...(options.extraRoutes ?? [])], contexts);
+  await mountGraphQL(app, await buildGatewaySchema(), contexts, logger);
+  return app;
+}

@@ -1,0 +1,152 @@
+/**
+ * Internal: rewrites the request line `DEL <target> HTTP/1.x` to `DELETE <target> HTTP/1.x` on a
+ * raw HTTP/1 byte stream, so Node's parser (llhttp, which rejects unknown methods) accepts the
+ * method the original API document uses. It follows request boundaries (Content-Length and
+ * chunked bodies) so only request heads are ever looked at: pipelined requests are each handled,
+ * and body bytes (even a body containing "DEL ") pass through untouched. On anything it cannot
+ * frame (a malformed head, an upgrade), it stops interpreting and passes bytes through, leaving the
+ * verdict to the real parser.
+ */
+
+type State =
+  | { kind: 'head' }
+  | { kind: 'fixed'; remaining: number }
+  | { kind: 'chunk-size' }
+  | { kind: 'chunk-data'; remaining: number }
+  | { kind: 'trailers' }
+  | { kind: 'passthrough' };
+
+/** A head larger than this is not ours to frame; llhttp answers 431 on its own. */
+const MAX_HEAD_BYTES = 64 * 1024;
+const MAX_CHUNK_LINE_BYTES = 4 * 1024;
+const DEL = Buffer.from('DEL ');
+const DELETE = Buffer.from('DELETE ');
+
+function findHeadEnd(buffer: Buffer): number {
+  // A head ends at an empty line; llhttp also accepts bare LF line ends.
+  const crlf = buffer.indexOf('\r\n\r\n');
+  const lf = buffer.indexOf('\n\n');
+  if (crlf === -1) return lf === -1 ? -1 : lf + 2;
+  if (lf === -1) return crlf + 4;
+  return Math.min(crlf + 4, lf + 2);
+}
+
+export class DelMethodRewriter {
+  private state: State = { kind: 'head' };
+  private pending: Buffer = Buffer.alloc(0);
+
+  /** Feeds bytes received from the client; returns the bytes to hand to the HTTP parser. */
+  push(chunk: Buffer): Buffer[] {
+    const out: Buffer[] = [];
+    let input = this.pending.length > 0 ? Buffer.concat([this.pending, chunk]) : chunk;
+    this.pending = Buffer.alloc(0);
+    while (input.length > 0) {
+      const state = this.state;
+      switch (state.kind) {
+        case 'passthrough':
+          out.push(input);
+          return out;
+        case 'fixed':
+        case 'chunk-data': {
+          const take = Math.min(state.remaining, input.length);
+          out.push(input.subarray(0, take));
+          input = input.subarray(take);
+          state.remaining -= take;
+          if (state.remaining === 0) this.state = state.kind === 'fixed' ? { kind: 'head' } : { kind: 'chunk-size' };
+          break;
+        }
+        case 'head': {
+          // Empty lines between pipelined requests are allowed; pass them on as they are.
+          let skip = 0;
+          while (skip < input.length && (input[skip] === 0x0d || input[skip] === 0x0a)) skip += 1;
+          if (skip > 0) {
+            out.push(input.subarray(0, skip));
+            input = input.subarray(skip);
+            continue;
+          }
+          const end = findHeadEnd(input);
+          if (end === -1) {
+            if (input.length > MAX_HEAD_BYTES) return this.passthrough(out, input);
+            this.pending = input;
+            return out;
+          }
+          const head = input.subarray(0, end);
+          input = input.subarray(end);
+          out.push(head.subarray(0, DEL.length).equals(DEL) ? Buffer.concat([DELETE, head.subarray(DEL.length)]) : head);
+          this.state = this.bodyStateAfter(head);
+          break;
+        }
+        case 'chunk-size': {
+          const lineEnd = input.indexOf('\n');
+          if (lineEnd === -1) {
+            if (input.length > MAX_CHUNK_LINE_BYTES) return this.passthrough(out, input);
+            this.pending = input;
+            return out;
+          }
+          const line = input.subarray(0, lineEnd + 1);
+          const size = /^([0-9A-Fa-f]{1,15})[ \t]*(;[^\r\n]*)?\r?\n$/.exec(line.toString('latin1'));
+          out.push(line);
+          input = input.subarray(lineEnd + 1);
+          if (!size) return this.passthrough(out, input);
+          const length = parseInt(size[1], 16);
+          // The data is followed by CRLF, which we pass along with it.
+          this.state = length === 0 ? { kind: 'trailers' } : { kind: 'chunk-data', remaining: length + 2 };
+          break;
+        }
+        case 'trailers': {
+          const lineEnd = input.indexOf('\n');
+          if (lineEnd === -1) {
+            if (input.length > MAX_HEAD_BYTES) return this.passthrough(out, input);
+            this.pending = input;
+            return out;
+          }
+          const line = input.subarray(0, lineEnd + 1);
+          out.push(line);
+          input = input.subarray(lineEnd + 1);
+          if (line.length <= 2 && line.toString('latin1').trim() === '') this.state = { kind: 'head' };
+          break;
+        }
+        default:
+          return assertNever(state);
+      }
+    }
+    return out;
+  }
+
+  private passthrough(out: Buffer[], rest: Buffer): Buffer[] {
+    this.state = { kind: 'passthrough' };
+    if (rest.length > 0) out.push(rest);
+    return out;
+  }
+
+  /** What follows a head: nothing, a fixed-length body, a chunked body, or (upgrade) raw bytes. */
+  private bodyStateAfter(head: Buffer): State {
+    const lines = head.toString('latin1').split(/\r?\n/);
+    const requestLine = lines[0] ?? '';
+    let contentLength: number | null = null;
+    let chunked = false;
+    let upgrade = false;
+    for (const line of lines.slice(1)) {
+      const colon = line.indexOf(':');
+      if (colon <= 0) continue;
+      const name = line.slice(0, colon).trim().toLowerCase();
+      const value = line.slice(colon + 1).trim();
+      if (name === 'content-length') {
+        if (!/^\d{1,15}$/.test(value) || (contentLength !== null && contentLength !== Number(value))) return { kind: 'passthrough' };
+        contentLength = Number(value);
+      } else if (name === 'transfer-encoding') {
+        chunked = value.toLowerCase().split(',').map((s) => s.trim()).includes('chunked');
+      } else if (name === 'upgrade') {
+        upgrade = true;
+      }
+    }
+    if (upgrade || requestLine.startsWith('CONNECT ')) return { kind: 'passthrough' };
+    if (chunked) return { kind: 'chunk-size' };
+    if (contentLength !== null && contentLength > 0) return { kind: 'fixed', remaining: contentLength };
+    return { kind: 'head' };
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`DelMethodRewriter: unexpected state ${JSON.stringify(value)}`);
+}
