@@ -58,7 +58,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: config.bodyLimit,
     genReqId: requestIdFor,
     serverFactory: (handler) => createHttpServer(handler),
-    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.decorate('generatedAdminToken', secrets.generatedAdminToken);

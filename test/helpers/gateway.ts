@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import mongoose, { type Connection } from 'mongoose';
+import { loadConfig, type GatewayConfig } from '../../src/config';
+import type { RouteDefinition } from '../../src/rest/route-definition';
+import { MemberModel } from '../../src/models/member.model';
+import { buildApp } from '../../src/server/build-app';
+import { EmbeddedMongoServer } from '../../src/store/server';
+
+export interface StartGatewayOptions {
+  /** Environment variables as the gateway would read them (LOG_LEVEL defaults to silent). */
+  env?: Record<string, string>;
+  /** Extra REST routes (fault injection in tests). */
+  extraRoutes?: readonly RouteDefinition[];
+}
+
+export interface RequestOptions {
+  /**
+   * Bearer token. Omitted: the admin token. `null`: no Authorization header at all.
+   * Any string is sent as is (`Bearer <token>`).
+   */
+  token?: string | null;
+  /** An object/array is sent as JSON; a string or Buffer is sent as is (set content-type yourself). */
+  body?: unknown;
+  /** Query parameters; arrays become repeated keys. */
+  query?: Record<string, string | number | boolean | Array<string | number>>;
+  headers?: Record<string, string>;
+}
+
+export interface GatewayResponse<T = any> {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON when the answer is JSON, else the text. */
+  body: T;
+}
+
+export interface TestGateway {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  port: number;
+  /** The bootstrap admin secret the gateway runs with. */
+  adminToken: string;
+  /** A freshly signed token for an existing member (its role is read from the member). */
+  tokenFor(memberId: string, expiresInSeconds?: number): Promise<string>;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<GatewayResponse<T>>;
+  /** POST /graphql; token as in `request` (omitted: admin). */
+  graphql<T = any>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<{ status: number; body: T }>;
+  /** The embedded database server: `server.on('command', ...)` counts what reaches it. */
+  server: EmbeddedMongoServer;
+  connection: Connection;
+  app: FastifyInstance;
+  config: GatewayConfig;
+  /** Closes the app, the connection and the database server. Call it in afterAll. */
+  stop(): Promise<void>;
+}
+
+function queryString(query: RequestOptions['query']): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    for (const item of Array.isArray(value) ? value : [value]) params.append(key, String(item));
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/**
+ * Starts the whole gateway over real HTTP on a free port, on a fresh in-memory embedded database.
+ * mongoose models use the default connection, so only one gateway runs per test file at a time.
+ */
+export async function startGateway(options: StartGatewayOptions = {}): Promise<TestGateway> {
+  const config: GatewayConfig = { ...loadConfig({ LOG_LEVEL: 'silent', ...options.env }), port: 0, host: '127.0.0.1' };
+  const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
+  const jwtSecret = new TextEncoder().encode(config.jwtSecret ?? randomBytes(32).toString('base64url'));
+
+  const server = await EmbeddedMongoServer.start();
+  await mongoose.connect(server.uri, { serverSelectionTimeoutMS: 3_000 });
+  const connection = mongoose.connection;
+  const app = await buildApp({
+    connection,
+    config,
+    secrets: { jwtSecret, adminToken, generatedAdminToken: null },
+    extraRoutes: options.extraRoutes,
+  });
+  // Unique indexes must exist before the first write a test makes.
+  await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).init()));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+
+  const authorization = (token: string | null | undefined): Record<string, string> => {
+    const value = token === undefined ? adminToken : token;
+    return value === null ? {} : { authorization: `Bearer ${value}` };
+  };
+
+  const request = async <T>(method: string, path: string, opts: RequestOptions = {}): Promise<GatewayResponse<T>> => {
+    const headers: Record<string, string> = { ...authorization(opts.token) };
+    let body: string | Buffer | undefined;
+    if (typeof opts.body === 'string' || Buffer.isBuffer(opts.body)) {
+      body = opts.body;
+    } else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] = 'application/json';
+    }
+    Object.assign(headers, opts.headers);
+    const response = await fetch(`${url}${path}${queryString(opts.query)}`, { method, headers, body });
+    const text = await response.text();
+    const isJson = (response.headers.get('content-type') ?? '').includes('json');
+    return {
+      status: response.status,
+      headers: Object.fromEntries(response.headers),
+      body: (isJson && text !== '' ? JSON.parse(text) : text) as T,
+    };
+  };
+
+  let stopped = false;
+  return {
+    url,
+    port,
+    adminToken,
+    server,
+    connection,
+    app,
+    config,
+    request,
+    async graphql<T>(query: string, variables?: Record<string, unknown>, token?: string | null) {
+      const { status, body } = await request<T>('POST', '/graphql', { body: { query, variables }, token });
+      return { status, body };
+    },
+    async tokenFor(memberId: string, expiresInSeconds = 3600) {
+      const member = await MemberModel.findById(memberId, { role: 1 }).lean();
+      if (!member) throw new Error(`tokenFor: no member with id ${memberId}`);
+      return (await app.tokenSigner.sign(member._id, member.role, expiresInSeconds)).token;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await app.close();
+      await mongoose.disconnect();
+      await server.stop();
+    },
+  };
+}
