@@ -1,4 +1,5 @@
 import type { RouteDefinition } from '../route-definition';
+import { importsRoutes } from './imports.routes';
 import { membersRoutes } from './members.routes';
 import { operationsRoutes } from './operations.routes';
 import { pipelinesRoutes } from './pipelines.routes';
@@ -11,4 +12,4 @@ import { tokensRoutes } from './tokens.routes';
  * Every REST route module, registered by the gateway and listed in the OpenAPI document.
  * Domain modules append their `<domain>Routes` array here.
  */
-export const ROUTES: readonly RouteDefinition[] = [...operationsRoutes, ...tokensRoutes, ...teamsRoutes, ...membersRoutes, ...targetsRoutes, ...settingsRoutes, ...pipelinesRoutes];
+export const ROUTES: readonly RouteDefinition[] = [...operationsRoutes, ...tokensRoutes, ...teamsRoutes, ...membersRoutes, ...targetsRoutes, ...settingsRoutes, ...pipelinesRoutes, ...importsRoutes];

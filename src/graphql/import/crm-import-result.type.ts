@@ -1,0 +1,64 @@
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import type { CrmImportResult } from '../../services/import.service';
+
+@ObjectType({ description: 'What an import counted.' })
+export class CrmImportCounts {
+  @Field(() => Int, { description: 'Pipeline definitions imported (archived ones excluded).' })
+  pipelines!: number;
+
+  @Field(() => Int, { description: 'Stages of those definitions.' })
+  stages!: number;
+
+  @Field(() => Int, { description: 'Deals stored as opportunities; the others are in `skipped`.' })
+  deals!: number;
+
+  @Field(() => Int, { description: 'Owners mapped to a member (archived and e-mail-less owners excluded).' })
+  owners!: number;
+
+  @Field(() => Int, { description: 'Distinct teams of those owners.' })
+  teams!: number;
+
+  @Field(() => Int)
+  membersCreated!: number;
+}
+
+@ObjectType({ description: 'An item of the HubSpot data left out, or taken with a stated default.' })
+export class CrmImportSkipped {
+  @Field(() => ID, { description: 'HubSpot id of the deal, owner, pipeline or stage.' })
+  id!: string;
+
+  @Field()
+  reason!: string;
+}
+
+@ObjectType()
+export class CrmImportResultType {
+  @Field(() => ID, { description: 'The current snapshot of the import (see `snapshot(id:)`).' })
+  snapshotId!: string;
+
+  @Field({ description: 'The moment the current snapshot represents.' })
+  snapshotAt!: Date;
+
+  @Field(() => [ID], { description: 'Every snapshot the import wrote, oldest first (several with backfill).' })
+  snapshotIds!: string[];
+
+  @Field(() => CrmImportCounts)
+  counts!: CrmImportCounts;
+
+  @Field(() => [CrmImportSkipped])
+  skipped!: CrmImportSkipped[];
+
+  @Field({ description: 'True when the same data had already been imported: its snapshot is answered, nothing written.' })
+  reused!: boolean;
+}
+
+export function toCrmImportResult(result: CrmImportResult): CrmImportResultType {
+  return {
+    snapshotId: result.snapshotId,
+    snapshotAt: result.snapshotAt,
+    snapshotIds: result.snapshotIds,
+    counts: { ...result.counts },
+    skipped: result.skipped,
+    reused: result.reused,
+  };
+}

@@ -1,0 +1,23 @@
+import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import type { RequestContext } from '../../context/request-context';
+import { importCrmData } from '../../services/import.service';
+import { principalOf } from '../member/principal-of';
+import { CrmImportInput } from './crm-import.input';
+import { CrmImportResultType, toCrmImportResult } from './crm-import-result.type';
+
+@Resolver()
+export class ImportResolver {
+  @Mutation(() => CrmImportResultType, {
+    description: 'Admin only. Imports HubSpot data as a new snapshot (the same as POST /crm/imports); idempotent.',
+  })
+  async importCrmData(@Arg('input', () => CrmImportInput) input: CrmImportInput, @Ctx() ctx: RequestContext): Promise<CrmImportResultType> {
+    const result = await importCrmData(principalOf(ctx), {
+      pipelines: input.pipelines,
+      owners: input.owners,
+      deals: input.deals,
+      snapshotAt: input.snapshotAt ?? undefined,
+      backfill: input.backfill,
+    });
+    return toCrmImportResult(result);
+  }
+}

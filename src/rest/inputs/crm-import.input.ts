@@ -1,0 +1,28 @@
+import { IsBoolean, IsDefined, IsOptional, IsString } from 'class-validator';
+
+/**
+ * Body of `POST /crm/imports`: HubSpot response bodies as returned. Only presence is checked here;
+ * the import service checks their structure and names the bad path (`pipelines.results[0].id`).
+ */
+export class CrmImportBody {
+  /** Body of GET /crm/v3/pipelines/deals. */
+  @IsDefined({ message: 'is required: the body of HubSpot GET /crm/v3/pipelines/deals' })
+  pipelines!: unknown;
+
+  /** Body of GET /crm/v3/owners. */
+  @IsDefined({ message: 'is required: the body of HubSpot GET /crm/v3/owners' })
+  owners!: unknown;
+
+  /** A body of GET /crm/v3/objects/deals, or an array of such pages. */
+  @IsDefined({ message: 'is required: a body of HubSpot GET /crm/v3/objects/deals, or an array of such pages' })
+  deals!: unknown;
+
+  /** ISO 8601 date-time with a zone; import time when omitted. */
+  @IsOptional()
+  @IsString({ message: 'must be an ISO 8601 date-time such as "2026-03-31T23:59:59Z"' })
+  snapshot_at?: string;
+
+  @IsOptional()
+  @IsBoolean({ message: 'must be true or false' })
+  backfill?: boolean;
+}

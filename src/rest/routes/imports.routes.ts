@@ -1,0 +1,63 @@
+import { importCrmData } from '../../services/import.service';
+import { envelopeSchema } from '../envelope-schema';
+import { CrmImportBody } from '../inputs/crm-import.input';
+import { ok, type RouteDefinition } from '../route-definition';
+import { principalOf } from './principal-of';
+
+const count = { type: 'integer', minimum: 0 };
+
+const IMPORT_RESPONSE = envelopeSchema(
+  {
+    snapshot_id: { type: 'string' },
+    counts: {
+      type: 'object',
+      properties: { pipelines: count, stages: count, deals: count, owners: count, teams: count, members_created: count },
+      required: ['pipelines', 'stages', 'deals', 'owners', 'teams', 'members_created'],
+    },
+    skipped: {
+      type: 'array',
+      items: { type: 'object', properties: { id: { type: 'string' }, reason: { type: 'string' } }, required: ['id', 'reason'] },
+    },
+  },
+  ['snapshot_id', 'counts', 'skipped'],
+);
+
+const importRoute: RouteDefinition<CrmImportBody> = {
+  method: 'POST',
+  path: '/crm/imports',
+  summary: 'Import HubSpot pipelines, owners and deals as a new snapshot (admin); idempotent',
+  tag: 'CRM import',
+  authenticated: true,
+  input: CrmImportBody,
+  response: IMPORT_RESPONSE,
+  handler: async (ctx, input) => {
+    const result = await importCrmData(principalOf(ctx), {
+      pipelines: input.pipelines,
+      owners: input.owners,
+      deals: input.deals,
+      snapshotAt: input.snapshot_at,
+      backfill: input.backfill,
+    });
+    const { counts } = result;
+    const message = result.reused
+      ? 'This data was already imported; its snapshot is answered and nothing was written'
+      : `Imported ${counts.deals} deals in ${counts.pipelines} pipelines as snapshot ${result.snapshotId}` +
+        (result.snapshotIds.length > 1 ? ` (and ${result.snapshotIds.length - 1} backfilled snapshots)` : '') +
+        (result.skipped.length > 0 ? `; ${result.skipped.length} items skipped or defaulted, see skipped` : '');
+    return ok(message, {
+      snapshot_id: result.snapshotId,
+      counts: {
+        pipelines: counts.pipelines,
+        stages: counts.stages,
+        deals: counts.deals,
+        owners: counts.owners,
+        teams: counts.teams,
+        members_created: counts.membersCreated,
+      },
+      skipped: result.skipped,
+    });
+  },
+};
+
+/** `POST /crm/imports`. */
+export const importsRoutes: RouteDefinition[] = [importRoute as RouteDefinition];
