@@ -1,0 +1,27 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/**
+ * The project root: the nearest folder above this file whose package.json is the gateway's. Found
+ * by walking up so the same code works from `src/` (ts-jest) and from `dist/src/` (npm start).
+ */
+export function projectRoot(from: string = __dirname): string {
+  let dir = from;
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'pipeline-gateway') return dir;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`Expected to find the pipeline-gateway package.json above ${from}, found none`);
+    dir = parent;
+  }
+}
+
+/** Where the browser sources of the explorer live (always read from `src/`, also when running from `dist/`). */
+export function explorerSourceDir(root: string = projectRoot()): string {
+  return join(root, 'src', 'docs', 'graphiql', 'client');
+}
+
+/** Where the built, hashed explorer assets and their manifest are written and served from. */
+export function explorerAssetDir(root: string = projectRoot()): string {
+  return join(root, 'dist', 'graphiql');
+}
