@@ -1,4 +1,4 @@
-import { BadUserInputError, type FieldError } from '../../errors';
+import { BadUserInputError, ErrorCode, type FieldError } from '../../errors';
 import { getPipelineMetrics } from '../../services/metrics/metrics.service';
 import { metricsStatusMessage } from '../../services/metrics/select-metrics';
 import { getDefinition, listDefinitions, pipelinesOfDefinition, resolveSnapshot } from '../../services/pipeline.service';
@@ -36,6 +36,7 @@ const pipelinesRoute: RouteDefinition<PipelinesQuery> = {
   tag: TAG,
   authenticated: true,
   input: PipelinesQuery,
+  errors: [ErrorCode.NOT_FOUND],
   response: {
     type: 'object',
     required: ['snapshot_id', 'created_at', 'pipeline_definitions'],
@@ -85,6 +86,7 @@ const stagesRoute: RouteDefinition<StagesInput> = {
   tag: TAG,
   authenticated: true,
   input: StagesInput,
+  errors: [ErrorCode.NOT_FOUND],
   response: {
     type: 'object',
     required: ['pipeline_definition_id', 'stages'],
@@ -131,6 +133,7 @@ const metricsRoute: RouteDefinition<MetricsInput> = {
   tag: TAG,
   authenticated: true,
   input: MetricsInput,
+  errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
   errorShape: { kind: 'status', emptyKey: 'metrics' },
   response: {
     type: 'object',
@@ -184,6 +187,7 @@ const timeseriesRoute: RouteDefinition<TimeseriesInput> = {
   tag: TAG,
   authenticated: true,
   input: TimeseriesInput,
+  errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
   errorShape: { kind: 'status', emptyKey: 'series' },
   response: {
     type: 'object',
