@@ -60,6 +60,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     serverFactory: (handler) => createHttpServer(handler),
     routerOptions: { ignoreTrailingSlash: true },
   });
+  // The contract lets GET routes take their input as a JSON body too.
+  app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
   app.decorate('generatedAdminToken', secrets.generatedAdminToken);
   app.decorate('tokenSigner', signer);
 

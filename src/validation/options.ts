@@ -9,6 +9,7 @@ export const VALIDATOR_OPTIONS: ValidatorOptions = {
   whitelist: true,
   forbidNonWhitelisted: true,
   forbidUnknownValues: true,
-  stopAtFirstError: false,
+  // One message per field: composed rules (string, then pattern) would otherwise repeat each other.
+  stopAtFirstError: true,
   validationError: { target: true, value: true },
 };

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import mongoose, { type Connection } from 'mongoose';
@@ -103,15 +104,33 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
       body = JSON.stringify(opts.body);
       headers['content-type'] = 'application/json';
     }
+    // Explicit length: Node sends GET/DELETE bodies neither chunked nor sized otherwise.
+    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     Object.assign(headers, opts.headers);
-    const response = await fetch(`${url}${path}${queryString(opts.query)}`, { method, headers, body });
-    const text = await response.text();
-    const isJson = (response.headers.get('content-type') ?? '').includes('json');
-    return {
-      status: response.status,
-      headers: Object.fromEntries(response.headers),
-      body: (isJson && text !== '' ? JSON.parse(text) : text) as T,
-    };
+    // node:http rather than fetch: the contract allows a JSON body on GET, which fetch refuses.
+    const target = new URL(`${url}${path}${queryString(opts.query)}`);
+    return new Promise<GatewayResponse<T>>((resolve, reject) => {
+      const req = http.request(target, { method, headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const isJson = (res.headers['content-type'] ?? '').includes('json');
+          const flat: Record<string, string> = {};
+          for (const [key, value] of Object.entries(res.headers)) {
+            if (value !== undefined) flat[key] = Array.isArray(value) ? value.join(', ') : value;
+          }
+          try {
+            resolve({ status: res.statusCode ?? 0, headers: flat, body: (isJson && text !== '' ? JSON.parse(text) : text) as T });
+          } catch (error) {
+            reject(error);
+          }
+        });
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
   };
 
   let stopped = false;
