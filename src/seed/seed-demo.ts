@@ -1,0 +1,89 @@
+import type { Connection } from 'mongoose';
+import type { Principal } from '../auth/principal';
+import { Role } from '../auth/role';
+import { discardPendingImports } from '../import/discard-import';
+import { CrmOwnerLinkModel } from '../models/crm-owner-link.model';
+import { MemberModel } from '../models/member.model';
+import { CrmImportResult, ImportProgress, importCrmData } from '../services/import.service';
+import { setCurrency, setPeriod } from '../services/settings.service';
+import { setMemberTargets } from '../services/target.service';
+import { DEMO_CURRENCY, DEMO_PEOPLE, DEMO_PERIOD } from './demo-company';
+import { demoTargets } from './demo-targets';
+import { DEFAULT_DEMO_SEED, DemoOptions, generateDemoDocuments } from './generate-demo';
+
+/** The seed acts as the system, with admin rights; it is never reachable from a request. */
+const SEED_PRINCIPAL: Principal = { subject: 'demo-seed', role: Role.ADMIN, memberId: null, teamId: null };
+
+export interface SeedDemoOptions extends DemoOptions {
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+export interface SeedDemoResult {
+  import: CrmImportResult;
+  /** Members given the admin or manager role. */
+  rolesSet: number;
+  /** Target sets written (one per member and year). */
+  targets: number;
+}
+
+/**
+ * Loads the demo company: currency EUR and quarterly periods, the generated HubSpot documents
+ * imported with backfill through the import service, roles (one admin, a manager per team) and
+ * targets for every member for the current and previous year. Deterministic for a seed and `now`.
+ */
+export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoResult> {
+  const now = options.now ?? new Date();
+  const seed = options.seed ?? DEFAULT_DEMO_SEED;
+  await setCurrency(SEED_PRINCIPAL, DEMO_CURRENCY);
+  await setPeriod(SEED_PRINCIPAL, DEMO_PERIOD);
+  const docs = generateDemoDocuments({ ...options, now, seed });
+  const result = await importCrmData(SEED_PRINCIPAL, { ...docs, backfill: true }, { now, onProgress: options.onProgress });
+
+  const links = new Map(
+    (await CrmOwnerLinkModel.find({ _id: { $in: DEMO_PEOPLE.map((p) => p.ownerId) } }).lean()).map((l) => [l._id, l.memberId]),
+  );
+  let rolesSet = 0;
+  for (const person of DEMO_PEOPLE) {
+    const memberId = links.get(person.ownerId);
+    if (memberId === undefined || person.role === Role.MEMBER) continue;
+    await MemberModel.updateOne({ _id: memberId }, { $set: { role: person.role } });
+    rolesSet += 1;
+  }
+
+  const year = now.getUTCFullYear();
+  const targets = demoTargets(docs, [year - 1, year], seed + 1);
+  let written = 0;
+  for (const person of DEMO_PEOPLE) {
+    const memberId = links.get(person.ownerId);
+    if (memberId === undefined) continue;
+    for (const [targetYear, amounts] of targets.get(person.ownerId) ?? []) {
+      await setMemberTargets(SEED_PRINCIPAL, { memberId, year: targetYear, amounts });
+      written += 1;
+    }
+  }
+  return { import: result, rolesSet, targets: written };
+}
+
+/** Collections whose content means "this database is in use": any document and the demo stays out. */
+const IN_USE = ['pipeline_snapshots', 'members', 'teams', 'settings', 'targets'];
+
+/**
+ * Start-up step after connecting. First removes what a crashed import left (pending snapshots and
+ * what they created), always. Then seeds the demo company when the database is empty, but only on
+ * the embedded database (never when MONGODB_URI is set) and unless SEED_DEMO is 0/false/no/off.
+ * Answers the seed result, or null when nothing was seeded. `connection` must be the default
+ * mongoose connection, the one the models use.
+ */
+export async function seedDemoIfEmpty(
+  connection: Connection,
+  env: Record<string, string | undefined> = process.env,
+  options: SeedDemoOptions = {},
+): Promise<SeedDemoResult | null> {
+  await discardPendingImports();
+  if ((env.MONGODB_URI ?? '').trim() !== '') return null;
+  if (['0', 'false', 'no', 'off'].includes((env.SEED_DEMO ?? '').trim().toLowerCase())) return null;
+  for (const name of IN_USE) {
+    if ((await connection.collection(name).findOne({}, { projection: { _id: 1 } })) !== null) return null;
+  }
+  return seedDemo(options);
+}
