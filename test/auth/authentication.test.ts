@@ -26,7 +26,7 @@ describe('authentication', () => {
   });
 
   async function rejected(authorization: string | undefined): Promise<void> {
-    const headers = authorization === undefined ? {} : { authorization };
+    const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
     const rest = await gw.request('POST', '/auth/tokens', { token: null, headers, body: { member_id: memberId } });
     expect(rest.status).toBe(401);
     expect(rest.headers['www-authenticate']).toBe('Bearer');
