@@ -1,0 +1,90 @@
+import { snapshotCache } from '../../src/services/snapshot-cache';
+import { setCurrency, setPeriod } from '../../src/services/settings.service';
+import { generatedFixture } from '../pipelines/fixtures/crm-fixture';
+import { ADMIN, startDatabase, TestDatabase } from '../pipelines/support/database';
+import { queryData } from '../pipelines/support/graphql';
+import { importScenario, setTargets } from '../pipelines/support/scenario';
+
+/** The dashboard: every definition, its stages, every pipeline with its owner and all its metrics. */
+const DASHBOARD = `{
+  snapshot {
+    id
+    definitions {
+      id label
+      stages { id label order isClosed probability }
+      pipelines {
+        id kind isSubPipeline
+        team { id name }
+        member { id email }
+        metrics { definition { id apiCodename } value unit }
+      }
+    }
+  }
+}`;
+
+let db: TestDatabase;
+const commandsOf = (db: TestDatabase) => [...db.commands];
+
+beforeAll(async () => {
+  db = await startDatabase();
+  // record which collection each command reads, not only its name
+  db.server.on('command', (name, _db, body) => {
+    if (name === 'find') db.commands.push(`find ${String(body.find)}`);
+  });
+  await setCurrency(ADMIN, 'EUR');
+  await setPeriod(ADMIN, 'quarterly');
+});
+afterAll(async () => db.stop());
+
+async function dashboardFor(members: number, tag: string, snapshotAt: string) {
+  const fixture = generatedFixture({ members, teams: 2, dealsPerMember: 6, tag });
+  const scenario = await importScenario(fixture, snapshotAt);
+  await setTargets(scenario, 2026, Object.fromEntries(fixture.owners.map((o) => [o.id, [1000, 2000, 3000, 4000]])));
+  const factsBatches = jest.spyOn(snapshotCache, 'facts');
+  db.resetCommands();
+  const data = await queryData(DASHBOARD);
+  const commands = commandsOf(db).filter((c) => c.startsWith('find '));
+  const batches = factsBatches.mock.calls.map(([keys]) => keys.length);
+  factsBatches.mockRestore();
+  return { data, commands, batches, scenario };
+}
+
+describe('the dashboard query', () => {
+  it('costs the same database round trips for 2 and for 10 members', async () => {
+    const small = await dashboardFor(2, 'a', '2026-05-20T12:00:00Z');
+    const pipelines = small.data.snapshot.definitions[0].pipelines;
+    // complete + 2 teams + 2 members, each with all 8 metrics
+    expect(pipelines).toHaveLength(5);
+    for (const p of pipelines) expect(p.metrics).toHaveLength(8);
+    expect(pipelines[1].team).toEqual({ id: 'a-team-1', name: 'a-team-1' });
+
+    const large = await dashboardFor(10, 'b', '2026-05-21T12:00:00Z');
+    expect(large.data.snapshot.definitions[0].pipelines).toHaveLength(13);
+
+    // one read per collection, whatever the number of pipelines
+    const expected = [
+      'find pipeline_snapshots',
+      'find pipeline_definitions',
+      'find pipelines',
+      'find pipeline_facts',
+      'find settings',
+      'find targets',
+      'find teams',
+      'find members',
+    ].sort();
+    expect([...small.commands].sort()).toEqual(expected);
+    expect([...large.commands].sort()).toEqual(expected);
+    // the facts of every pipeline come in one batch
+    expect(small.batches).toEqual([5]);
+    expect(large.batches).toEqual([13]);
+  });
+
+  it('reads nothing of a committed snapshot twice: a second dashboard only asks what may change', async () => {
+    db.resetCommands();
+    await queryData(DASHBOARD);
+    // definitions, pipelines and facts come from the snapshot cache now
+    expect(commandsOf(db).filter((c) => c.startsWith('find ')).sort()).toEqual(
+      ['find pipeline_snapshots', 'find settings', 'find targets', 'find teams', 'find members'].sort(),
+    );
+  });
+});
