@@ -32,18 +32,22 @@ async function fromDataDir(dataDir: string, name: string, generate: () => string
 
 /**
  * Keeps a generated secret in the `gateway_secrets` collection, so several instances sharing one
- * MongoDB agree on it; an upsert with $setOnInsert makes the first instance's value win.
+ * MongoDB agree on it: the unique `_id` makes the first insert win, and the others read it back.
  */
 async function fromDatabase(connection: Connection, name: string, generate: () => string): Promise<Stored> {
   const collection = connection.db!.collection<{ _id: string; value: string }>('gateway_secrets');
   const value = generate();
-  const stored = await collection.findOneAndUpdate(
-    { _id: name },
-    { $setOnInsert: { value } },
-    { upsert: true, returnDocument: 'after' },
-  );
-  if (!stored) throw new Error(`could not store the ${name} secret in gateway_secrets`);
-  return { value: stored.value, created: stored.value === value };
+  try {
+    await collection.insertOne({ _id: name, value });
+    return { value, created: true };
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 11000) throw error;
+  }
+  const stored = await collection.findOne({ _id: name });
+  if (!stored || typeof stored.value !== 'string' || stored.value.length < 16) {
+    throw new Error(`gateway_secrets holds no usable ${name}; delete that document to generate a new one`);
+  }
+  return { value: stored.value, created: false };
 }
 
 const newSecret = (): string => randomBytes(32).toString('base64url');

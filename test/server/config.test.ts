@@ -1,0 +1,56 @@
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../src/config';
+
+describe('loadConfig', () => {
+  it('gives every variable its default', () => {
+    expect(loadConfig({})).toEqual({
+      port: 4000,
+      host: '127.0.0.1',
+      mongodbUri: undefined,
+      dataDir: path.resolve('data'),
+      adminToken: undefined,
+      jwtSecret: undefined,
+      jwtIssuer: 'pipeline-gateway',
+      jwtAudience: 'pipeline-gateway',
+      bodyLimit: 1048576,
+      logLevel: 'info',
+      seedDemo: false,
+    });
+  });
+
+  it('reads the environment', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      MONGODB_URI: 'mongodb://db:27017/crm',
+      DATA_DIR: '/var/lib/gw',
+      ADMIN_TOKEN: 'a'.repeat(20),
+      JWT_SECRET: 's'.repeat(32),
+      BODY_LIMIT: '2048',
+      LOG_LEVEL: 'WARN',
+      SEED_DEMO: 'yes',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      mongodbUri: 'mongodb://db:27017/crm',
+      dataDir: '/var/lib/gw',
+      bodyLimit: 2048,
+      logLevel: 'warn',
+      seedDemo: true,
+    });
+  });
+
+  it.each([
+    [{ PORT: 'http' }, 'PORT must be an integer from 0 to 65535, got "http"'],
+    [{ PORT: '70000' }, 'PORT must be an integer from 0 to 65535, got "70000"'],
+    [{ BODY_LIMIT: '1mb' }, 'BODY_LIMIT must be an integer from 1024 to 104857600, got "1mb"'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+    [{ MONGODB_URI: 'postgres://x' }, 'MONGODB_URI must start with mongodb:// or mongodb+srv://, got "postgres://x"'],
+    [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN must be at least 16 characters, got 5'],
+    [{ JWT_SECRET: 'short' }, 'JWT_SECRET must be at least 32 characters, got 5'],
+    [{ SEED_DEMO: 'maybe' }, 'SEED_DEMO must be true or false, got "maybe"'],
+  ])('rejects %j with a clear message', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(new ConfigError(message));
+  });
+});
