@@ -6,6 +6,7 @@ import { TokenSigner } from '../auth/jwt';
 import { loadSecrets, type GatewaySecrets } from '../auth/secrets';
 import type { GatewayConfig } from '../config';
 import { NotFoundError, MethodNotAllowedError } from '../errors';
+import { graphiqlPlugin } from '../docs/graphiql/graphiql.plugin';
 import { mountGraphQL } from '../graphql/apollo';
 import { buildGatewaySchema } from '../graphql/build-schema';
 import type { RestRouteConfig } from '../rest/register-routes';
@@ -88,6 +89,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     return reply.code(error.status).headers(error.headers).send(shapeErrorBody(error, undefined));
   });
 
+  await app.register(graphiqlPlugin); // GraphiQL page + assets; before /graphql so its HTML hook applies
   registerRestRoutes(app, [...ROUTES, ...(options.extraRoutes ?? [])], contexts);
   await mountGraphQL(app, await buildGatewaySchema(), contexts, logger);
   return app;
