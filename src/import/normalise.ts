@@ -30,7 +30,7 @@ function normaliseStage(stage: HubSpotStage, order: number, definitionId: string
   else {
     skipped.push({
       id: stage.id,
-      reason: `stage of pipeline ${definitionId} has ${closed.kind === 'absent' ? 'no metadata.isClosed' : `metadata.isClosed "${closed.raw}"`}; taken as open`,
+      reason: `stage of pipeline "${definitionId}" has ${closed.kind === 'absent' ? 'no metadata.isClosed' : `metadata.isClosed "${closed.raw}"`}; taken as open`,
     });
   }
   const parsed = parseNumber(metadata.probability);
@@ -41,7 +41,7 @@ function normaliseStage(stage: HubSpotStage, order: number, definitionId: string
       parsed.kind === 'absent'
         ? 'no metadata.probability'
         : `metadata.probability "${parsed.kind === 'ok' ? parsed.value : parsed.raw}", not a number from 0 to 1`;
-    skipped.push({ id: stage.id, reason: `stage of pipeline ${definitionId} has ${what}; taken as 0` });
+    skipped.push({ id: stage.id, reason: `stage of pipeline "${definitionId}" has ${what}; taken as 0` });
   }
   return { id: stage.id, label: text(stage.label) ?? stage.id, order, isClosed, probability };
 }

@@ -23,7 +23,7 @@ export function messyImport(): { pipelines: any; owners: any; deals: any[] } {
 
 /** Every deal, owner and pipeline the messy data set leaves out or takes with a default, as [id, reason]. */
 export const MESSY_SKIPPED: [string, string][] = [
-  ['contractsent', 'stage of pipeline default has no metadata.probability; taken as 0'],
+  ['contractsent', 'stage of pipeline "default" has no metadata.probability; taken as 0'],
   ['old', 'pipeline is archived; not imported, its deals are skipped'],
   ['105', 'owner is deactivated (userId null); not created as a member, its deals keep no member'],
   ['106', 'owner is archived; not created as a member, its deals keep no member'],

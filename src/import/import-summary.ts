@@ -1,0 +1,36 @@
+import type { CrmImportResult } from '../services/import.service';
+
+/** A skip reason with its specific values (quoted ids, amounts) blanked, to group alike items. */
+export function reasonCategory(reason: string): string {
+  return reason.replace(/"[^"]*"/g, '"…"');
+}
+
+/** Human summary of an import, for the CLI: counts, skipped grouped by reason, the snapshot id. */
+export function formatImportSummary(result: CrmImportResult): string {
+  const c = result.counts;
+  const lines = [
+    result.reused ? 'This data was already imported: nothing was written, its snapshot is answered.' : 'Import committed.',
+    `  snapshot     ${result.snapshotId} (${result.snapshotAt.toISOString()})`,
+  ];
+  if (result.snapshotIds.length > 1) lines.push(`  backfilled   ${result.snapshotIds.length - 1} snapshots at past period ends`);
+  lines.push(
+    `  pipelines    ${c.pipelines} (${c.stages} stages)`,
+    `  deals        ${c.deals}`,
+    `  owners       ${c.owners} (${c.membersCreated} new members, ${c.teams} teams)`,
+  );
+  if (result.skipped.length === 0) {
+    lines.push('  skipped      none');
+    return lines.join('\n');
+  }
+  const groups = new Map<string, string[]>();
+  for (const item of result.skipped) {
+    const key = reasonCategory(item.reason);
+    groups.set(key, [...(groups.get(key) ?? []), item.id]);
+  }
+  lines.push(`  skipped      ${result.skipped.length}, by reason:`);
+  for (const [reason, ids] of [...groups].sort((a, b) => b[1].length - a[1].length)) {
+    const shown = ids.slice(0, 5).join(', ') + (ids.length > 5 ? `, … (${ids.length - 5} more)` : '');
+    lines.push(`    ${String(ids.length).padStart(6)}  ${reason}  [${shown}]`);
+  }
+  return lines.join('\n');
+}
