@@ -9,6 +9,7 @@ import type { ContextBuilder } from '../server/context-builder';
 import { createGraphQLContext } from './context';
 import { createFormatError } from './format-error';
 import { graphqlRequestScope } from './request-scope';
+import { unavailableStatusPlugin } from './unavailable-status.plugin';
 
 /**
  * Starts Apollo Server over the schema and mounts it at `/graphql` (POST, and GET for queries).
@@ -20,7 +21,7 @@ export async function mountGraphQL(app: FastifyInstance, schema: GraphQLSchema, 
     schema,
     formatError: createFormatError(logger),
     includeStacktraceInErrorResponses: false,
-    plugins: [ApolloServerPluginLandingPageDisabled()],
+    plugins: [ApolloServerPluginLandingPageDisabled(), unavailableStatusPlugin()],
     logger: logger.child({ component: 'apollo' }),
   });
   await apollo.start();
