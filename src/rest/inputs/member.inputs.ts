@@ -1,4 +1,4 @@
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsDefined, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { IsEntityId, IsMemberEmail, IsNestedInput, IsRoleValue } from '../../validation';
 import type { Role } from '../../auth/role';
 
@@ -26,6 +26,8 @@ export class CreateMemberBody {
   @IsRoleValue()
   role!: Role;
 
+  // ValidateNested alone lets a missing object through; the member needs its team.
+  @IsDefined({ message: 'is required: { "team_id": "..." }' })
   @IsNestedInput(() => MemberOfInput)
   memberOf!: MemberOfInput;
 }

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { memberBatches } from '../../src/loaders/member.loaders';
+import { MemberModel } from '../../src/models/member.model';
+import { TargetModel } from '../../src/models/target.model';
+import { TeamModel } from '../../src/models/team.model';
+import { startGateway, type TestGateway } from '../helpers/gateway';
+
+let gw: TestGateway;
+const TEAMS = 20;
+const PER_TEAM = 3;
+const teamIds = Array.from({ length: TEAMS }, (_, i) => `t${String(i).padStart(2, '0')}`);
+const memberIdsByTeam = new Map<string, string[]>();
+/** A member with 2026 targets, and one with only 2025 targets. */
+let withTargetsId: string;
+let only2025Id: string;
+
+/** Command names the embedded server received while `run` ran (driver housekeeping left out). */
+async function commandsDuring(run: () => Promise<void>): Promise<string[]> {
+  const seen: string[] = [];
+  const listener = (name: string) => {
+    if (!['hello', 'ismaster', 'isMaster', 'ping', 'endSessions'].includes(name)) seen.push(name);
+  };
+  gw.server.on('command', listener);
+  try {
+    await run();
+  } finally {
+    gw.server.off('command', listener);
+  }
+  return seen;
+}
+
+beforeAll(async () => {
+  gw = await startGateway();
+  await TeamModel.insertMany(teamIds.map((id) => ({ _id: id, name: `Team ${id}` })));
+  const members = teamIds.flatMap((teamId) =>
+    Array.from({ length: PER_TEAM }, (_, i) => ({
+      _id: randomUUID(),
+      firstname: 'F',
+      lastname: `L${i}`,
+      email: `${teamId}.${i}@example.com`,
+      emailLower: `${teamId}.${i}@example.com`,
+      role: i === 0 ? 'manager' : 'member',
+      teamId,
+    })),
+  );
+  await MemberModel.insertMany(members);
+  for (const teamId of teamIds) {
+    memberIdsByTeam.set(teamId, members.filter((m) => m.teamId === teamId).map((m) => m._id).sort());
+  }
+  // Every other member has targets for 2026; one also for 2025, which must not leak into 2026.
+  const withTargets = members.filter((_, i) => i % 2 === 0);
+  await TargetModel.insertMany(
+    withTargets.map((m, i) => ({ _id: randomUUID(), memberId: m._id, year: 2026, period: 'quarterly', currency: 'EUR', amounts: [i, i, i, i] })),
+  );
+  await TargetModel.create({ _id: randomUUID(), memberId: members[1]._id, year: 2025, period: 'quarterly', currency: 'EUR', amounts: [9, 9, 9, 9] });
+  withTargetsId = members[0]._id;
+  only2025Id = members[1]._id;
+});
+
+afterAll(async () => {
+  await gw?.stop();
+  jest.restoreAllMocks();
+});
+
+const QUERY = `{
+  teams {
+    id
+    members(first: 100) {
+      edges { node { id targets(year: 2026) { year targets { amount } } } }
+    }
+  }
+}`;
+
+type Answer = {
+  data: { teams: Array<{ id: string; members: { edges: Array<{ node: { id: string; targets: { year: number } | null } }> } }> };
+};
+
+describe('members graph batching', () => {
+  it('answers 20 teams with their members and targets in 3 find commands (admin token: no authentication lookup)', async () => {
+    let answer: Answer | undefined;
+    const commands = await commandsDuring(async () => {
+      const res = await gw.graphql<Answer>(QUERY);
+      expect(res.status).toBe(200);
+      answer = res.body;
+    });
+    expect(commands).toEqual(['find', 'find', 'find']);
+
+    const teams = answer!.data.teams;
+    expect(teams.map((t) => t.id)).toEqual(teamIds);
+    for (const team of teams) {
+      expect(team.members.edges.map((e) => e.node.id)).toEqual(memberIdsByTeam.get(team.id));
+    }
+    const withTargets = teams.flatMap((t) => t.members.edges).filter((e) => e.node.targets !== null);
+    expect(withTargets).toHaveLength((TEAMS * PER_TEAM) / 2);
+    expect(withTargets.every((e) => e.node.targets!.year === 2026)).toBe(true);
+  });
+
+  it('adds exactly one find for authentication with a member token', async () => {
+    const token = await gw.tokenFor(memberIdsByTeam.get('t00')![0]);
+    const commands = await commandsDuring(async () => {
+      const res = await gw.graphql('{ teams { id members { edges { node { id team { name } } } } } }', undefined, token);
+      expect(res.body.errors).toBeUndefined();
+    });
+    // authentication, teams, membersByTeam, teamById (member.team)
+    expect(commands).toEqual(['find', 'find', 'find', 'find']);
+  });
+
+  it('calls each batch function once, with every key of its level (recorded loadCalls)', async () => {
+    const membersByTeam = jest.spyOn(memberBatches, 'membersByTeam');
+    const targetsByMember = jest.spyOn(memberBatches, 'targetsByMember');
+    const teamsById = jest.spyOn(memberBatches, 'teamsById');
+    try {
+      const res = await gw.graphql(`{ teams { id members { edges { node { id team { id } targets(year: 2026) { year } } } } } }`);
+      expect(res.body.errors).toBeUndefined();
+      expect(membersByTeam.mock.calls).toEqual([[teamIds]]);
+      const allMembers = teamIds.flatMap((t) => memberIdsByTeam.get(t)!);
+      expect(targetsByMember.mock.calls).toEqual([[allMembers.map((memberId) => ({ memberId, year: 2026 }))]]);
+      // Each team is asked for once, deduplicated by the loader's cache.
+      expect(teamsById.mock.calls).toEqual([[teamIds]]);
+    } finally {
+      membersByTeam.mockRestore();
+      targetsByMember.mockRestore();
+      teamsById.mockRestore();
+    }
+  });
+
+  it('answers null for misses without failing the other keys of the batch', async () => {
+    await expect(memberBatches.membersById(['nobody', withTargetsId])).resolves.toEqual([null, expect.objectContaining({ _id: withTargetsId })]);
+    const [empty, t01] = await memberBatches.membersByTeam(['empty', 't01']);
+    expect(empty).toEqual([]);
+    expect(t01.map((m) => m._id)).toEqual(memberIdsByTeam.get('t01'));
+    // The batch reads the cross product of ids and years; only the exact pairs come back.
+    const targets = await memberBatches.targetsByMember([
+      { memberId: withTargetsId, year: 2026 },
+      { memberId: withTargetsId, year: 2025 },
+      { memberId: only2025Id, year: 2026 },
+      { memberId: only2025Id, year: 2025 },
+    ]);
+    expect(targets.map((t) => (t && !(t instanceof Error) ? `${t.memberId === withTargetsId ? 'a' : 'b'}${t.year}` : null))).toEqual([
+      'a2026',
+      null,
+      null,
+      'b2025',
+    ]);
+  });
+});
