@@ -1,0 +1,64 @@
+import mongoose, { type Connection } from 'mongoose';
+import { EmbeddedMongoServer } from '../store/server';
+
+export interface ConnectDatabaseOptions {
+  /** A MongoDB URL. Default: `MONGODB_URI`; when neither is set the embedded server is started. */
+  uri?: string;
+  /** Data directory of the embedded server. Default: `DATA_DIR`, else `./data`. */
+  dataDir?: string;
+  /** Run the embedded server in memory (tests): nothing is written, `dataDir` is ignored. */
+  inMemory?: boolean;
+  /** Database name; default: the URL's, else `pipeline-gateway` for the embedded server. */
+  dbName?: string;
+}
+
+export interface Database {
+  /** The default mongoose connection, which the models use. */
+  connection: Connection;
+  /** The URL mongoose connected to. */
+  uri: string;
+  /** The embedded server when one was started, else null. */
+  embedded: EmbeddedMongoServer | null;
+  /** Disconnects mongoose and stops the embedded server (if any). */
+  close(): Promise<void>;
+}
+
+const EMBEDDED_DB_NAME = 'pipeline-gateway';
+
+/**
+ * Connects mongoose to `MONGODB_URI`, or starts the embedded MongoDB-compatible server on an
+ * ephemeral loopback port (in process) and connects to that. Queries are strict (`strictQuery:
+ * 'throw'`: an unknown filter path is an error, not a silent match-all) and filters are sanitised
+ * (`sanitizeFilter`: `$`-operators smuggled in as values are neutralised).
+ */
+export async function connectDatabase(options: ConnectDatabaseOptions = {}): Promise<Database> {
+  mongoose.set('strictQuery', 'throw');
+  mongoose.set('sanitizeFilter', true);
+  const external = options.uri ?? process.env.MONGODB_URI;
+  let embedded: EmbeddedMongoServer | null = null;
+  let uri: string;
+  let dbName = options.dbName;
+  if (external) {
+    uri = external;
+  } else {
+    const dataDir = options.inMemory ? null : (options.dataDir ?? process.env.DATA_DIR ?? './data');
+    embedded = await EmbeddedMongoServer.start({ host: '127.0.0.1', port: 0, dataDir });
+    uri = embedded.uri;
+    dbName ??= EMBEDDED_DB_NAME;
+  }
+  try {
+    await mongoose.connect(uri, { ...(dbName ? { dbName } : {}), serverSelectionTimeoutMS: 10_000 });
+  } catch (err) {
+    await embedded?.stop();
+    throw err;
+  }
+  return {
+    connection: mongoose.connection,
+    uri,
+    embedded,
+    async close() {
+      await mongoose.disconnect();
+      await embedded?.stop();
+    },
+  };
+}

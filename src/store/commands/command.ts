@@ -1,0 +1,25 @@
+import type { Document } from 'bson';
+import type { CursorRegistry } from '../cursors';
+import type { Catalog } from '../storage/catalog';
+
+/** What a command sees: the request and the server's shared state. */
+export interface CommandContext {
+  /** `$db` of the request. */
+  db: string;
+  /** The whole command document (document sequences already merged in). */
+  body: Document;
+  catalog: Catalog;
+  cursors: CursorRegistry;
+  connection: { id: number; remoteAddress: string };
+}
+
+/**
+ * One command. `run` validates first and computes the whole effect before committing, and
+ * returns the reply body without `ok` (the handler adds `ok: 1`); errors are thrown as StoreError.
+ */
+export interface Command {
+  /** The canonical name, e.g. "findAndModify"; the registry matches it case-insensitively. */
+  name: string;
+  aliases?: string[];
+  run(ctx: CommandContext): Promise<Document> | Document;
+}

@@ -1,0 +1,69 @@
+import type { Document } from 'bson';
+import { StoreError } from '../errors';
+import { normaliseIndexSpec, sameIndexOptions, type IndexSpec } from '../storage/index-spec';
+import { Index } from '../storage/index';
+import type { Mutation } from '../storage/mutation';
+import { collectionArg, requiredArray } from './arguments';
+import type { Command } from './command';
+import { collectionForWrite } from './write-helpers';
+
+/**
+ * `createIndexes`: existing identical indexes are a no-op; a name or key clash with other options
+ * is refused (85/86); a unique index over documents that already collide fails with E11000.
+ */
+export const createIndexesCommand: Command = {
+  name: 'createIndexes',
+  async run(ctx) {
+    const name = collectionArg(ctx, 'createIndexes');
+    const specs = requiredArray(ctx.body, 'indexes', 'createIndexes').map(normaliseIndexSpec);
+    if (specs.length === 0) throw new StoreError('BadValue', 'Must specify at least one index to create');
+    const { coll, created } = collectionForWrite(ctx, name);
+    const before = coll.indexes.size;
+    const fresh: IndexSpec[] = [];
+    for (const spec of specs) {
+      if (spec.name === '_id_' || JSON.stringify(spec.key) === '{"_id":1}') {
+        if (spec.unique === false || spec.sparse) throw new StoreError('BadValue', 'The field \'unique\' is not valid for an _id index specification');
+        continue;
+      }
+      const sameName = coll.indexes.get(spec.name) ?? fresh.map((s) => new Index(s)).find((i) => i.name === spec.name);
+      if (sameName) {
+        if (sameIndexOptions(sameName.spec, spec)) continue;
+        if (JSON.stringify(sameName.spec.key) === JSON.stringify(spec.key)) {
+          throw new StoreError('IndexOptionsConflict', `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${describe(spec)}, existing index: ${describe(sameName.spec)}`);
+        }
+        throw new StoreError('IndexKeySpecsConflict', `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${describe(spec)}, existing index: ${describe(sameName.spec)}`);
+      }
+      const sameKey = [...coll.indexes.values()].find((i) => JSON.stringify(i.spec.key) === JSON.stringify(spec.key));
+      if (sameKey) {
+        if (sameIndexOptions(sameKey.spec, spec)) continue; // same index under another name: mongod refuses only differing options
+        throw new StoreError('IndexOptionsConflict', `Index already exists with a different name: ${sameKey.name}`);
+      }
+      if (spec.unique) checkExistingUnique(coll.ns, new Index(spec), coll.docs);
+      fresh.push(spec);
+    }
+    const batch: Mutation[] = [...created];
+    if (fresh.length) batch.push({ op: 'createIndexes', ns: coll.ns, specs: fresh as Document[] });
+    await ctx.catalog.commit(batch);
+    return {
+      numIndexesBefore: before,
+      numIndexesAfter: before + fresh.length,
+      createdCollectionAutomatically: created.length > 0,
+      ...(fresh.length === 0 ? { note: 'all indexes already exist' } : {}),
+    };
+  },
+};
+
+function describe(spec: IndexSpec): string {
+  return JSON.stringify({ v: spec.v, key: spec.key, name: spec.name, ...(spec.unique ? { unique: true } : {}) });
+}
+
+function checkExistingUnique(ns: string, index: Index, docs: Map<string, Document>): void {
+  const seen = new Map<string, string>();
+  for (const [id, doc] of docs) {
+    for (const { key, values } of index.keysFor(doc)) {
+      const holder = seen.get(key);
+      if (holder !== undefined && holder !== id) throw index.duplicateError(ns, values);
+      seen.set(key, id);
+    }
+  }
+}

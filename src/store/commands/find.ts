@@ -1,0 +1,29 @@
+import { findDocuments } from '../query/find-documents';
+import { collectionArg, optionalBoolean, optionalNonNegative, optionalNumber, optionalObject } from './arguments';
+import type { Command } from './command';
+import { firstBatchReply } from './cursor-reply';
+
+/** `find`: negative limit means "one batch of that many" (legacy semantics drivers still send). */
+export const findCommand: Command = {
+  name: 'find',
+  run(ctx) {
+    const name = collectionArg(ctx, 'find');
+    const body = ctx.body;
+    const limitArg = optionalNumber(body, 'limit') ?? 0;
+    const skip = optionalNonNegative(body, 'skip', 'find') ?? 0;
+    const batchSize = optionalNonNegative(body, 'batchSize', 'find');
+    const docs = findDocuments(ctx.catalog.collection(ctx.db, name), {
+      filter: optionalObject(body, 'filter') ?? {},
+      projection: optionalObject(body, 'projection'),
+      sort: optionalObject(body, 'sort'),
+      skip,
+      limit: Math.abs(limitArg),
+    });
+    const singleBatch = optionalBoolean(body, 'singleBatch') === true || limitArg < 0;
+    return firstBatchReply(ctx, `${ctx.db}.${name}`, docs, {
+      batchSize: limitArg < 0 ? Math.abs(limitArg) : batchSize,
+      singleBatch,
+      noTimeout: optionalBoolean(body, 'noCursorTimeout'),
+    });
+  },
+};

@@ -1,0 +1,3 @@
+import type { Command } from './command';
+
+export const pingCommand: Command = { name: 'ping', run: () => ({}) };

@@ -1,0 +1,39 @@
+import type { Command } from './command';
+import { buildInfoCommand } from './build-info';
+import { connectionStatusCommand } from './connection-status';
+import { createCommand } from './create';
+import { createIndexesCommand } from './create-indexes';
+import { deleteCommand } from './delete';
+import { dropCommand } from './drop';
+import { dropDatabaseCommand } from './drop-database';
+import { dropIndexesCommand } from './drop-indexes';
+import { endSessionsCommand, killAllSessionsCommand, refreshSessionsCommand } from './end-sessions';
+import { findCommand } from './find';
+import { getMoreCommand } from './get-more';
+import { getParameterCommand } from './get-parameter';
+import { helloCommand } from './hello';
+import { insertCommand } from './insert';
+import { killCursorsCommand } from './kill-cursors';
+import { listCollectionsCommand } from './list-collections';
+import { listDatabasesCommand } from './list-databases';
+import { listIndexesCommand } from './list-indexes';
+import { pingCommand } from './ping';
+import { updateCommand } from './update';
+import { whatsMyUriCommand } from './whatsmyuri';
+
+const COMMANDS: Command[] = [
+  helloCommand, pingCommand, buildInfoCommand, getParameterCommand, connectionStatusCommand, whatsMyUriCommand,
+  listDatabasesCommand, listCollectionsCommand, createCommand, dropCommand, dropDatabaseCommand,
+  insertCommand, findCommand, getMoreCommand, killCursorsCommand, updateCommand, deleteCommand,
+  createIndexesCommand, listIndexesCommand, dropIndexesCommand,
+  endSessionsCommand, killAllSessionsCommand, refreshSessionsCommand,
+];
+
+/** Commands by lower-cased name (and alias). */
+export const commandRegistry: ReadonlyMap<string, Command> = new Map(
+  COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])].map((n) => [n.toLowerCase(), c] as const)),
+);
+
+export function findCommandByName(name: string): Command | undefined {
+  return commandRegistry.get(name.toLowerCase());
+}

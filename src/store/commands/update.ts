@@ -1,0 +1,125 @@
+import type { Document } from 'bson';
+import { asStoreError, StoreError } from '../errors';
+import { matchingDocuments } from '../query/match';
+import { applyUpdate, updateKind } from '../query/update-document';
+import { upsertSeed } from '../query/upsert-seed';
+import type { Mutation } from '../storage/mutation';
+import { UniqueChecker } from '../storage/unique-checker';
+import { collectionArg, optionalBoolean, requiredArray } from './arguments';
+import type { Command, CommandContext } from './command';
+import { collectionForWrite, requireDocument, withId } from './write-helpers';
+
+export interface UpdateStatementResult {
+  n: number;
+  nModified: number;
+  upsertedId?: unknown;
+  /** The document before/after, for findAndModify. */
+  before?: Document;
+  after?: Document;
+}
+
+/**
+ * Plans and commits one update statement. Matching documents are updated one by one against a
+ * UniqueChecker; a duplicate key stops the statement after the documents already planned (as in
+ * mongod, a multi-update is not atomic). The commit is started synchronously, so the next
+ * statement sees this one's effect; the returned promise settles when it is durable.
+ */
+export function runUpdateStatement(
+  ctx: CommandContext,
+  name: string,
+  stmt: { q: Document; u: unknown; multi: boolean; upsert: boolean; arrayFilters?: Document[]; sortFirst?: (docs: Document[]) => Document[] },
+): { result: UpdateStatementResult; durable: Promise<void>; error?: StoreError } {
+  const kind = updateKind(stmt.u);
+  if (stmt.multi && kind === 'replacement') {
+    throw new StoreError('FailedToParse', 'multi update is not supported for replacement-style update');
+  }
+  const { coll, created } = collectionForWrite(ctx, name);
+  let matches = matchingDocuments(ctx.catalog.collection(ctx.db, name), stmt.q, stmt.sortFirst ? 0 : stmt.multi ? 0 : 1);
+  if (stmt.sortFirst) matches = stmt.sortFirst(matches).slice(0, stmt.multi ? undefined : 1);
+  const checker = new UniqueChecker(coll);
+  const replaced: Document[] = [];
+  const result: UpdateStatementResult = { n: 0, nModified: 0 };
+  let error: StoreError | undefined;
+  try {
+    for (const doc of matches) {
+      const { doc: next, changed } = applyUpdate(doc, stmt.u, { arrayFilters: stmt.arrayFilters, filter: stmt.q });
+      result.n += 1;
+      result.before = doc;
+      result.after = next;
+      if (!changed) continue;
+      const dup = checker.check(next, true);
+      if (dup) throw dup;
+      checker.accept(next, true);
+      replaced.push(next);
+    }
+    result.nModified = replaced.length;
+    if (matches.length === 0 && stmt.upsert) {
+      const seed = kind === 'replacement' ? pickId(upsertSeed(stmt.q)) : upsertSeed(stmt.q);
+      const { doc: built } = applyUpdate(seed, stmt.u, { arrayFilters: stmt.arrayFilters, inserting: true });
+      const doc = withId(built);
+      const dup = checker.check(doc);
+      if (dup) throw dup;
+      result.n = 1;
+      result.upsertedId = doc._id;
+      result.after = doc;
+      const batch: Mutation[] = [...created, { op: 'insert', ns: coll.ns, docs: [doc] }];
+      return { result, durable: ctx.catalog.commit(batch) };
+    }
+  } catch (err) {
+    if (!(err instanceof StoreError)) throw err;
+    error = err;
+    result.nModified = replaced.length;
+  }
+  const batch: Mutation[] = replaced.length ? [{ op: 'replace', ns: coll.ns, docs: replaced }] : [];
+  return { result, durable: ctx.catalog.commit(batch), error };
+}
+
+// A replacement upsert keeps only the _id of the filter's equalities.
+function pickId(seed: Document): Document {
+  return seed._id !== undefined ? { _id: seed._id } : {};
+}
+
+export const updateCommand: Command = {
+  name: 'update',
+  async run(ctx) {
+    const name = collectionArg(ctx, 'update');
+    const statements = requiredArray(ctx.body, 'updates', 'update');
+    const ordered = optionalBoolean(ctx.body, 'ordered') ?? true;
+    let n = 0;
+    let nModified = 0;
+    const upserted: Document[] = [];
+    const writeErrors: Document[] = [];
+    const durable: Promise<void>[] = [];
+    for (let i = 0; i < statements.length; i++) {
+      try {
+        const raw = requireDocument(statements[i], 'update statement');
+        const q = requireDocument(raw.q ?? {}, "BSON field 'update.updates.q'");
+        if (raw.u === undefined) throw new StoreError('Location40414', "BSON field 'update.updates.u' is missing but a required field");
+        const out = runUpdateStatement(ctx, name, {
+          q,
+          u: raw.u,
+          multi: raw.multi === true,
+          upsert: raw.upsert === true,
+          arrayFilters: Array.isArray(raw.arrayFilters) ? raw.arrayFilters : undefined,
+        });
+        durable.push(out.durable);
+        n += out.result.n;
+        nModified += out.result.nModified;
+        if (out.result.upsertedId !== undefined) upserted.push({ index: i, _id: out.result.upsertedId });
+        if (out.error) throw out.error;
+      } catch (err) {
+        const known = asStoreError(err);
+        if (!known) throw err;
+        writeErrors.push(known.toWriteError(i));
+        if (ordered) break;
+      }
+    }
+    await Promise.all(durable);
+    return {
+      n,
+      nModified,
+      ...(upserted.length ? { upserted } : {}),
+      ...(writeErrors.length ? { writeErrors } : {}),
+    };
+  },
+};

@@ -1,0 +1,73 @@
+import type { Document } from 'bson';
+import { canonicalKey } from '../storage/canonical-key';
+import type { Collection } from '../storage/collection';
+import { isPlainObject } from '../storage/document-paths';
+
+/**
+ * The documents a filter can possibly match, narrowed by a hash index when the filter has an
+ * equality (or `$in`) on `_id` or on a field with a plain single-field index; otherwise every
+ * document. The caller still applies the whole filter to each candidate.
+ */
+export function candidateDocuments(coll: Collection, filter: Document): Document[] | Iterable<Document> {
+  const ids = indexedIds(coll, filter);
+  if (!ids) return coll.docs.values();
+  const out: Document[] = [];
+  for (const id of ids) {
+    const doc = coll.docs.get(id);
+    if (doc) out.push(doc);
+  }
+  return out;
+}
+
+function indexedIds(coll: Collection, filter: Document): Set<string> | null {
+  let best: Set<string> | null = null;
+  const consider = (ids: Set<string> | null): void => {
+    if (ids && (!best || ids.size < best.size)) best = ids;
+  };
+  for (const [field, cond] of Object.entries(filter)) {
+    if (field === '$and' && Array.isArray(cond)) {
+      for (const sub of cond) if (isPlainObject(sub)) consider(indexedIds(coll, sub));
+      continue;
+    }
+    if (field.startsWith('$')) continue;
+    const values = equalityValues(cond);
+    if (values) consider(lookup(coll, field, values));
+  }
+  return best;
+}
+
+/** The values a condition requires equality with, when they are all hashable; else null. */
+function equalityValues(cond: unknown): unknown[] | null {
+  if (isPlainObject(cond)) {
+    const keys = Object.keys(cond);
+    if (keys.length === 1 && keys[0] === '$eq') return hashable(cond.$eq) ? [cond.$eq] : null;
+    if (keys.length === 1 && keys[0] === '$in' && Array.isArray(cond.$in)) {
+      return cond.$in.every(hashable) ? cond.$in : null;
+    }
+    return hashable(cond) ? [cond] : null;
+  }
+  return hashable(cond) ? [cond] : null;
+}
+
+// Null matches missing fields and arrays match by element or whole: both need a scan.
+function hashable(v: unknown): boolean {
+  if (v === null || v === undefined || Array.isArray(v) || v instanceof RegExp) return false;
+  if (isPlainObject(v)) return Object.keys(v).every((k) => !k.startsWith('$'));
+  const bsonType = (v as { _bsontype?: string })?._bsontype;
+  return bsonType !== 'BSONRegExp';
+}
+
+function lookup(coll: Collection, field: string, values: unknown[]): Set<string> | null {
+  if (field === '_id') {
+    return new Set(values.map(canonicalKey).filter((id) => coll.docs.has(id)));
+  }
+  for (const index of coll.secondaryIndexes()) {
+    const usable =
+      index.fields.length === 1 && index.fields[0] === field && !index.spec.sparse && !index.spec.partialFilterExpression;
+    if (!usable) continue;
+    const ids = new Set<string>();
+    for (const v of values) for (const id of index.lookup(canonicalKey(v)) ?? []) ids.add(id);
+    return ids;
+  }
+  return null;
+}

@@ -1,0 +1,24 @@
+import type { Document } from 'bson';
+import { Query } from 'mingo';
+import { StoreError } from '../errors';
+import { isPlainObject } from '../storage/document-paths';
+import { mingoOptions } from './mingo-options';
+
+/** Validates a filter's shape and compiles it; operator errors surface as BadValue. */
+export function compileFilter(filter: unknown, what = 'filter'): Query {
+  const criteria = filter ?? {};
+  if (!isPlainObject(criteria)) {
+    throw new StoreError('TypeMismatch', `"${what}" had the wrong type. Expected object, found ${describeType(criteria)}`);
+  }
+  return new Query(criteria, mingoOptions());
+}
+
+export function describeType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'double';
+  if (typeof v === 'boolean') return 'bool';
+  const bsonType = (v as { _bsontype?: string })?._bsontype;
+  if (bsonType) return bsonType.toLowerCase();
+  return typeof v === 'object' ? 'object' : typeof v;
+}

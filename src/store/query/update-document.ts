@@ -1,0 +1,141 @@
+import type { Document } from 'bson';
+import { Aggregator, update as mingoUpdate } from 'mingo';
+import { StoreError } from '../errors';
+import { canonicalKey } from '../storage/canonical-key';
+import { cloneDocument, getPath, isPlainObject } from '../storage/document-paths';
+import { mingoOptions } from './mingo-options';
+
+const UPDATE_OPERATORS = new Set([
+  '$set', '$unset', '$inc', '$mul', '$rename', '$min', '$max', '$currentDate',
+  '$push', '$pull', '$pullAll', '$addToSet', '$pop', '$bit', '$setOnInsert',
+]);
+const PIPELINE_UPDATE_STAGES = new Set([
+  '$addFields', '$set', '$project', '$unset', '$replaceRoot', '$replaceWith',
+]);
+
+export type UpdateKind = 'operators' | 'replacement' | 'pipeline';
+
+/** Classifies and validates an update argument before any document is touched. */
+export function updateKind(update: unknown): UpdateKind {
+  if (Array.isArray(update)) {
+    for (const stage of update) {
+      const name = isPlainObject(stage) ? Object.keys(stage)[0] : undefined;
+      if (!name || !PIPELINE_UPDATE_STAGES.has(name)) {
+        throw new StoreError('InvalidOptions', `${name ?? 'stage'} is not allowed to be used within an update`);
+      }
+    }
+    return 'pipeline';
+  }
+  if (!isPlainObject(update)) {
+    throw new StoreError('FailedToParse', 'Update argument must be either an object or an array');
+  }
+  const keys = Object.keys(update);
+  const operators = keys.filter((k) => k.startsWith('$'));
+  if (operators.length === 0) return 'replacement';
+  if (operators.length !== keys.length) {
+    const field = keys.find((k) => !k.startsWith('$'));
+    throw new StoreError('FailedToParse', `Unknown modifier: ${field}. Expected a valid update modifier or pipeline-style update specified as an array`);
+  }
+  const paths: string[] = [];
+  for (const op of operators) {
+    if (!UPDATE_OPERATORS.has(op)) {
+      throw new StoreError('FailedToParse', `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
+    }
+    const args = update[op];
+    if (!isPlainObject(args)) {
+      throw new StoreError('FailedToParse', `Modifiers operate on fields but we found type ${Array.isArray(args) ? 'array' : typeof args} instead. For example: {$mod: {<field>: ...}} not {$set: ${JSON.stringify(args)}}`);
+    }
+    for (const [path, arg] of Object.entries(args)) {
+      paths.push(path);
+      if (op === '$rename') paths.push(String(arg));
+      if ((op === '$inc' || op === '$mul') && !isNumeric(arg)) {
+        throw new StoreError('TypeMismatch', `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${JSON.stringify(arg)}}`);
+      }
+    }
+  }
+  checkConflicts(paths);
+  return 'operators';
+}
+
+/** mongod refuses two operators touching the same path or a path and its prefix. */
+function checkConflicts(paths: string[]): void {
+  const sorted = paths.map((p) => p.replace(/\.\$(\[[^\]]*\])?/g, '')).sort();
+  for (let i = 1; i < sorted.length; i++) {
+    const [a, b] = [sorted[i - 1], sorted[i]];
+    if (a === b || b.startsWith(`${a}.`)) {
+      throw new StoreError('ConflictingUpdateOperators', `Updating the path '${b}' would create a conflict at '${a}'`);
+    }
+  }
+}
+
+function isNumeric(v: unknown): boolean {
+  if (typeof v === 'number') return true;
+  const t = (v as { _bsontype?: string })?._bsontype;
+  return t === 'Long' || t === 'Int32' || t === 'Double' || t === 'Decimal128';
+}
+
+export interface UpdateOptions {
+  arrayFilters?: Document[];
+  /** The query, for the positional `$` operator. */
+  filter?: Document;
+  /** True when building the document of an upsert: `$setOnInsert` applies. */
+  inserting?: boolean;
+}
+
+/**
+ * Applies an update to a copy of `doc` and returns the new version (the stored document is
+ * never modified) and whether anything changed. `_id` may not change.
+ */
+export function applyUpdate(doc: Document, update: unknown, options: UpdateOptions = {}): { doc: Document; changed: boolean } {
+  const kind = updateKind(update);
+  let next: Document;
+  let changed: boolean;
+  switch (kind) {
+    case 'replacement': {
+      const replacement = update as Document;
+      next = { _id: doc._id };
+      for (const [k, v] of Object.entries(replacement)) if (k !== '_id') next[k] = v;
+      if ('_id' in replacement && doc._id !== undefined) next._id = replacement._id;
+      if (doc._id === undefined && '_id' in replacement) next = { _id: replacement._id, ...next };
+      if (next._id === undefined) delete next._id;
+      changed = canonicalKey(next) !== canonicalKey(doc);
+      break;
+    }
+    case 'pipeline': {
+      const out = new Aggregator(update as Document[], mingoOptions()).run([cloneDocument(doc)]);
+      next = out[0] as Document;
+      changed = canonicalKey(next) !== canonicalKey(doc);
+      break;
+    }
+    case 'operators': {
+      const { $setOnInsert, ...ops } = update as Document;
+      if (options.inserting && $setOnInsert) ops.$set = { ...(ops.$set ?? {}), ...$setOnInsert };
+      next = cloneDocument(doc);
+      checkNumericTargets(next, ops);
+      const paths = Object.keys(ops).length
+        ? mingoUpdate(next, ops, options.arrayFilters, options.filter, { cloneMode: 'deep', queryOptions: mingoOptions() })
+        : [];
+      changed = paths.length > 0;
+      break;
+    }
+  }
+  if (doc._id !== undefined && canonicalKey(next._id) !== canonicalKey(doc._id)) {
+    throw new StoreError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
+  }
+  if (next._id !== undefined && Object.keys(next)[0] !== '_id') {
+    const { _id, ...rest } = next;
+    next = { _id, ...rest };
+  }
+  return { doc: next, changed };
+}
+
+function checkNumericTargets(doc: Document, ops: Document): void {
+  for (const op of ['$inc', '$mul']) {
+    for (const path of Object.keys(ops[op] ?? {})) {
+      const current = getPath(doc, path);
+      if (current !== undefined && !isNumeric(current)) {
+        throw new StoreError('TypeMismatch', `Cannot apply ${op} to a value of non-numeric type. {_id: ${JSON.stringify(doc._id)}} has the field '${path}' of non-numeric type ${typeof current === 'string' ? 'string' : typeof current}`);
+      }
+    }
+  }
+}

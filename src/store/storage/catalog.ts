@@ -1,0 +1,168 @@
+import type { Document } from 'bson';
+import { Collection, ID_INDEX_NAME } from './collection';
+import type { Journal } from './journal';
+import { UnreachableCaseError, type Mutation } from './mutation';
+import { splitNamespace } from './namespace';
+
+/** Log size after which a commit triggers compaction into a snapshot. */
+export const COMPACTION_THRESHOLD_BYTES = 64 * 1024 * 1024;
+const SNAPSHOT_BATCH = 1000;
+
+/**
+ * Databases → collections → documents and indexes. The only way state changes is `commit`
+ * (live) or `open` (replay), both through `apply`, so recovery cannot diverge from the live path.
+ */
+export class Catalog {
+  private readonly dbs = new Map<string, Map<string, Collection>>();
+  private compacting: Promise<void> | null = null;
+
+  private constructor(
+    private readonly journal: Journal,
+    private readonly compactionThreshold: number,
+  ) {}
+
+  /** Opens the journal and rebuilds the state by applying every mutation it returns. */
+  static async open(journal: Journal, options: { compactionThreshold?: number } = {}): Promise<Catalog> {
+    const catalog = new Catalog(journal, options.compactionThreshold ?? COMPACTION_THRESHOLD_BYTES);
+    for (const m of await journal.open()) catalog.apply(m);
+    return catalog;
+  }
+
+  /**
+   * Applies a validated batch in memory at once (synchronously: the next command already sees
+   * it), appends it to the journal as one record, and resolves once the journal has synced.
+   * Callers reply only after this resolves.
+   */
+  commit(batch: Mutation[]): Promise<void> {
+    if (batch.length === 0) return Promise.resolve();
+    for (const m of batch) this.apply(m);
+    this.journal.append(batch);
+    return this.journal.sync().then(() => this.maybeCompact());
+  }
+
+  apply(m: Mutation): void {
+    switch (m.op) {
+      case 'createCollection': {
+        const [db, name] = splitNamespace(m.ns);
+        this.ensureCollection(db, name, m.options);
+        return;
+      }
+      case 'dropCollection': {
+        const [db, name] = splitNamespace(m.ns);
+        this.dbs.get(db)?.delete(name);
+        return;
+      }
+      case 'dropDatabase':
+        this.dbs.delete(m.db);
+        return;
+      case 'renameCollection': {
+        const [fromDb, fromName] = splitNamespace(m.from);
+        const [toDb, toName] = splitNamespace(m.to);
+        const source = this.dbs.get(fromDb)?.get(fromName);
+        if (!source) return;
+        this.dbs.get(fromDb)!.delete(fromName);
+        const target = new Collection(toDb, toName, source.options);
+        for (const index of source.indexes.values()) {
+          if (index.name !== ID_INDEX_NAME) target.addIndex(index.spec);
+        }
+        target.insert([...source.docs.values()]);
+        this.databaseMap(toDb).set(toName, target);
+        return;
+      }
+      case 'createIndexes': {
+        const [db, name] = splitNamespace(m.ns);
+        const coll = this.ensureCollection(db, name, {});
+        for (const spec of m.specs) coll.addIndex(spec as never);
+        return;
+      }
+      case 'dropIndexes': {
+        const [db, name] = splitNamespace(m.ns);
+        const coll = this.dbs.get(db)?.get(name);
+        for (const index of m.names) coll?.dropIndex(index);
+        return;
+      }
+      case 'insert': {
+        const [db, name] = splitNamespace(m.ns);
+        this.ensureCollection(db, name, {}).insert(m.docs);
+        return;
+      }
+      case 'replace': {
+        const [db, name] = splitNamespace(m.ns);
+        this.dbs.get(db)?.get(name)?.replace(m.docs);
+        return;
+      }
+      case 'delete': {
+        const [db, name] = splitNamespace(m.ns);
+        this.dbs.get(db)?.get(name)?.delete(m.ids);
+        return;
+      }
+      default:
+        throw new UnreachableCaseError(m);
+    }
+  }
+
+  /** Mutations that recreate the current state: the content of a compaction snapshot. */
+  *snapshotMutations(): Iterable<Mutation> {
+    for (const colls of this.dbs.values()) {
+      for (const coll of colls.values()) {
+        yield { op: 'createCollection', ns: coll.ns, options: coll.options };
+        const specs = [...coll.secondaryIndexes()].map((i) => i.spec as Document);
+        if (specs.length) yield { op: 'createIndexes', ns: coll.ns, specs };
+        let docs: Document[] = [];
+        for (const doc of coll.docs.values()) {
+          docs.push(doc);
+          if (docs.length === SNAPSHOT_BATCH) {
+            yield { op: 'insert', ns: coll.ns, docs };
+            docs = [];
+          }
+        }
+        if (docs.length) yield { op: 'insert', ns: coll.ns, docs };
+      }
+    }
+  }
+
+  collection(db: string, name: string): Collection | undefined {
+    return this.dbs.get(db)?.get(name);
+  }
+
+  collections(db: string): Collection[] {
+    return [...(this.dbs.get(db)?.values() ?? [])];
+  }
+
+  /** Databases holding at least one collection (an empty database does not exist in mongod). */
+  databaseNames(): string[] {
+    return [...this.dbs.entries()].filter(([, c]) => c.size > 0).map(([name]) => name);
+  }
+
+  /** Waits for a running compaction, then closes the journal. */
+  async close(): Promise<void> {
+    if (this.compacting) await this.compacting.catch(() => undefined);
+    await this.journal.close();
+  }
+
+  private maybeCompact(): void {
+    if (this.compacting || this.journal.logBytes < this.compactionThreshold) return;
+    // Compaction runs beside further commits; a failure leaves the log as it was (still valid).
+    this.compacting = this.journal
+      .compact(() => this.snapshotMutations())
+      .catch((err: unknown) => {
+        process.emitWarning(`embedded store: compaction failed: ${(err as Error).message}`);
+      })
+      .finally(() => {
+        this.compacting = null;
+      });
+  }
+
+  private databaseMap(db: string): Map<string, Collection> {
+    let colls = this.dbs.get(db);
+    if (!colls) this.dbs.set(db, (colls = new Map()));
+    return colls;
+  }
+
+  private ensureCollection(db: string, name: string, options: Document): Collection {
+    const colls = this.databaseMap(db);
+    let coll = colls.get(name);
+    if (!coll) colls.set(name, (coll = new Collection(db, name, options)));
+    return coll;
+  }
+}

@@ -1,0 +1,87 @@
+import type { Document } from 'bson';
+import { canonicalKey } from './canonical-key';
+import { Index } from './index';
+import type { IndexSpec } from './index-spec';
+
+export const ID_INDEX_NAME = '_id_';
+
+/**
+ * One collection in memory: documents by canonical `_id` key (a Map keeps insertion order,
+ * which serves as natural order) and its indexes. Only the catalog's `apply` calls the
+ * mutating methods; commands read.
+ */
+export class Collection {
+  readonly docs = new Map<string, Document>();
+  readonly indexes = new Map<string, Index>();
+
+  constructor(
+    readonly db: string,
+    public name: string,
+    public options: Document,
+  ) {
+    // The _id index is the docs map itself; the Index object only describes it.
+    this.indexes.set(ID_INDEX_NAME, new Index({ v: 2, key: { _id: 1 }, name: ID_INDEX_NAME }));
+  }
+
+  get ns(): string {
+    return `${this.db}.${this.name}`;
+  }
+
+  /** Secondary indexes (all but `_id_`), the ones that need maintenance. */
+  *secondaryIndexes(): Iterable<Index> {
+    for (const index of this.indexes.values()) if (index.name !== ID_INDEX_NAME) yield index;
+  }
+
+  getById(id: unknown): Document | undefined {
+    return this.docs.get(canonicalKey(id));
+  }
+
+  insert(docs: Document[]): void {
+    for (const doc of docs) {
+      const id = canonicalKey(doc._id);
+      const old = this.docs.get(id);
+      if (old) this.unindex(id, old); // replay after a torn compaction must not double-index
+      this.docs.set(id, doc);
+      this.index(id, doc);
+    }
+  }
+
+  replace(docs: Document[]): void {
+    for (const doc of docs) {
+      const id = canonicalKey(doc._id);
+      const old = this.docs.get(id);
+      if (old) this.unindex(id, old);
+      this.docs.set(id, doc);
+      this.index(id, doc);
+    }
+  }
+
+  delete(ids: unknown[]): void {
+    for (const raw of ids) {
+      const id = canonicalKey(raw);
+      const old = this.docs.get(id);
+      if (!old) continue;
+      this.unindex(id, old);
+      this.docs.delete(id);
+    }
+  }
+
+  addIndex(spec: IndexSpec): void {
+    if (this.indexes.has(spec.name)) return;
+    const index = new Index(spec);
+    for (const [id, doc] of this.docs) index.add(id, doc);
+    this.indexes.set(spec.name, index);
+  }
+
+  dropIndex(name: string): void {
+    if (name !== ID_INDEX_NAME) this.indexes.delete(name);
+  }
+
+  private index(id: string, doc: Document): void {
+    for (const index of this.secondaryIndexes()) index.add(id, doc);
+  }
+
+  private unindex(id: string, doc: Document): void {
+    for (const index of this.secondaryIndexes()) index.remove(id, doc);
+  }
+}

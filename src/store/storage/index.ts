@@ -1,0 +1,99 @@
+import type { Document } from 'bson';
+import { Query } from 'mingo';
+import { StoreError } from '../errors';
+import { canonicalKey } from './canonical-key';
+import { MISSING, valuesAtPath } from './document-paths';
+import type { IndexSpec } from './index-spec';
+import { formatKeyValue } from './format-key';
+import { mingoOptions } from '../query/mingo-options';
+
+/** One index key of a document: its canonical hash key and the values it was made from. */
+export interface IndexKey {
+  key: string;
+  values: unknown[];
+}
+
+/**
+ * A hash index: canonical key → ids (canonical `_id` keys) of the documents holding it. It serves
+ * equality and `$in` lookups in constant time and enforces uniqueness; range queries scan.
+ */
+export class Index {
+  readonly fields: string[];
+  private readonly entries = new Map<string, Set<string>>();
+  private readonly partial: Query | null;
+
+  constructor(readonly spec: IndexSpec) {
+    this.fields = Object.keys(spec.key);
+    this.partial = spec.partialFilterExpression
+      ? new Query(spec.partialFilterExpression, mingoOptions())
+      : null;
+  }
+
+  get name(): string {
+    return this.spec.name;
+  }
+
+  get unique(): boolean {
+    return this.spec.unique === true || this.spec.name === '_id_';
+  }
+
+  /** The keys a document contributes (none when sparse/partial leave it out). */
+  keysFor(doc: Document): IndexKey[] {
+    if (this.partial && !this.partial.test(doc)) return [];
+    const perField = this.fields.map((f) => valuesAtPath(doc, f));
+    if (this.spec.sparse && perField.every((vals) => vals.length === 1 && vals[0] === MISSING)) return [];
+    const keys: IndexKey[] = [];
+    const seen = new Set<string>();
+    // Compound keys over array fields are the cartesian product, as in a multikey index.
+    const walk = (i: number, values: unknown[]): void => {
+      if (i === perField.length) {
+        const key = values.map((v) => (v === MISSING ? 'N' : canonicalKey(v))).join('\u0000');
+        if (!seen.has(key)) {
+          seen.add(key);
+          keys.push({ key, values: values.map((v) => (v === MISSING ? null : v)) });
+        }
+        return;
+      }
+      for (const v of perField[i]) walk(i + 1, [...values, v]);
+    };
+    walk(0, []);
+    return keys;
+  }
+
+  add(id: string, doc: Document): void {
+    for (const { key } of this.keysFor(doc)) {
+      let ids = this.entries.get(key);
+      if (!ids) this.entries.set(key, (ids = new Set()));
+      ids.add(id);
+    }
+  }
+
+  remove(id: string, doc: Document): void {
+    for (const { key } of this.keysFor(doc)) {
+      const ids = this.entries.get(key);
+      if (!ids) continue;
+      ids.delete(id);
+      if (ids.size === 0) this.entries.delete(key);
+    }
+  }
+
+  lookup(key: string): ReadonlySet<string> | undefined {
+    return this.entries.get(key);
+  }
+
+  get keyCount(): number {
+    return this.entries.size;
+  }
+
+  /** mongod's E11000 error for a key of this index already held by another document. */
+  duplicateError(ns: string, values: unknown[]): StoreError {
+    const keyValue: Document = {};
+    this.fields.forEach((f, i) => (keyValue[f] = values[i]));
+    const keyPattern = { ...this.spec.key };
+    return new StoreError(
+      'DuplicateKey',
+      `E11000 duplicate key error collection: ${ns} index: ${this.name} dup key: ${formatKeyValue(keyValue)}`,
+      { keyPattern, keyValue },
+    );
+  }
+}
