@@ -20,7 +20,7 @@ describe('extractDataUrls', () => {
 describe('renderExplorerPage', () => {
   it('keeps the config block closed whatever the query contains', () => {
     const page = renderExplorerPage(
-      { inputsHash: 'h', script: 'explorer-a.js', stylesheet: 'explorer-b.css', files: [] },
+      { inputsHash: 'h', script: 'explorer-a.js', stylesheet: 'explorer-b.css', icon: 'favicon-c.svg', files: [] },
       { endpoint: '/graphql', defaultQuery: '# </script><script>alert(1)</script>', defaultHeaders: '{}' },
     );
     expect(page.match(/<\/script>/g)).toHaveLength(2); // the config block and the bundle, nothing injected

@@ -36,8 +36,8 @@ describe('GraphiQL explorer', () => {
     expect(res.body).toContain('<div id="graphiql">');
     // Everything the page loads is a local, hashed asset.
     const urls = assetUrls(res.body);
-    expect(urls).toHaveLength(2);
-    for (const url of urls) expect(url).toMatch(/^\/graphiql\/assets\/explorer-[0-9a-f]{12}\.(js|css)$/);
+    expect(urls).toHaveLength(3);
+    for (const url of urls) expect(url).toMatch(/^\/graphiql\/assets\/(explorer|favicon)-[0-9a-f]{12}\.(js|css|svg)$/);
   });
 
   it('prefills the header editor with where to paste the token, and the default query', async () => {

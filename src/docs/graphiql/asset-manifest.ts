@@ -9,6 +9,8 @@ export interface AssetManifest {
   script: string;
   /** File name of the bundled stylesheet. */
   stylesheet: string;
+  /** File name of the page's icon (browsers ask for one; without it they log a 404). */
+  icon: string;
   /** Every file the build wrote (script, stylesheet, fonts and images taken out of the CSS). */
   files: string[];
 }
@@ -19,7 +21,7 @@ export const MANIFEST_FILE = 'manifest.json';
 export function readAssetManifest(assetDir: string): AssetManifest | null {
   try {
     const parsed = JSON.parse(readFileSync(join(assetDir, MANIFEST_FILE), 'utf8')) as Partial<AssetManifest>;
-    if (typeof parsed.inputsHash !== 'string' || typeof parsed.script !== 'string' || typeof parsed.stylesheet !== 'string' || !Array.isArray(parsed.files)) {
+    if (typeof parsed.inputsHash !== 'string' || typeof parsed.script !== 'string' || typeof parsed.stylesheet !== 'string' || typeof parsed.icon !== 'string' || !Array.isArray(parsed.files)) {
       return null;
     }
     return parsed as AssetManifest;

@@ -73,6 +73,8 @@ export async function buildExplorerAssets(options: { root?: string; force?: bool
     throw new Error(`Expected esbuild to emit one .js and one .css file, got ${result.outputFiles.map((file) => basename(file.path)).join(', ')}`);
   }
   const extracted = extractDataUrls(stylesheet.text);
+  const icon = readFileSync(join(explorerSourceDir(root), 'favicon.svg'));
+  const iconName = contentName('favicon', '.svg', icon);
   const scriptName = contentName('explorer', '.js', Buffer.from(script.contents));
   const stylesheetName = contentName('explorer', '.css', extracted.css);
 
@@ -80,12 +82,14 @@ export async function buildExplorerAssets(options: { root?: string; force?: bool
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, scriptName), script.contents);
   writeFileSync(join(outDir, stylesheetName), extracted.css);
+  writeFileSync(join(outDir, iconName), icon);
   for (const file of extracted.files) writeFileSync(join(outDir, file.name), file.contents);
   const manifest: AssetManifest = {
     inputsHash,
     script: scriptName,
     stylesheet: stylesheetName,
-    files: [scriptName, stylesheetName, ...extracted.files.map((file) => file.name)].sort(),
+    icon: iconName,
+    files: [scriptName, stylesheetName, iconName, ...extracted.files.map((file) => file.name)].sort(),
   };
   writeFileSync(join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   return { manifest, built: true };

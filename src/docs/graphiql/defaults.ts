@@ -6,9 +6,11 @@ import { ExplorerOverviewDocument } from '../../generated/graphql';
  * from the generated typed document so it is checked against the schema by codegen, under a short
  * how-to.
  */
-export const EXPLORER_DEFAULT_QUERY = `# Pipeline Gateway: the latest snapshot's pipeline graph with metrics.
-# 1. In "Headers" below, replace the placeholder with the token printed when the gateway started.
-# 2. Press the run button (or Ctrl-Enter). The "Docs" panel on the left explores the schema.
+export const EXPLORER_DEFAULT_QUERY = `# Pipeline Gateway: the latest pipeline graph.
+# 1. Paste the token printed at start into
+#    Headers (below), in place of <paste ...>.
+# 2. Run it: the pink button or Ctrl-Enter.
+# Docs (left) browses the whole schema.
 
 ${print(ExplorerOverviewDocument)}`;
 

@@ -42,12 +42,14 @@ function escapeAttribute(value: string): string {
 export function renderExplorerPage(manifest: AssetManifest, config: ExplorerConfig): string {
   const stylesheet = escapeAttribute(EXPLORER_ASSET_PREFIX + manifest.stylesheet);
   const script = escapeAttribute(EXPLORER_ASSET_PREFIX + manifest.script);
+  const icon = escapeAttribute(EXPLORER_ASSET_PREFIX + manifest.icon);
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Pipeline Gateway · GraphiQL</title>
+<link rel="icon" type="image/svg+xml" href="${icon}">
 <link rel="stylesheet" href="${stylesheet}">
 <script id="graphiql-config" type="application/json">${jsonForScript(config)}</script>
 <script defer src="${script}"></script>
