@@ -169,4 +169,19 @@ describe('the pipeline graph', () => {
     const catalogue = await queryData(`{ metricDefinitions { id apiCodename unit } }`);
     expect(catalogue.metricDefinitions).toEqual(METRIC_CATALOGUE.map((c) => ({ id: c.id, apiCodename: c.apiCodename, unit: c.unitKind })));
   });
+
+  it('pages through snapshots newest first and reads a pipeline of an older one', async () => {
+    const later = await importScenario({ ...MAIN_FIXTURE, deals: MAIN_FIXTURE.deals.slice(0, 3) }, '2026-05-22T00:00:00Z');
+    const first = await queryData(`{ snapshots(first: 1) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }`);
+    expect(first.snapshots.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([later.snapshotId]);
+    expect(first.snapshots.pageInfo.hasNextPage).toBe(true);
+    const second = await queryData(`query($after: String) { snapshots(first: 5, after: $after) { edges { node { id } } pageInfo { hasNextPage } } }`, {
+      after: first.snapshots.pageInfo.endCursor,
+    });
+    expect(second.snapshots).toEqual({ edges: [{ node: { id: scenario.snapshotId } }], pageInfo: { hasNextPage: false } });
+
+    const count = `query($snapshot: ID) { pipeline(id: "sales", snapshotId: $snapshot) { metrics(names: ["open_opportunities"]) { value } } }`;
+    expect((await queryData(count)).pipeline.metrics).toEqual([{ value: 2 }]); // 1001 and 1002
+    expect((await queryData(count, { snapshot: scenario.snapshotId })).pipeline.metrics).toEqual([{ value: 6 }]);
+  });
 });

@@ -239,4 +239,12 @@ describe('GET /pipelines/timeseries', () => {
     const noPipeline = await gw.request('GET', '/pipelines/timeseries', { query: { pipeline_id: 'nope', metric_name: 'win_rate', duration: 2 } });
     expect(noPipeline.status).toBe(404);
   });
+
+  it('is readable by every role', async () => {
+    const member = await gw.tokenFor(scenario.memberOf.get('103')!);
+    expect((await gw.request('GET', '/pipelines', { token: member })).status).toBe(200);
+    const answer = await gw.request('GET', '/pipelines/metrics', { token: member, query: { pipeline_id: 'sales', metrics: 'open_opportunities' } });
+    expect(answer.status).toBe(200);
+    expect((await gw.request('GET', '/pipelines', { token: null })).status).toBe(401);
+  });
 });
