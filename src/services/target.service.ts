@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import { PeriodUnit, periodLabels, periodsPerYear } from '../domain/period';
 import { BadUserInputError, ConflictError, NotFoundError, type FieldError } from '../errors';
 import { MemberDoc, MemberModel } from '../models/member.model';
 import { TargetDoc, TargetModel } from '../models/target.model';
 import { describeValue } from '../validation/describe-value';
+import { isDuplicateKeyError } from './duplicate-key';
 import { assertCanReadTargets, assertCanSetTargets } from './member-access';
 import { readAccountSettings } from './settings.service';
 
@@ -75,6 +75,23 @@ function checkAmounts(amounts: unknown[], period: PeriodUnit): FieldError[] {
 }
 
 /**
+ * Replaces (or creates) the one set of a member and year. Update first, insert when there was
+ * nothing to update; the unique `{memberId, year}` index turns a concurrent insert into a
+ * duplicate-key error, after which the update is retried. Only plain update/insert commands are
+ * used, not upserts, so any MongoDB-compatible store answers the same.
+ */
+async function replaceTargets(memberId: string, year: number, values: Pick<TargetDoc, 'period' | 'currency' | 'amounts'>): Promise<void> {
+  const filter = { memberId, year };
+  if ((await TargetModel.updateOne(filter, { $set: values }).exec()).matchedCount > 0) return;
+  try {
+    await TargetModel.create({ ...filter, ...values });
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+    await TargetModel.updateOne(filter, { $set: values }).exec();
+  }
+}
+
+/**
  * Replaces a member's targets for one year. Checks, in order: year (400), member (404), role table
  * (403), period and currency set (409), amounts (400, each bad element named by index). The
  * period and currency in force are stored with the amounts.
@@ -85,8 +102,10 @@ export async function setMemberTargets(principal: Principal, input: SetTargetsIn
   assertCanSetTargets(principal, member);
   const { period, currency } = await readAccountSettings();
   if (!period || !currency) {
-    const missing = [!period && 'period', !currency && 'currency'].filter(Boolean).join(' and ');
-    throw new ConflictError(`Targets cannot be set before the ${missing} is set; an admin sets it under /settings`);
+    const missing = [!period && 'period', !currency && 'currency'].filter(Boolean);
+    throw new ConflictError(
+      `Targets cannot be set before the ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} set; an admin sets ${missing.length > 1 ? 'them' : 'it'} under /settings`,
+    );
   }
   const errors = checkAmounts(input.amounts, period);
   if (errors.length > 0) {
@@ -94,13 +113,7 @@ export async function setMemberTargets(principal: Principal, input: SetTargetsIn
     throw new BadUserInputError(`Invalid targets: ${shown}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}`, errors);
   }
   const amounts = input.amounts as number[];
-  // updateOne + read back rather than findOneAndUpdate: plain update/find are the commands every
-  // store answers. The id is chosen here; an upsert would otherwise get a server-made ObjectId.
-  await TargetModel.updateOne(
-    { memberId: member._id, year },
-    { $set: { period, currency, amounts }, $setOnInsert: { _id: randomUUID() } },
-    { upsert: true },
-  ).exec();
+  await replaceTargets(member._id, year, { period, currency, amounts });
   const saved = await TargetModel.findOne({ memberId: member._id, year }).lean<TargetDoc>().exec();
   // Only a concurrent delete of the member (which takes its targets) can get here.
   if (!saved) throw new NotFoundError(`Member ${member._id} not found`);

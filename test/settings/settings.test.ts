@@ -42,7 +42,7 @@ describe('before anything is set', () => {
   it('refuses targets while the period or currency is unset (409)', async () => {
     const res = await gw.request('POST', `/teams/members/${memberId}/targets`, { body: { targets: [1, 2, 3, 4] } });
     expect(res.status).toBe(409);
-    expect(res.body.message).toMatch(/before the period and currency is set/);
+    expect(res.body.message).toMatch(/^Targets cannot be set before the period and currency are set/);
   });
 });
 
