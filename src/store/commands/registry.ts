@@ -1,5 +1,13 @@
 import type { Command } from './command';
+import { aggregateCommand } from './aggregate';
 import { buildInfoCommand } from './build-info';
+import { collStatsCommand } from './coll-stats';
+import { countCommand } from './count';
+import { dbStatsCommand } from './db-stats';
+import { distinctCommand } from './distinct';
+import { findAndModifyCommand } from './find-and-modify';
+import { renameCollectionCommand } from './rename-collection';
+import { serverStatusCommand } from './server-status';
 import { connectionStatusCommand } from './connection-status';
 import { createCommand } from './create';
 import { createIndexesCommand } from './create-indexes';
@@ -27,6 +35,8 @@ const COMMANDS: Command[] = [
   insertCommand, findCommand, getMoreCommand, killCursorsCommand, updateCommand, deleteCommand,
   createIndexesCommand, listIndexesCommand, dropIndexesCommand,
   endSessionsCommand, killAllSessionsCommand, refreshSessionsCommand,
+  findAndModifyCommand, countCommand, distinctCommand, aggregateCommand, renameCollectionCommand,
+  collStatsCommand, dbStatsCommand, serverStatusCommand,
 ];
 
 /** Commands by lower-cased name (and alias). */

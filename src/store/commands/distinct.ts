@@ -1,0 +1,27 @@
+import { StoreError } from '../errors';
+import { matchingDocuments } from '../query/match';
+import { canonicalKey } from '../storage/canonical-key';
+import { MISSING, valuesAtPath } from '../storage/document-paths';
+import { collectionArg, optionalObject } from './arguments';
+import type { Command } from './command';
+
+/** `distinct`: array values contribute their elements, as in mongod. */
+export const distinctCommand: Command = {
+  name: 'distinct',
+  run(ctx) {
+    const name = collectionArg(ctx, 'distinct');
+    const key = ctx.body.key;
+    if (typeof key !== 'string' || key === '') {
+      throw new StoreError('TypeMismatch', `BSON field 'distinct.key' is the wrong type, expected a non-empty string, got ${JSON.stringify(key)}`);
+    }
+    const seen = new Map<string, unknown>();
+    for (const doc of matchingDocuments(ctx.catalog.collection(ctx.db, name), optionalObject(ctx.body, 'query') ?? {})) {
+      for (const v of valuesAtPath(doc, key)) {
+        if (v === MISSING || v === undefined) continue;
+        const k = canonicalKey(v);
+        if (!seen.has(k)) seen.set(k, v);
+      }
+    }
+    return { values: [...seen.values()] };
+  },
+};

@@ -1,0 +1,56 @@
+import type { Document } from 'bson';
+import { StoreError } from '../errors';
+import { matchingDocuments } from '../query/match';
+import { projectDocument, sortDocuments } from '../query/order';
+import { collectionArg, optionalBoolean, optionalObject } from './arguments';
+import type { Command } from './command';
+import { runUpdateStatement } from './update';
+
+/**
+ * `findAndModify`: removes or updates the first document in `sort` order and returns it (before
+ * or, with `new`, after the update). Errors (duplicate key included) fail the whole command.
+ */
+export const findAndModifyCommand: Command = {
+  name: 'findAndModify',
+  aliases: ['findandmodify'],
+  async run(ctx) {
+    const name = collectionArg(ctx, 'findAndModify');
+    const body = ctx.body;
+    const query = optionalObject(body, 'query') ?? {};
+    const sort = optionalObject(body, 'sort');
+    const fields = optionalObject(body, 'fields');
+    const remove = optionalBoolean(body, 'remove') === true;
+    const returnNew = optionalBoolean(body, 'new') === true;
+    const upsert = optionalBoolean(body, 'upsert') === true;
+    const hasUpdate = body.update !== undefined;
+    if (remove && hasUpdate) throw new StoreError('FailedToParse', 'Cannot specify both an update and remove=true');
+    if (!remove && !hasUpdate) throw new StoreError('FailedToParse', 'Either an update or remove=true must be specified');
+    if (remove && upsert) throw new StoreError('FailedToParse', 'Cannot specify both upsert=true and remove=true ');
+    if (remove && returnNew) throw new StoreError('FailedToParse', "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
+
+    if (remove) {
+      const coll = ctx.catalog.collection(ctx.db, name);
+      const [doc] = sortDocuments(matchingDocuments(coll, query), sort);
+      if (!coll || !doc) return { lastErrorObject: { n: 0 }, value: null };
+      await ctx.catalog.commit([{ op: 'delete', ns: coll.ns, ids: [doc._id] }]);
+      return { lastErrorObject: { n: 1 }, value: projectDocument(doc, fields) };
+    }
+
+    const out = runUpdateStatement(ctx, name, {
+      q: query,
+      u: body.update,
+      multi: false,
+      upsert,
+      arrayFilters: Array.isArray(body.arrayFilters) ? body.arrayFilters : undefined,
+      sortFirst: (docs) => sortDocuments(docs, sort),
+    });
+    await out.durable;
+    if (out.error) throw out.error;
+    const { result } = out;
+    const upserted = result.upsertedId !== undefined;
+    const lastErrorObject: Document = { n: result.n, updatedExisting: result.n > 0 && !upserted };
+    if (upserted) lastErrorObject.upserted = result.upsertedId;
+    const chosen = returnNew ? result.after : upserted ? undefined : result.before;
+    return { lastErrorObject, value: chosen ? projectDocument(chosen, fields) : null };
+  },
+};
