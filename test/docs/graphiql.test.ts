@@ -45,7 +45,7 @@ describe('GraphiQL explorer', () => {
     expect(config.endpoint).toBe('/graphql');
     expect(JSON.parse(config.defaultHeaders)).toEqual({ Authorization: 'Bearer <paste the token printed at start>' });
     expect(config.defaultQuery).toContain('query ExplorerOverview');
-    expect(config.defaultQuery).toMatch(/definitions \{[\s\S]*stages \{[\s\S]*pipelines \{[\s\S]*metrics \{/);
+    expect(config.defaultQuery).toMatch(/definitions \{[\s\S]*pipelines \{[\s\S]*metrics \{[\s\S]*stages \{/);
   });
 
   it('serves every asset of the page and of its stylesheet as immutable, with the right type', async () => {

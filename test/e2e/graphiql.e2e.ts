@@ -15,8 +15,15 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT = resolve(process.env.SCREENSHOT_PATH ?? 'test-results/graphiql.png');
 const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
-/** CodeMirror 5 keeps its editor object on the wrapper element; reading it avoids scraping virtualised lines. */
-const editorValue = (selector: string) => `document.querySelector(${JSON.stringify(selector)}).CodeMirror.getValue()`;
+/**
+ * The text of a CodeMirror 5 editor (it keeps its editor object on the wrapper element; reading it
+ * avoids scraping virtualised lines). Runs in the page; a function, not a string, since the page's
+ * CSP forbids eval.
+ */
+function editorValue(selector: string): string {
+  const element = (globalThis as any).document.querySelector(selector);
+  return element?.CodeMirror ? String(element.CodeMirror.getValue()) : '';
+}
 const RESULT_EDITOR = '.graphiql-response .CodeMirror';
 const HEADER_EDITOR = 'section.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror';
 
@@ -57,14 +64,15 @@ describe('GraphiQL in a browser', () => {
     await page.click(HEADER_EDITOR);
     await page.keyboard.press('Control+A');
     await page.keyboard.insertText(JSON.stringify({ Authorization: `Bearer ${gateway.adminToken}` }, null, 2));
-    expect(JSON.parse(await page.evaluate<string>(editorValue(HEADER_EDITOR)))).toEqual({ Authorization: `Bearer ${gateway.adminToken}` });
+    expect(JSON.parse(await page.evaluate(editorValue, HEADER_EDITOR))).toEqual({ Authorization: `Bearer ${gateway.adminToken}` });
 
     // With the token in place the schema loads: the docs explorer lists the root types.
     await page.waitForSelector('.graphiql-doc-explorer-root-type, .graphiql-doc-explorer-content a', { timeout: 30_000 });
 
     await page.click('.graphiql-execute-button');
-    await page.waitForFunction(`${editorValue(RESULT_EDITOR)}.includes('"definitions"')`, undefined, { timeout: 60_000 });
-    const result = JSON.parse(await page.evaluate<string>(editorValue(RESULT_EDITOR)));
+    // Locators wait without eval (which the page's CSP forbids, as it should).
+    await page.locator('.graphiql-response').getByText('"definitions"').first().waitFor({ timeout: 60_000 });
+    const result = JSON.parse(await page.evaluate(editorValue, RESULT_EDITOR));
     expect(result.errors).toBeUndefined();
     const definitions = result.data.snapshot.definitions as Array<{ label: string; stages: unknown[]; pipelines: Array<{ metrics: unknown[] }> }>;
     expect(definitions.map((d) => d.label).sort()).toEqual([...labels].sort());
