@@ -29,7 +29,10 @@ export interface GatewayConfig {
   bodyLimit: number;
   /** LOG_LEVEL, default `info`. */
   logLevel: LogLevel;
-  /** SEED_DEMO, default false: load demo data on an empty database. */
+  /**
+   * SEED_DEMO, default true: load the demo company into an empty embedded database at start.
+   * Never with MONGODB_URI (an external database is never seeded).
+   */
   seedDemo: boolean;
 }
 
@@ -57,9 +60,9 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return Number(raw);
 }
 
-function flag(env: Env, name: string): boolean {
+function flag(env: Env, name: string, fallback: boolean): boolean {
   const raw = text(env, name);
-  if (raw === undefined) return false;
+  if (raw === undefined) return fallback;
   const lower = raw.toLowerCase();
   if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
   if (['0', 'false', 'no', 'off'].includes(lower)) return false;
@@ -95,6 +98,6 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     jwtAudience: text(env, 'JWT_AUDIENCE') ?? 'pipeline-gateway',
     bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
     logLevel: logLevel as LogLevel,
-    seedDemo: flag(env, 'SEED_DEMO'),
+    seedDemo: flag(env, 'SEED_DEMO', true) && mongodbUri === undefined,
   };
 }

@@ -14,8 +14,14 @@ describe('loadConfig', () => {
       jwtAudience: 'pipeline-gateway',
       bodyLimit: 1048576,
       logLevel: 'info',
-      seedDemo: false,
+      seedDemo: true,
     });
+  });
+
+  it('never seeds an external database', () => {
+    expect(loadConfig({ MONGODB_URI: 'mongodb://db/crm' }).seedDemo).toBe(false);
+    expect(loadConfig({ MONGODB_URI: 'mongodb://db/crm', SEED_DEMO: 'true' }).seedDemo).toBe(false);
+    expect(loadConfig({ SEED_DEMO: 'off' }).seedDemo).toBe(false);
   });
 
   it('reads the environment', () => {
@@ -28,7 +34,7 @@ describe('loadConfig', () => {
       JWT_SECRET: 's'.repeat(32),
       BODY_LIMIT: '2048',
       LOG_LEVEL: 'WARN',
-      SEED_DEMO: 'yes',
+      SEED_DEMO: 'no',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -37,7 +43,7 @@ describe('loadConfig', () => {
       dataDir: '/var/lib/gw',
       bodyLimit: 2048,
       logLevel: 'warn',
-      seedDemo: true,
+      seedDemo: false,
     });
   });
 
