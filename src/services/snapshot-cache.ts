@@ -50,8 +50,15 @@ interface Entry {
   facts: Map<string, PipelineFacts | null>;
 }
 
-/** Default number of snapshots kept: covers a 104-period time series plus the recent ones. */
-const DEFAULT_CAPACITY = 128;
+/** Bounds of the cache. Whichever is reached first evicts the least recently used snapshots. */
+export interface SnapshotCacheLimits {
+  /** Snapshots kept; the default covers a 104-period time series plus the recent ones. */
+  snapshots: number;
+  /** Facts documents kept over all snapshots (each is at most 366 day buckets). */
+  facts: number;
+}
+
+const DEFAULT_LIMITS: SnapshotCacheLimits = { snapshots: 128, facts: 20_000 };
 
 const KIND_RANK: Record<PipelineKind, number> = { complete: 0, team: 1, member: 2 };
 
@@ -62,7 +69,19 @@ function comparePipelines(a: PipelineView, b: PipelineView): number {
 class SnapshotCache {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private capacity = DEFAULT_CAPACITY) {}
+  private factsCount = 0;
+
+  constructor(private limits: SnapshotCacheLimits = DEFAULT_LIMITS) {}
+
+  /** Drops least recently used snapshots until both limits hold; `keep` (the one in use) stays. */
+  private evict(keep?: string): void {
+    for (const [id, entry] of this.entries) {
+      if (this.entries.size <= this.limits.snapshots && this.factsCount <= this.limits.facts) return;
+      if (id === keep) continue;
+      this.entries.delete(id);
+      this.factsCount -= entry.facts.size;
+    }
+  }
 
   private touch(id: string): Entry | undefined {
     const entry = this.entries.get(id);
@@ -77,18 +96,29 @@ class SnapshotCache {
   private remember(snapshot: SnapshotView): Entry {
     const entry: Entry = { snapshot, facts: new Map() };
     this.entries.set(snapshot.id, entry);
-    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    this.evict(snapshot.id);
     return entry;
   }
 
   /** Committed snapshots by id, in key order; null for unknown or uncommitted ids. One query for the misses. */
   async snapshots(ids: readonly string[]): Promise<Array<SnapshotView | null>> {
-    const missing = [...new Set(ids.filter((id) => !this.entries.has(id)))];
+    // Answers come from here: with a small cache, remembering one snapshot may evict another of the batch.
+    const answers = new Map<string, SnapshotView>();
+    const missing: string[] = [];
+    for (const id of new Set(ids)) {
+      const entry = this.touch(id);
+      if (entry) answers.set(id, entry.snapshot);
+      else missing.push(id);
+    }
     if (missing.length > 0) {
       const docs = await SnapshotModel.find({ _id: { $in: missing }, status: 'committed' }, { snapshotAt: 1 }).lean();
-      for (const doc of docs) this.remember({ id: doc._id, snapshotAt: new Date(doc.snapshotAt) });
+      for (const doc of docs) {
+        const snapshot = { id: doc._id, snapshotAt: new Date(doc.snapshotAt) };
+        answers.set(snapshot.id, snapshot);
+        this.remember(snapshot);
+      }
     }
-    return ids.map((id) => this.touch(id)?.snapshot ?? null);
+    return ids.map((id) => answers.get(id) ?? null);
   }
 
   /** Seeds the cache with a snapshot the caller read as committed (saves the lookup). */
@@ -191,16 +221,27 @@ class SnapshotCache {
             }
           : null;
         answers.set(id, facts);
-        this.entries.get(snapshotId)?.facts.set(pipelineId, facts);
+        const entry = this.entries.get(snapshotId);
+        if (entry && !entry.facts.has(pipelineId)) {
+          entry.facts.set(pipelineId, facts);
+          this.factsCount += 1;
+        }
       }
+      this.evict(keys.at(-1)?.[0]);
     }
     return keys.map(([snapshotId, pipelineId]) => answers.get(`${snapshotId}:${pipelineId}`) ?? null);
   }
 
-  /** Tests: forget everything (e.g. between databases). */
-  clear(capacity = DEFAULT_CAPACITY): void {
+  /** How much is cached (tests, diagnostics). */
+  size(): { snapshots: number; facts: number } {
+    return { snapshots: this.entries.size, facts: this.factsCount };
+  }
+
+  /** Forgets everything and, optionally, sets new limits (tests; between databases). */
+  clear(limits: SnapshotCacheLimits = DEFAULT_LIMITS): void {
     this.entries.clear();
-    this.capacity = capacity;
+    this.factsCount = 0;
+    this.limits = limits;
   }
 }
 

@@ -3,7 +3,7 @@ import { CrmFixture, MAIN_DEALS, MAIN_FIXTURE, RENEWALS, SALES, toImportBody } f
 import { expectedMetrics, ExpectedMetrics, ownersIn, Window } from './support/expected';
 import { ImportedScenario, scopeOf, setTargets, targetSum } from './support/scenario';
 import { CrmOwnerLinkModel } from '../../src/models/crm-owner-link.model';
-import { startGateway, TestGateway } from '../helpers/gateway';
+import { RequestOptions, startGateway, TestGateway } from '../helpers/gateway';
 
 const QUARTER: Window = { start: '2026-04-01', end: '2026-06-30' };
 const QUARTERLY_TARGETS = { '101': [10000, 20000, 30000, 40000], '102': [5000, 8000, 0, 0] };
@@ -198,7 +198,7 @@ describe('GET /pipelines/metrics', () => {
 
 describe('GET /pipelines/timeseries', () => {
   it('answers one point per period ending with the current one, in the three input forms', async () => {
-    const forms = [
+    const forms: RequestOptions[] = [
       { query: { pipeline_id: 'sales', metric_name: 'pipeline_value', duration: 6 } },
       { query: { pipeline_id: 'sales', 'metrics[metric_name]': 'pipeline_value', 'metrics[duration]': 6 } },
       { body: { pipeline_id: 'sales', metrics: { metric_name: 'pipeline_value', duration: 6 } } },

@@ -47,7 +47,7 @@ export async function setTargets(scenario: ImportedScenario, year: number, amoun
   for (const [ownerId, values] of Object.entries(amounts)) {
     const memberId = scenario.memberOf.get(ownerId)!;
     await TargetModel.deleteOne({ memberId, year });
-    await TargetModel.create({ memberId, year, period: settings!.period, currency: settings!.currency, amounts: values });
+    await TargetModel.create({ memberId, year, period: settings!.period!, currency: settings!.currency!, amounts: values });
   }
 }
 
