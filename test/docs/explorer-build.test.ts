@@ -1,4 +1,9 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readAssetManifest } from '../../src/docs/graphiql/asset-manifest';
+import { buildExplorerAssets, explorerInputsHash } from '../../src/docs/graphiql/build-assets';
 import { extractDataUrls } from '../../src/docs/graphiql/extract-data-urls';
+import { explorerAssetDir } from '../../src/docs/graphiql/paths';
 import { renderExplorerPage } from '../../src/docs/graphiql/explorer-page';
 
 describe('extractDataUrls', () => {
@@ -26,5 +31,20 @@ describe('renderExplorerPage', () => {
     expect(page.match(/<\/script>/g)).toHaveLength(2); // the config block and the bundle, nothing injected
     const block = /<script id="graphiql-config" type="application\/json">([^<]*)<\/script>/.exec(page)!;
     expect(JSON.parse(block[1]!).defaultQuery).toBe('# </script><script>alert(1)</script>');
+  });
+});
+
+describe('buildExplorerAssets', () => {
+  it('writes hashed files listed in the manifest, and skips the work while the inputs are unchanged', async () => {
+    const first = await buildExplorerAssets();
+    const dir = explorerAssetDir();
+    expect(readAssetManifest(dir)).toEqual(first.manifest);
+    for (const file of first.manifest.files) expect(existsSync(join(dir, file))).toBe(true);
+    expect(first.manifest.files).toEqual(expect.arrayContaining([first.manifest.script, first.manifest.stylesheet, first.manifest.icon]));
+    // No inlined data left in the stylesheet: every font and image is a file of its own.
+    expect(readFileSync(join(dir, first.manifest.stylesheet), 'utf8')).not.toContain('data:');
+    const second = await buildExplorerAssets();
+    expect(second).toEqual({ manifest: first.manifest, built: false });
+    expect(second.manifest.inputsHash).toBe(explorerInputsHash());
   });
 });

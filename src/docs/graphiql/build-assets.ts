@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { type AssetManifest, MANIFEST_FILE, readAssetManifest } from './asset-manifest';
 import { extractDataUrls } from './extract-data-urls';
@@ -78,12 +78,14 @@ export async function buildExplorerAssets(options: { root?: string; force?: bool
   const scriptName = contentName('explorer', '.js', Buffer.from(script.contents));
   const stylesheetName = contentName('explorer', '.css', extracted.css);
 
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, scriptName), script.contents);
-  writeFileSync(join(outDir, stylesheetName), extracted.css);
-  writeFileSync(join(outDir, iconName), icon);
-  for (const file of extracted.files) writeFileSync(join(outDir, file.name), file.contents);
+  // Written aside and swapped in, so a running gateway never sees a half-written folder.
+  const staging = `${outDir}.tmp-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  writeFileSync(join(staging, scriptName), script.contents);
+  writeFileSync(join(staging, stylesheetName), extracted.css);
+  writeFileSync(join(staging, iconName), icon);
+  for (const file of extracted.files) writeFileSync(join(staging, file.name), file.contents);
   const manifest: AssetManifest = {
     inputsHash,
     script: scriptName,
@@ -91,7 +93,15 @@ export async function buildExplorerAssets(options: { root?: string; force?: bool
     icon: iconName,
     files: [scriptName, stylesheetName, iconName, ...extracted.files.map((file) => file.name)].sort(),
   };
-  writeFileSync(join(outDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  rmSync(outDir, { recursive: true, force: true });
+  try {
+    renameSync(staging, outDir);
+  } catch (error) {
+    // Another build (a parallel test worker) swapped its folder in first; same inputs, same files.
+    rmSync(staging, { recursive: true, force: true });
+    if (readAssetManifest(outDir)?.inputsHash !== inputsHash) throw error;
+  }
   return { manifest, built: true };
 }
 
