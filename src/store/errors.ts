@@ -80,7 +80,7 @@ export class StoreError extends Error {
 export function asStoreError(err: unknown): StoreError | null {
   if (err instanceof StoreError) return err;
   if (err instanceof Error && err.constructor.name === 'MingoError') {
-    const stage = /unknown pipeline operator:? '?(\$\w+)/i.exec(err.message);
+    const stage = /(?:unknown|unregistered) pipeline operator:? '?(\$\w+)/i.exec(err.message);
     if (stage) return new StoreError('Location40324', `Unrecognized pipeline stage name: '${stage[1]}'`);
     return new StoreError('BadValue', err.message);
   }

@@ -17,7 +17,8 @@ export const distinctCommand: Command = {
     const seen = new Map<string, unknown>();
     for (const doc of matchingDocuments(ctx.catalog.collection(ctx.db, name), optionalObject(ctx.body, 'query') ?? {})) {
       for (const v of valuesAtPath(doc, key)) {
-        if (v === MISSING || v === undefined) continue;
+        // An empty array contributes no value (valuesAtPath keeps it for indexing only).
+        if (v === MISSING || v === undefined || (Array.isArray(v) && v.length === 0)) continue;
         const k = canonicalKey(v);
         if (!seen.has(k)) seen.set(k, v);
       }

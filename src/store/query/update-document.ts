@@ -111,6 +111,7 @@ export function applyUpdate(doc: Document, update: unknown, options: UpdateOptio
       const { $setOnInsert, ...ops } = update as Document;
       if (options.inserting && $setOnInsert) ops.$set = { ...(ops.$set ?? {}), ...$setOnInsert };
       next = cloneDocument(doc);
+      takeIdAssignments(next, ops);
       checkNumericTargets(next, ops);
       const paths = Object.keys(ops).length
         ? mingoUpdate(next, ops, options.arrayFilters, options.filter, { cloneMode: 'deep', queryOptions: mingoOptions() })
@@ -127,6 +128,29 @@ export function applyUpdate(doc: Document, update: unknown, options: UpdateOptio
     next = { _id, ...rest };
   }
   return { doc: next, changed };
+}
+
+const IMMUTABLE_ID = "Performing an update on the path '_id' would modify the immutable field '_id'";
+
+/**
+ * mingo refuses every update path on `_id`; mongod allows setting it to its current value, and
+ * setting it when building an upsert's document. Those are handled here and removed from `ops`.
+ */
+function takeIdAssignments(doc: Document, ops: Document): void {
+  for (const op of Object.keys(ops)) {
+    const args = ops[op] as Document;
+    for (const path of Object.keys(args)) {
+      if (path !== '_id' && !path.startsWith('_id.')) continue;
+      if (op === '$set' && path === '_id') {
+        if (doc._id === undefined) doc._id = args._id;
+        else if (canonicalKey(doc._id) !== canonicalKey(args._id)) throw new StoreError('ImmutableField', IMMUTABLE_ID);
+        const { _id: _ignored, ...rest } = args;
+        ops[op] = rest;
+        continue;
+      }
+      throw new StoreError('ImmutableField', IMMUTABLE_ID);
+    }
+  }
 }
 
 function checkNumericTargets(doc: Document, ops: Document): void {

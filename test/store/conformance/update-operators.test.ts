@@ -1,0 +1,103 @@
+import { MongoServerError } from 'mongodb';
+import { useTarget } from './target';
+
+describe('update operators, upserts and update errors', () => {
+  const target = useTarget('updates');
+  const coll = () => target().db.collection('items');
+
+  beforeEach(async () => {
+    await coll().deleteMany({});
+    await coll().insertOne({ _id: 1 as never, n: 5, s: 'x', list: [1, 2, 3], grades: [{ g: 80 }, { g: 95 }], obj: { a: 1 } });
+  });
+
+  const get = async () => coll().findOne({ _id: 1 as never });
+
+  it('applies field operators', async () => {
+    await coll().updateOne({ _id: 1 as never }, { $set: { 'obj.b': 2 }, $unset: { s: '' }, $inc: { n: 2 }, $mul: { 'obj.a': 10 } });
+    expect(await get()).toMatchObject({ n: 7, obj: { a: 10, b: 2 } });
+    expect((await get())!.s).toBeUndefined();
+    await coll().updateOne({ _id: 1 as never }, { $min: { n: 3 }, $max: { m: 9 }, $rename: { obj: 'renamed' } });
+    expect(await get()).toMatchObject({ n: 3, m: 9, renamed: { a: 10, b: 2 } });
+    await coll().updateOne({ _id: 1 as never }, { $currentDate: { at: true } });
+    expect((await get())!.at).toBeInstanceOf(Date);
+  });
+
+  it('applies array operators', async () => {
+    await coll().updateOne({ _id: 1 as never }, { $push: { list: 4 } });
+    await coll().updateOne({ _id: 1 as never }, { $addToSet: { list: 4 } });
+    await coll().updateOne({ _id: 1 as never }, { $pull: { list: 1 } });
+    expect((await get())!.list).toEqual([2, 3, 4]);
+    await coll().updateOne({ _id: 1 as never }, { $push: { list: { $each: [9, 8], $sort: 1 } } });
+    expect((await get())!.list).toEqual([2, 3, 4, 8, 9]);
+    await coll().updateOne({ _id: 1 as never }, { $pop: { list: -1 } });
+    await coll().updateOne({ _id: 1 as never }, { $pullAll: { list: [8, 9] } });
+    expect((await get())!.list).toEqual([3, 4]);
+  });
+
+  it('updates array elements with positional operators and arrayFilters', async () => {
+    await coll().updateOne({ _id: 1 as never, 'grades.g': 80 }, { $set: { 'grades.$.g': 81 } });
+    expect((await get())!.grades).toEqual([{ g: 81 }, { g: 95 }]);
+    await coll().updateOne({ _id: 1 as never }, { $inc: { 'grades.$[hi].g': 1 } }, { arrayFilters: [{ 'hi.g': { $gt: 90 } }] });
+    expect((await get())!.grades).toEqual([{ g: 81 }, { g: 96 }]);
+    await coll().updateOne({ _id: 1 as never }, { $inc: { 'list.$[]': 10 } });
+    expect((await get())!.list).toEqual([11, 12, 13]);
+  });
+
+  it('applies pipeline-style updates', async () => {
+    await coll().updateOne({ _id: 1 as never }, [{ $set: { total: { $add: ['$n', 10] } } }, { $unset: 'list' }]);
+    const doc = await get();
+    expect(doc!.total).toBe(15);
+    expect(doc!.list).toBeUndefined();
+  });
+
+  it('upserts from the filter equalities with $setOnInsert, and reports the upserted _id', async () => {
+    const r = await coll().updateOne({ sku: 'abc', qty: { $gt: 1 } }, { $set: { price: 3 }, $setOnInsert: { created: true } }, { upsert: true });
+    expect(r.upsertedCount).toBe(1);
+    const doc = await coll().findOne({ _id: r.upsertedId! });
+    expect(doc).toMatchObject({ sku: 'abc', price: 3, created: true });
+    expect(doc!.qty).toBeUndefined();
+    const again = await coll().updateOne({ sku: 'abc' }, { $set: { price: 4 }, $setOnInsert: { created: false } }, { upsert: true });
+    expect(again).toMatchObject({ matchedCount: 1, modifiedCount: 1, upsertedCount: 0 });
+    expect((await coll().findOne({ sku: 'abc' }))!.created).toBe(true);
+    const byId = await coll().replaceOne({ _id: 7 as never }, { v: 1 }, { upsert: true });
+    expect(byId.upsertedId).toBe(7);
+  });
+
+  it('reports upserted entries per statement in a raw update', async () => {
+    const reply = await target().db.command({
+      update: 'items',
+      updates: [
+        { q: { k: 1 }, u: { $set: { v: 1 } }, upsert: true },
+        { q: { _id: 1 }, u: { $set: { v: 2 } } },
+        { q: { k: 2 }, u: { $set: { v: 3 } }, upsert: true },
+      ],
+    });
+    expect(reply.n).toBe(3);
+    expect(reply.nModified).toBe(1);
+    expect(reply.upserted.map((u: { index: number }) => u.index)).toEqual([0, 2]);
+  });
+
+  it('refuses to change _id with ImmutableField (66)', async () => {
+    const err = await coll().updateOne({ _id: 1 as never }, { $set: { _id: 2 } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MongoServerError);
+    expect((err as MongoServerError).code).toBe(66);
+    expect((err as MongoServerError).message).toBe("Performing an update on the path '_id' would modify the immutable field '_id'");
+    expect(await get()).not.toBeNull();
+  });
+
+  it('refuses unknown modifiers (9) and $inc on a string (14), changing nothing', async () => {
+    const unknown = await target().db.command({ update: 'items', updates: [{ q: {}, u: { $frob: { a: 1 } } }] });
+    expect(unknown.writeErrors[0].code).toBe(9);
+    expect(unknown.writeErrors[0].errmsg).toMatch(/Unknown modifier: \$frob/);
+    const err = await coll().updateOne({ _id: 1 as never }, { $inc: { s: 1 } }).catch((e: unknown) => e);
+    expect((err as MongoServerError).code).toBe(14);
+    const conflict = await coll().updateOne({ _id: 1 as never }, { $set: { n: 1 }, $inc: { n: 1 } }).catch((e: unknown) => e);
+    expect((conflict as MongoServerError).code).toBe(40);
+    expect(await get()).toMatchObject({ n: 5, s: 'x' });
+  });
+
+  it('refuses a replacement document with multi: true', async () => {
+    const reply = await target().db.command({ update: 'items', updates: [{ q: {}, u: { a: 1 }, multi: true }] });
+    expect(reply.writeErrors[0].code).toBe(9);
+  });
+});
