@@ -71,8 +71,8 @@ export class FileJournal implements Journal {
   private readonly bsonOptions: DeserializeOptions;
 
   /**
-   * @param dir the data directory; created if missing. Use `resolveDataDir()` for the default
-   *   (`DATA_DIR`, else `./data`).
+   * @param dir the data directory; created if missing. The default (`DATA_DIR`, else `./data`)
+   *   is chosen by the callers: connectDatabase() and the `npm run db` CLI.
    */
   constructor(
     readonly dir: string,
@@ -335,9 +335,4 @@ function snapshotFrames(state: Iterable<Mutation>): Buffer[] {
   }
   frames.push(encodeRecord(encodeSnapshotEnd(frames.length)));
   return frames;
-}
-
-/** The data directory to use: the explicit one, else `DATA_DIR`, else `./data`. */
-export function resolveDataDir(explicit?: string): string {
-  return explicit ?? process.env.DATA_DIR ?? './data';
 }

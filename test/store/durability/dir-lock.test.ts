@@ -76,3 +76,24 @@ describe('data directory lock', () => {
     expect(readFileSync(path, 'utf8')).toBe('999999\n');
   });
 });
+
+describe('data directory lock at the server level', () => {
+  it('refuses a second server on the same data directory and leaves the first one serving', async () => {
+    const { EmbeddedMongoServer } = await import('../../../src/store/server');
+    const { MongoClient } = await import('mongodb');
+    const dir = dirs.make();
+    const first = await EmbeddedMongoServer.start({ dataDir: dir });
+    try {
+      await expect(EmbeddedMongoServer.start({ dataDir: dir })).rejects.toThrow(
+        `Data directory ${dir} is in use by process ${process.pid} (lock file ${dir}/mongod.lock)`,
+      );
+      const client = new MongoClient(first.uri);
+      await client.db('app').collection('c').insertOne({ _id: 1 } as never);
+      expect(await client.db('app').collection('c').findOne({})).toEqual({ _id: 1 });
+      await client.close();
+    } finally {
+      await first.stop();
+    }
+    expect(existsSync(join(dir, 'mongod.lock'))).toBe(false);
+  });
+});
