@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { trusted } from 'mongoose';
 import { MemberDoc, MemberModel } from '../models/member.model';
 import { TeamDoc, TeamModel } from '../models/team.model';
 import { TargetDoc, TargetModel } from '../models/target.model';
@@ -14,23 +15,24 @@ const memberYear = (key: MemberYearKey): string => `${key.memberId}\u0000${key.y
 
 /**
  * Batch functions of the members half, exported so tests can record the exact batches. Each is
- * one `find` whatever the number of keys; a miss is null (a member deleted mid-request, a year
+ * one `find` whatever the number of keys (its `$in` marked `trusted()`: filters are sanitised
+ * globally, and these operators are ours, built from loader keys); a miss is null (a member deleted mid-request, a year
  * without targets), never an error, so one gap does not fail its siblings.
  */
 export const memberBatches = {
   async membersById(ids: readonly string[]): Promise<Array<MemberDoc | Error | null>> {
-    const rows = await MemberModel.find({ _id: { $in: [...ids] } }).lean<MemberDoc[]>().exec();
+    const rows = await MemberModel.find({ _id: trusted({ $in: [...ids] }) }).lean<MemberDoc[]>().exec();
     return orderByKeys(ids, rows, (m) => m._id);
   },
 
   async teamsById(ids: readonly string[]): Promise<Array<TeamDoc | Error | null>> {
-    const rows = await TeamModel.find({ _id: { $in: [...ids] } }).lean<TeamDoc[]>().exec();
+    const rows = await TeamModel.find({ _id: trusted({ $in: [...ids] }) }).lean<TeamDoc[]>().exec();
     return orderByKeys(ids, rows, (t) => t._id);
   },
 
   /** Every member of each team, in `_id` order (the order `members` lists them in). */
   async membersByTeam(teamIds: readonly string[]): Promise<MemberDoc[][]> {
-    const rows = await MemberModel.find({ teamId: { $in: [...teamIds] } })
+    const rows = await MemberModel.find({ teamId: trusted({ $in: [...teamIds] }) })
       .sort({ _id: 1 })
       .lean<MemberDoc[]>()
       .exec();
@@ -44,7 +46,7 @@ export const memberBatches = {
   async targetsByMember(keys: readonly MemberYearKey[]): Promise<Array<TargetDoc | Error | null>> {
     const memberIds = [...new Set(keys.map((k) => k.memberId))];
     const years = [...new Set(keys.map((k) => k.year))];
-    const rows = await TargetModel.find({ memberId: { $in: memberIds }, year: { $in: years } })
+    const rows = await TargetModel.find({ memberId: trusted({ $in: memberIds }), year: trusted({ $in: years }) })
       .lean<TargetDoc[]>()
       .exec();
     return orderByKeys(keys, rows, (t) => memberYear(t), { keyOf: memberYear });

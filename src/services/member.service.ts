@@ -1,6 +1,8 @@
+import { trusted } from 'mongoose';
 import type { Principal } from '../auth/principal';
 import type { Role } from '../auth/role';
-import { ConflictError, NotFoundError } from '../errors';
+import { EmailAddressResolver } from 'graphql-scalars';
+import { BadUserInputError, ConflictError, NotFoundError } from '../errors';
 import { MemberDoc, MemberModel } from '../models/member.model';
 import { TargetModel } from '../models/target.model';
 import { isDuplicateKeyError } from './duplicate-key';
@@ -50,7 +52,8 @@ export async function listMembers(_principal: Principal, input: ListMembersInput
   const filter: Record<string, unknown> = {};
   if (input.teamId) filter.teamId = input.teamId;
   if (input.role) filter.role = input.role;
-  if (input.afterId) filter._id = { $gt: input.afterId };
+  // trusted(): the operator is ours, not client input (filters are sanitised globally).
+  if (input.afterId) filter._id = trusted({ $gt: input.afterId });
   const found = await MemberModel.find(filter)
     .sort({ _id: 1 })
     .limit(input.limit + 1)
@@ -60,10 +63,25 @@ export async function listMembers(_principal: Principal, input: ListMembersInput
 }
 
 /**
+ * The graph exposes `Member.email` as the EmailAddress scalar, which refuses some addresses the
+ * input rule lets through (non-ASCII local parts, quoted local parts). A member stored with one
+ * could never be read over GraphQL, so such addresses are refused here, for both transports.
+ */
+function assertEmailReadable(email: string): void {
+  try {
+    EmailAddressResolver.serialize(email);
+  } catch {
+    const message = 'must be a plain ASCII e-mail address such as ada@example.com';
+    throw new BadUserInputError(`Invalid email: ${message}, got "${email.slice(0, 40)}"`, [{ field: 'email', message }]);
+  }
+}
+
+/**
  * Creates a member. Order of checks: role table (403), team exists (404), e-mail free (409, decided
  * by the unique index on the lower-cased e-mail, so it holds under concurrent creates too).
  */
 export async function createMember(principal: Principal, input: CreateMemberInput): Promise<MemberDoc> {
+  assertEmailReadable(input.email);
   assertCanCreateMember(principal, input.role, input.teamId);
   await assertTeamExists(input.teamId);
   try {
