@@ -75,6 +75,11 @@ describe('GET /openapi.json', () => {
     expect(createMember.responses['400']).toEqual({ $ref: '#/components/responses/BadRequest' });
     expect(createMember.responses['401']).toEqual({ $ref: '#/components/responses/Unauthorized' });
     expect(document.components.schemas.ErrorEnvelope.required).toEqual(['message', 'success', 'statusCode']);
+    // The contract's 404s and 409s, as the routes declare them.
+    expect(Object.keys(createMember.responses)).toEqual(expect.arrayContaining(['404', '409']));
+    expect(Object.keys(document.paths['/settings/periods'].post.responses)).toContain('409');
+    expect(Object.keys(document.paths['/settings/currencies'].get.responses)).toContain('404');
+    expect(Object.keys(document.paths['/readyz'].get.responses)).toContain('503');
     const metrics = document.paths['/pipelines/metrics'].get;
     expect(metrics.parameters.map((p: Json) => p.name)).toEqual(expect.arrayContaining(['pipeline_id', 'metrics']));
     expect(metrics.responses['404'].content['application/json'].schema.properties.status).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });

@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../errors';
 import { decodeMemberCursor, encodeMemberCursor } from '../../services/member-cursor';
 import * as members from '../../services/member.service';
 import { envelopeSchema } from '../envelope-schema';
@@ -14,6 +15,7 @@ const createMemberRoute: RouteDefinition<CreateMemberBody> = {
   summary: 'Create a member (admin: any team; manager: own team, not admins)',
   tag: TAG,
   authenticated: true,
+  errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
   input: CreateMemberBody,
   response: envelopeSchema({ member: MEMBER_SCHEMA }, ['member']),
   handler: async (ctx, input) => {
@@ -60,6 +62,7 @@ const getMemberRoute: RouteDefinition<MemberIdInput> = {
   summary: 'Read one member',
   tag: TAG,
   authenticated: true,
+  errors: [ErrorCode.NOT_FOUND],
   input: MemberIdInput,
   response: envelopeSchema({ member: MEMBER_SCHEMA }, ['member']),
   handler: async (ctx, input) => ok('Member found', { member: toRestMember(await members.getMember(principalOf(ctx), input.member_id)) }),
@@ -71,6 +74,7 @@ const attachMemberRoute: RouteDefinition<AttachMemberInput> = {
   summary: 'Attach a member to a team',
   tag: TAG,
   authenticated: true,
+  errors: [ErrorCode.NOT_FOUND],
   input: AttachMemberInput,
   response: envelopeSchema({ team_id: { type: 'string' } }, ['team_id']),
   handler: async (ctx, input) => {
@@ -91,6 +95,7 @@ const deleteMemberRoute: RouteDefinition<MemberIdInput> = {
   summary: 'Delete a member named by member_id (body or query), with its targets',
   tag: TAG,
   authenticated: true,
+  errors: [ErrorCode.NOT_FOUND],
   input: MemberIdInput,
   response: envelopeSchema({}),
   handler: deleteHandler,
@@ -102,6 +107,7 @@ const deleteMemberByPathRoute: RouteDefinition<MemberIdInput> = {
   summary: 'Delete a member, with its targets',
   tag: TAG,
   authenticated: true,
+  errors: [ErrorCode.NOT_FOUND],
   input: MemberIdInput,
   response: envelopeSchema({}),
   handler: deleteHandler,

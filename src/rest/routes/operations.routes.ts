@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import { ServiceUnavailableError } from '../../errors';
+import { ServiceUnavailableError, ErrorCode } from '../../errors';
 import type { RouteDefinition } from '../route-definition';
 
 /** How long readiness waits for the database's answer before calling it unreachable. */
@@ -40,6 +40,7 @@ export const operationsRoutes: RouteDefinition[] = [
     summary: 'Readiness: the database answers a ping (503 otherwise)',
     tag: 'Operations',
     authenticated: false,
+    errors: [ErrorCode.SERVICE_UNAVAILABLE],
     response: statusSchema,
     handler: async () => {
       await pingDatabase();

@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../errors';
 import * as settings from '../../services/settings.service';
 import { envelopeSchema } from '../envelope-schema';
 import { SetCurrencyBody, SetPeriodBody } from '../inputs/settings.inputs';
@@ -32,6 +33,7 @@ const getCurrencyRoute: RouteDefinition = {
   summary: 'Read the account currency',
   tag: TAG,
   authenticated: true,
+  errors: [ErrorCode.NOT_FOUND],
   response: CURRENCY_RESPONSE,
   handler: async (ctx) => ok('Currency found', { currency: await settings.getCurrency(principalOf(ctx)) }),
 };
@@ -42,6 +44,7 @@ const setPeriodRoute: RouteDefinition<SetPeriodBody> = {
   summary: 'Set the period unit (admin); 409 while targets exist unless reset_targets is true',
   tag: TAG,
   authenticated: true,
+  errors: [ErrorCode.CONFLICT],
   input: SetPeriodBody,
   response: PERIOD_RESPONSE,
   handler: async (ctx, input) => {
@@ -61,6 +64,7 @@ const getPeriodRoute: RouteDefinition = {
   summary: 'Read the period unit and its values',
   tag: TAG,
   authenticated: true,
+  errors: [ErrorCode.NOT_FOUND],
   response: PERIOD_RESPONSE,
   handler: async (ctx) => {
     const { period, values } = await settings.getPeriod(principalOf(ctx));

@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../errors';
 import * as targets from '../../services/target.service';
 import { envelopeSchema } from '../envelope-schema';
 import { GetTargetsInput, SetTargetsBody } from '../inputs/target.inputs';
@@ -30,6 +31,7 @@ const setTargetsRoute: RouteDefinition<SetTargetsBody> = {
   summary: "Set (replace) a member's targets for a year (admin, or the member's manager)",
   tag: TAG,
   authenticated: true,
+  errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
   input: SetTargetsBody,
   response: TARGETS_RESPONSE,
   handler: async (ctx, input) => {
@@ -44,6 +46,7 @@ const getTargetsRoute: RouteDefinition<GetTargetsInput> = {
   summary: "Read a member's targets for a year (admin, own team manager, or the member)",
   tag: TAG,
   authenticated: true,
+  errors: [ErrorCode.NOT_FOUND],
   input: GetTargetsInput,
   response: TARGETS_RESPONSE,
   handler: async (ctx, input) => {

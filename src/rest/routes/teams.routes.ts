@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../errors';
 import * as teams from '../../services/team.service';
 import type { TeamDoc } from '../../models/team.model';
 import { envelopeSchema } from '../envelope-schema';
@@ -36,6 +37,7 @@ const createTeamRoute: RouteDefinition<CreateTeamBody> = {
   summary: 'Create a team (admin); team_id is generated when absent',
   tag: TAG,
   authenticated: true,
+  errors: [ErrorCode.CONFLICT],
   input: CreateTeamBody,
   response: envelopeSchema({ team: TEAM_SCHEMA }, ['team']),
   handler: async (ctx, input) => {
@@ -50,6 +52,7 @@ const getTeamRoute: RouteDefinition<TeamIdInput> = {
   summary: 'Read one team',
   tag: TAG,
   authenticated: true,
+  errors: [ErrorCode.NOT_FOUND],
   input: TeamIdInput,
   response: envelopeSchema({ team: TEAM_SCHEMA }, ['team']),
   handler: async (ctx, input) => ok('Team found', { team: toRestTeam(await teams.getTeam(principalOf(ctx), input.team_id)) }),

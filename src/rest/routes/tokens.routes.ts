@@ -1,3 +1,4 @@
+import { ErrorCode } from '../../errors';
 import { issueToken } from '../../services/token.service';
 import { envelopeSchema } from '../envelope-schema';
 import { IssueTokenInput } from '../inputs/issue-token.input';
@@ -9,6 +10,7 @@ const issueTokenRoute: RouteDefinition<IssueTokenInput> = {
   summary: 'Issue a signed token for a member (admin)',
   tag: 'Tokens',
   authenticated: true,
+  errors: [ErrorCode.NOT_FOUND],
   input: IssueTokenInput,
   response: envelopeSchema(
     { token: { type: 'string' }, expires_at: { type: 'string', format: 'date-time' } },
