@@ -7,7 +7,8 @@ import { loadConfig, type GatewayConfig } from '../../src/config';
 import type { RouteDefinition } from '../../src/rest/route-definition';
 import { MemberModel } from '../../src/models/member.model';
 import { buildApp } from '../../src/server/build-app';
-import { EmbeddedMongoServer } from '../../src/store/server';
+import { connectDatabase } from '../../src/db/connect-database';
+import type { EmbeddedMongoServer } from '../../src/store/server';
 
 export interface StartGatewayOptions {
   /** Environment variables as the gateway would read them (LOG_LEVEL defaults to silent). */
@@ -75,9 +76,12 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   const jwtSecret = new TextEncoder().encode(config.jwtSecret ?? randomBytes(32).toString('base64url'));
 
-  const server = await EmbeddedMongoServer.start();
-  await mongoose.connect(server.uri, { serverSelectionTimeoutMS: 3_000 });
-  const connection = mongoose.connection;
+  // The production path (mongoose settings included), on an in-memory embedded server; `uri: ''`
+  // keeps a MONGODB_URI meant for the store's conformance suite from being picked up here.
+  const database = await connectDatabase({ inMemory: true, uri: '' });
+  const server = database.embedded;
+  if (!server) throw new Error('startGateway: connectDatabase did not start the embedded server');
+  const connection = database.connection;
   const app = await buildApp({
     connection,
     config,
@@ -156,8 +160,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
       if (stopped) return;
       stopped = true;
       await app.close();
-      await mongoose.disconnect();
-      await server.stop();
+      await database.close();
     },
   };
 }
