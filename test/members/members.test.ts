@@ -281,6 +281,7 @@ describe('deleting members', () => {
     ['DELETE with member_id in the query', (id: string) => gw.request('DELETE', '/teams/members', { query: { member_id: id } })],
     ['DELETE /teams/members/{member_id}', (id: string) => gw.request('DELETE', `/teams/members/${id}`)],
     ['a raw DEL with member_id in the body', (id: string) => gw.request('DEL', '/teams/members', { body: { member_id: id } })],
+    ['a raw DEL with member_id in the query', (id: string) => gw.request('DEL', '/teams/members', { query: { member_id: id } })],
   ])('deletes with %s', async (_how, send) => {
     const member = await seedMember(gw, 'red');
     const res = await send(member.member_id);
