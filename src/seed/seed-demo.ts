@@ -1,12 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import type { Principal } from '../auth/principal';
 import { Role } from '../auth/role';
 import { discardPendingImports } from '../import/discard-import';
 import { CrmOwnerLinkModel } from '../models/crm-owner-link.model';
 import { MemberModel } from '../models/member.model';
+import { TargetModel } from '../models/target.model';
 import { CrmImportResult, ImportProgress, importCrmData } from '../services/import.service';
 import { setCurrency, setPeriod } from '../services/settings.service';
-import { setMemberTargets } from '../services/target.service';
 import { DEMO_CURRENCY, DEMO_PEOPLE, DEMO_PERIOD } from './demo-company';
 import { demoTargets } from './demo-targets';
 import { DEFAULT_DEMO_SEED, DemoOptions, generateDemoDocuments } from './generate-demo';
@@ -50,18 +51,26 @@ export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoR
     rolesSet += 1;
   }
 
+  // Targets go in through the model: the seed has just set the period and currency itself, and
+  // replaces the demo members' targets for these two years wholesale (delete, then insert).
   const year = now.getUTCFullYear();
-  const targets = demoTargets(docs, [year - 1, year], seed + 1);
-  let written = 0;
-  for (const person of DEMO_PEOPLE) {
+  const years = [year - 1, year];
+  const targets = demoTargets(docs, years, seed + 1);
+  const rows = DEMO_PEOPLE.flatMap((person) => {
     const memberId = links.get(person.ownerId);
-    if (memberId === undefined) continue;
-    for (const [targetYear, amounts] of targets.get(person.ownerId) ?? []) {
-      await setMemberTargets(SEED_PRINCIPAL, { memberId, year: targetYear, amounts });
-      written += 1;
-    }
-  }
-  return { import: result, rolesSet, targets: written };
+    if (memberId === undefined) return [];
+    return [...(targets.get(person.ownerId) ?? [])].map(([targetYear, amounts]) => ({
+      _id: randomUUID(),
+      memberId,
+      year: targetYear,
+      period: DEMO_PERIOD,
+      currency: DEMO_CURRENCY,
+      amounts,
+    }));
+  });
+  await TargetModel.deleteMany({ memberId: { $in: [...links.values()] }, year: { $in: years } });
+  await TargetModel.insertMany(rows);
+  return { import: result, rolesSet, targets: rows.length };
 }
 
 /** Collections whose content means "this database is in use": any document and the demo stays out. */

@@ -1,0 +1,67 @@
+import mongoose from 'mongoose';
+import { Role } from '../../src/auth/role';
+import { DefinitionModel } from '../../src/models/definition.model';
+import { MemberModel } from '../../src/models/member.model';
+import { OpportunityModel } from '../../src/models/opportunity.model';
+import { SettingsModel } from '../../src/models/settings.model';
+import { SnapshotModel } from '../../src/models/snapshot.model';
+import { TargetModel } from '../../src/models/target.model';
+import { TeamModel } from '../../src/models/team.model';
+import { seedDemoIfEmpty } from '../../src/seed/seed-demo';
+import { startTestDatabase, TestDatabase } from '../import/db';
+
+const NOW = new Date('2026-02-15T12:00:00.000Z');
+// Fewer deals than the default 3000 keep the test quick; the generator test covers the default set.
+const DEALS = 600;
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await startTestDatabase();
+});
+afterAll(async () => {
+  await db?.stop();
+});
+
+describe('seedDemoIfEmpty', () => {
+  it('seeds the demo company into an empty embedded database, and not again on a second start', async () => {
+    const result = await seedDemoIfEmpty(mongoose.connection, {}, { now: NOW, deals: DEALS });
+    expect(result).not.toBeNull();
+    expect(result!.import.counts).toEqual({ pipelines: 2, stages: 13, deals: DEALS, owners: 12, teams: 3, membersCreated: 12 });
+    expect(result!.import.skipped).toEqual([]);
+
+    expect(await SettingsModel.findById('account').lean()).toMatchObject({ currency: 'EUR', period: 'quarterly' });
+    expect((await TeamModel.find().sort({ _id: 1 }).lean()).map((t) => t.name)).toEqual(['Nordics', 'DACH', 'Benelux']);
+    const members = await MemberModel.find().lean();
+    expect(members).toHaveLength(12);
+    const roles = members.map((m) => m.role);
+    expect(roles.filter((r) => r === Role.ADMIN)).toHaveLength(1);
+    const managers = members.filter((m) => m.role === Role.MANAGER);
+    expect(new Set(managers.map((m) => m.teamId)).size).toBe(3);
+    expect(managers).toHaveLength(3);
+
+    const targets = await TargetModel.find().lean();
+    expect(targets).toHaveLength(24);
+    expect(new Set(targets.map((t) => t.year))).toEqual(new Set([2025, 2026]));
+    expect(targets.every((t) => t.currency === 'EUR' && t.period === 'quarterly' && t.amounts.length === 4)).toBe(true);
+
+    // Backfill: Q1 2024 (two years back) to Q4 2025, then the current snapshot.
+    const snapshots = await SnapshotModel.find().sort({ snapshotAt: 1 }).lean();
+    expect(snapshots.every((s) => s.status === 'committed')).toBe(true);
+    expect(snapshots[snapshots.length - 1].snapshotAt.toISOString()).toBe(NOW.toISOString());
+    expect(snapshots.length).toBeGreaterThanOrEqual(9);
+    const current = snapshots[snapshots.length - 1]._id;
+    expect(await OpportunityModel.find({ snapshotId: current }, { _id: 1 }).lean()).toHaveLength(DEALS);
+    expect(await DefinitionModel.find({ snapshotId: current }).lean()).toHaveLength(2);
+
+    const count = await SnapshotModel.find({}, { _id: 1 }).lean();
+    expect(await seedDemoIfEmpty(mongoose.connection, {}, { now: new Date(NOW.getTime() + 86_400_000) })).toBeNull();
+    expect(await SnapshotModel.find({}, { _id: 1 }).lean()).toHaveLength(count.length);
+  });
+
+  it('never seeds with MONGODB_URI set or SEED_DEMO=0', async () => {
+    await db.clear();
+    expect(await seedDemoIfEmpty(mongoose.connection, { MONGODB_URI: 'mongodb://elsewhere:27017/x' }, { now: NOW })).toBeNull();
+    expect(await seedDemoIfEmpty(mongoose.connection, { SEED_DEMO: '0' }, { now: NOW })).toBeNull();
+    expect(await MemberModel.find().lean()).toEqual([]);
+  });
+});
