@@ -4,6 +4,7 @@ import type { Role } from '../auth/role';
 import { EmailAddressResolver } from 'graphql-scalars';
 import { BadUserInputError, ConflictError, NotFoundError } from '../errors';
 import { MemberDoc, MemberModel } from '../models/member.model';
+import { CrmOwnerLinkModel } from '../models/crm-owner-link.model';
 import { TargetModel } from '../models/target.model';
 import { isDuplicateKeyError } from './duplicate-key';
 import { assertCanAttachTo, assertCanCreateMember, assertCanManageMember } from './member-access';
@@ -115,7 +116,8 @@ export async function attachMember(principal: Principal, memberId: string, teamI
 }
 
 /**
- * Deletes a member and its targets. The member goes first: if the targets' deletion then fails,
+ * Deletes a member, its targets and its CRM owner links (a later import then matches the owner
+ * afresh instead of pointing at a member that is gone). The member goes first: if the targets' deletion then fails,
  * what is left are targets nobody can reach (every read goes through the member), never a member
  * whose targets silently vanished.
  */
@@ -125,6 +127,7 @@ export async function deleteMember(principal: Principal, memberId: string): Prom
   const { deletedCount } = await MemberModel.deleteOne({ _id: memberId }).exec();
   if (deletedCount === 0) throw new NotFoundError(`Member ${memberId} not found`);
   await TargetModel.deleteMany({ memberId }).exec();
+  await CrmOwnerLinkModel.deleteMany({ memberId }).exec();
 }
 
 /** The caller's own member record; null for the bootstrap admin token, which is no member. */

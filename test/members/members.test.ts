@@ -1,3 +1,4 @@
+import { CrmOwnerLinkModel } from '../../src/models/crm-owner-link.model';
 import { TargetModel } from '../../src/models/target.model';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 import { seedMember, seedSettings, seedTeam, type RestMember } from './support/seed';
@@ -307,6 +308,18 @@ describe('deleting members', () => {
     expect((await gw.request('DELETE', `/teams/members/${doomed.member_id}`)).status).toBe(200);
     expect(await TargetModel.find({ memberId: doomed.member_id }).lean()).toHaveLength(0);
     expect(await TargetModel.find({ memberId: kept.member_id }).lean()).toHaveLength(2);
+  });
+
+  it('drops the member’s CRM owner links with it, so a later import matches the owner afresh', async () => {
+    const doomed = await seedMember(gw, 'red');
+    const kept = await seedMember(gw, 'red');
+    await CrmOwnerLinkModel.create([
+      { _id: 'owner-doomed', memberId: doomed.member_id },
+      { _id: 'owner-kept', memberId: kept.member_id },
+    ]);
+    expect((await gw.request('DELETE', `/teams/members/${doomed.member_id}`)).status).toBe(200);
+    const left = await CrmOwnerLinkModel.find({}).lean();
+    expect(left.map((l) => l._id)).toEqual(['owner-kept']);
   });
 
   it('answers 400 without member_id', async () => {
