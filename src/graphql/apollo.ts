@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { RequestContext } from '../context/request-context';
+import type { RestRouteConfig } from '../rest/register-routes';
 import type { ContextBuilder } from '../server/context-builder';
 import { createGraphQLContext } from './context';
 import { createFormatError } from './format-error';
@@ -29,6 +30,7 @@ export async function mountGraphQL(app: FastifyInstance, schema: GraphQLSchema, 
   app.route({
     method: ['GET', 'POST'],
     url: '/graphql',
+    config: { graphql: true } satisfies RestRouteConfig,
     // The request id is scoped for formatError, which Apollo calls without the context.
     handler: (request, reply) =>
       graphqlRequestScope.run({ requestId: request.id }, () => handler.call(app, request as never, reply as never)),

@@ -6,6 +6,8 @@ import { buildRestInput } from './build-input';
 /** Route config fastify keeps per route: the error handler reads the envelope shape from it. */
 export interface RestRouteConfig {
   errorShape?: RouteDefinition['errorShape'];
+  /** Set on the GraphQL route: errors raised before Apollo runs (body parsing) answer as GraphQL errors. */
+  graphql?: boolean;
 }
 
 /**

@@ -79,8 +79,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       contentType: request.headers['content-type'],
     });
     if (unexpected) request.log.error({ err: error, requestId: request.id }, 'unexpected error');
-    const shape = (request.routeOptions.config as RestRouteConfig | undefined)?.errorShape;
-    return reply.code(clientError.status).headers(clientError.headers).send(shapeErrorBody(clientError, shape));
+    const route = request.routeOptions.config as RestRouteConfig | undefined;
+    return reply.code(clientError.status).headers(clientError.headers).send(shapeErrorBody(clientError, route));
   });
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0];

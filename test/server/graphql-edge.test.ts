@@ -77,6 +77,16 @@ describe('GraphQL over HTTP', () => {
     expect(invalid.body.errors[0]).toMatchObject({ message: expect.stringContaining('password'), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
   });
 
+  it('answers body problems on /graphql as GraphQL errors', async () => {
+    const malformed = await gw.request('POST', '/graphql', { body: '{"query": ', headers: { 'content-type': 'application/json' } });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT' });
+    expect(malformed.body.errors[0].message).toMatch(/^Malformed JSON/);
+    const text = await gw.request('POST', '/graphql', { body: '{ viewer { role } }', headers: { 'content-type': 'text/plain' } });
+    expect(text.status).toBe(415);
+    expect(text.body.errors[0].extensions).toEqual({ code: 'UNSUPPORTED_MEDIA_TYPE' });
+  });
+
   it('never sends stack traces', async () => {
     const res = await gw.graphql('{ viewer { role } ', undefined);
     expect(JSON.stringify(res.body)).not.toContain('stacktrace');
