@@ -25,7 +25,11 @@ function kindOf(cls: Function, key: string): Kind {
 }
 
 function coerceOne(kind: Kind, value: unknown): unknown {
-  if (kind === 'number' && typeof value === 'string' && NUMERIC.test(value.trim())) return Number(value.trim());
+  if (kind === 'number' && typeof value === 'string' && NUMERIC.test(value.trim())) {
+    // `1e999` parses to Infinity: leave such text as it came, to be rejected by name.
+    const parsed = Number(value.trim());
+    return Number.isFinite(parsed) ? parsed : value;
+  }
   if (kind === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
   if (kind === 'array') {
     // `metrics=a,b`, repeated `metrics=a&metrics=b`, or both: one flat list.

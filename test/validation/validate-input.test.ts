@@ -128,6 +128,16 @@ describe('validateInput', () => {
     expect(error.message.startsWith('Invalid query parameters:')).toBe(true);
   });
 
+  it('never coerces query text to a non-finite number', async () => {
+    const error = await rejection(ListInput, { limit: '1e999' }, 'query');
+    expect(error.fieldErrors?.[0]).toEqual({ field: 'limit', message: expect.stringContaining('got string "1e999"') });
+  });
+
+  it('rejects a JSON number that overflows to Infinity', async () => {
+    const error = await rejection(ListInput, JSON.parse('{"limit": 1e999}'));
+    expect(error.fieldErrors).toEqual([{ field: 'limit', message: 'expected a finite number, got number Infinity' }]);
+  });
+
   it('does not coerce body values', async () => {
     const error = await rejection(ListInput, { limit: '50' });
     expect(error.fieldErrors?.[0].field).toBe('limit');
