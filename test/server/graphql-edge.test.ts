@@ -58,6 +58,7 @@ describe('GraphQL over HTTP', () => {
     const res = await gw.request('GET', '/graphql', { query: { query: '{ viewer { role } }' }, headers: { 'apollo-require-preflight': 'true' } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { viewer: { role: 'ADMIN' } } });
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('refuses mutations over GET', async () => {
