@@ -73,7 +73,7 @@ describe('indexes and unique constraints', () => {
     expect(err).toBeInstanceOf(MongoBulkWriteError);
     expect(err.result.insertedCount).toBe(1);
     expect(err.writeErrors).toHaveLength(1);
-    expect((err.writeErrors as { index: number; code: number }[])[0]).toMatchObject({ index: 1, code: 11000 });
+    expect((err.writeErrors as unknown as { index: number; code: number }[])[0]).toMatchObject({ index: 1, code: 11000 });
     expect(await coll().countDocuments()).toBe(3);
   });
 
@@ -91,7 +91,7 @@ describe('indexes and unique constraints', () => {
       )
       .catch((e: unknown) => e)) as MongoBulkWriteError;
     expect(err).toBeInstanceOf(MongoBulkWriteError);
-    const errors = err.writeErrors as { index: number; code: number }[];
+    const errors = err.writeErrors as unknown as { index: number; code: number }[];
     expect(errors.map((e) => e.index).sort()).toEqual([0, 2, 3]);
     expect(errors.every((e) => e.code === 11000)).toBe(true);
     expect(await coll().countDocuments()).toBe(4);

@@ -1,50 +1,68 @@
 import { MongoServerError } from 'mongodb';
 import { useTarget } from './target';
 
+interface Item {
+  _id: number;
+  n?: number;
+  s?: string;
+  list?: number[];
+  grades?: { g: number }[];
+  obj?: Record<string, number>;
+  m?: number;
+  at?: Date;
+  renamed?: Record<string, number>;
+  total?: number;
+  sku?: string;
+  qty?: number;
+  price?: number;
+  created?: boolean;
+  v?: number;
+}
+
 describe('update operators, upserts and update errors', () => {
   const target = useTarget('updates');
-  const coll = () => target().db.collection('items');
+  const coll = () => target().db.collection<Item>('items');
 
   beforeEach(async () => {
     await coll().deleteMany({});
-    await coll().insertOne({ _id: 1 as never, n: 5, s: 'x', list: [1, 2, 3], grades: [{ g: 80 }, { g: 95 }], obj: { a: 1 } });
+    await coll().insertOne({ _id: 1, n: 5, s: 'x', list: [1, 2, 3], grades: [{ g: 80 }, { g: 95 }], obj: { a: 1 } });
   });
 
-  const get = async () => coll().findOne({ _id: 1 as never });
+  const get = async () => coll().findOne({ _id: 1 });
 
   it('applies field operators', async () => {
-    await coll().updateOne({ _id: 1 as never }, { $set: { 'obj.b': 2 }, $unset: { s: '' }, $inc: { n: 2 }, $mul: { 'obj.a': 10 } });
+    await coll().updateOne({ _id: 1 }, { $set: { 'obj.b': 2 }, $unset: { s: '' }, $inc: { n: 2 }, $mul: { 'obj.a': 10 } });
     expect(await get()).toMatchObject({ n: 7, obj: { a: 10, b: 2 } });
     expect((await get())!.s).toBeUndefined();
-    await coll().updateOne({ _id: 1 as never }, { $min: { n: 3 }, $max: { m: 9 }, $rename: { obj: 'renamed' } });
+    await coll().updateOne({ _id: 1 }, { $min: { n: 3 }, $max: { m: 9 }, $rename: { obj: 'renamed' } });
     expect(await get()).toMatchObject({ n: 3, m: 9, renamed: { a: 10, b: 2 } });
-    await coll().updateOne({ _id: 1 as never }, { $currentDate: { at: true } });
+    await coll().updateOne({ _id: 1 }, { $currentDate: { at: true } });
     expect((await get())!.at).toBeInstanceOf(Date);
   });
 
   it('applies array operators', async () => {
-    await coll().updateOne({ _id: 1 as never }, { $push: { list: 4 } });
-    await coll().updateOne({ _id: 1 as never }, { $addToSet: { list: 4 } });
-    await coll().updateOne({ _id: 1 as never }, { $pull: { list: 1 } });
+    await coll().updateOne({ _id: 1 }, { $push: { list: 4 } });
+    await coll().updateOne({ _id: 1 }, { $addToSet: { list: 4 } });
+    await coll().updateOne({ _id: 1 }, { $pull: { list: 1 } });
     expect((await get())!.list).toEqual([2, 3, 4]);
-    await coll().updateOne({ _id: 1 as never }, { $push: { list: { $each: [9, 8], $sort: 1 } } });
+    await coll().updateOne({ _id: 1 }, { $push: { list: { $each: [9, 8], $sort: 1 } } });
     expect((await get())!.list).toEqual([2, 3, 4, 8, 9]);
-    await coll().updateOne({ _id: 1 as never }, { $pop: { list: -1 } });
-    await coll().updateOne({ _id: 1 as never }, { $pullAll: { list: [8, 9] } });
+    await coll().updateOne({ _id: 1 }, { $pop: { list: -1 } });
+    await coll().updateOne({ _id: 1 }, { $pullAll: { list: [8, 9] } });
     expect((await get())!.list).toEqual([3, 4]);
   });
 
   it('updates array elements with positional operators and arrayFilters', async () => {
-    await coll().updateOne({ _id: 1 as never, 'grades.g': 80 }, { $set: { 'grades.$.g': 81 } });
+    await coll().updateOne({ _id: 1, 'grades.g': 80 }, { $set: { 'grades.$.g': 81 } });
     expect((await get())!.grades).toEqual([{ g: 81 }, { g: 95 }]);
-    await coll().updateOne({ _id: 1 as never }, { $inc: { 'grades.$[hi].g': 1 } }, { arrayFilters: [{ 'hi.g': { $gt: 90 } }] });
+    await coll().updateOne({ _id: 1 }, { $inc: { 'grades.$[hi].g': 1 } }, { arrayFilters: [{ 'hi.g': { $gt: 90 } }] });
     expect((await get())!.grades).toEqual([{ g: 81 }, { g: 96 }]);
-    await coll().updateOne({ _id: 1 as never }, { $inc: { 'list.$[]': 10 } });
+    await coll().updateOne({ _id: 1 }, { $inc: { 'list.$[]': 10 } });
     expect((await get())!.list).toEqual([11, 12, 13]);
   });
 
   it('applies pipeline-style updates', async () => {
-    await coll().updateOne({ _id: 1 as never }, [{ $set: { total: { $add: ['$n', 10] } } }, { $unset: 'list' }]);
+    await coll().updateOne({ _id: 1 }, [{ $set: { total: { $add: ['$n', 10] } } }, { $unset: 'list' }]);
     const doc = await get();
     expect(doc!.total).toBe(15);
     expect(doc!.list).toBeUndefined();
@@ -59,7 +77,7 @@ describe('update operators, upserts and update errors', () => {
     const again = await coll().updateOne({ sku: 'abc' }, { $set: { price: 4 }, $setOnInsert: { created: false } }, { upsert: true });
     expect(again).toMatchObject({ matchedCount: 1, modifiedCount: 1, upsertedCount: 0 });
     expect((await coll().findOne({ sku: 'abc' }))!.created).toBe(true);
-    const byId = await coll().replaceOne({ _id: 7 as never }, { v: 1 }, { upsert: true });
+    const byId = await coll().replaceOne({ _id: 7 }, { v: 1 }, { upsert: true });
     expect(byId.upsertedId).toBe(7);
   });
 
@@ -78,7 +96,7 @@ describe('update operators, upserts and update errors', () => {
   });
 
   it('refuses to change _id with ImmutableField (66)', async () => {
-    const err = await coll().updateOne({ _id: 1 as never }, { $set: { _id: 2 } }).catch((e: unknown) => e);
+    const err = await coll().updateOne({ _id: 1 }, { $set: { _id: 2 } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MongoServerError);
     expect((err as MongoServerError).code).toBe(66);
     expect((err as MongoServerError).message).toBe("Performing an update on the path '_id' would modify the immutable field '_id'");
@@ -89,9 +107,9 @@ describe('update operators, upserts and update errors', () => {
     const unknown = await target().db.command({ update: 'items', updates: [{ q: {}, u: { $frob: { a: 1 } } }] });
     expect(unknown.writeErrors[0].code).toBe(9);
     expect(unknown.writeErrors[0].errmsg).toMatch(/Unknown modifier: \$frob/);
-    const err = await coll().updateOne({ _id: 1 as never }, { $inc: { s: 1 } }).catch((e: unknown) => e);
+    const err = await coll().updateOne({ _id: 1 }, { $inc: { s: 1 } as never }).catch((e: unknown) => e);
     expect((err as MongoServerError).code).toBe(14);
-    const conflict = await coll().updateOne({ _id: 1 as never }, { $set: { n: 1 }, $inc: { n: 1 } }).catch((e: unknown) => e);
+    const conflict = await coll().updateOne({ _id: 1 }, { $set: { n: 1 }, $inc: { n: 1 } }).catch((e: unknown) => e);
     expect((conflict as MongoServerError).code).toBe(40);
     expect(await get()).toMatchObject({ n: 5, s: 'x' });
   });
