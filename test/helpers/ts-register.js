@@ -1,4 +1,4 @@
-// Internal test helper: lets a child `node` process run the TypeScript sources directly
+// Internal helper (tests and `npm run schema`): lets `node` run the TypeScript sources directly
 // (`node -r ./test/helpers/ts-register.js src/index.ts`), transpiling each file with the
 // project's compiler options. Type checking is `npm run typecheck`'s job, not this hook's.
 const crypto = require('node:crypto');
