@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { trusted } from 'mongoose';
 import { PeriodUnit } from '../domain/period';
 import { SETTINGS_ID, SettingsModel } from '../models/settings.model';
 import { SnapshotModel } from '../models/snapshot.model';
@@ -15,6 +16,14 @@ export interface MetricSettings {
 /** The key of the latest-snapshot loader: it has one value per request. */
 export const LATEST = 'latest';
 
+/** A time range `[from, to)`: the key of the snapshots-in-window loader. */
+export interface SnapshotWindow {
+  from: Date;
+  to: Date;
+}
+
+const windowKey = (w: SnapshotWindow) => `${w.from.toISOString()}/${w.to.toISOString()}`;
+
 /** `<snapshotId>:<pipelineId>`, the key of the facts loader (and the facts' `_id`). */
 export function factsKey(snapshotId: string, pipelineId: string): string {
   return `${snapshotId}:${pipelineId}`;
@@ -28,7 +37,8 @@ function splitFactsKey(key: string): readonly [string, string] {
 /**
  * Loaders of the pipelines half of the graph (snapshots, definitions, stages, pipelines, metrics).
  * Committed-snapshot data comes through the process-wide snapshot cache; settings and targets are
- * read once per request. Each batch function answers in key order.
+ * read once per request. Each batch function answers in key order. Filter operators are ours and
+ * marked `trusted()`: filters are sanitised globally.
  */
 export function createPipelineLoaders() {
   return {
@@ -41,6 +51,24 @@ export function createPipelineLoaders() {
     }),
     /** Committed snapshots by id; null for unknown or uncommitted ones. */
     snapshot: new DataLoader<string, SnapshotView | null>((ids) => snapshotCache.snapshots(ids)),
+    /**
+     * Committed snapshots with `snapshotAt` in a window, oldest first. Every time series of one
+     * request covers the same window, so a dashboard of series reads them once.
+     */
+    snapshotsInWindow: new DataLoader<SnapshotWindow, SnapshotView[], string>(
+      (windows) =>
+        Promise.all(
+          windows.map(async (w) => {
+            const docs = await SnapshotModel.find({ status: 'committed', snapshotAt: trusted({ $gte: w.from, $lt: w.to }) }, { snapshotAt: 1 })
+              .sort({ snapshotAt: 1, _id: 1 })
+              .lean();
+            const snapshots = docs.map((doc) => ({ id: doc._id, snapshotAt: new Date(doc.snapshotAt) }));
+            for (const snapshot of snapshots) snapshotCache.seed(snapshot);
+            return snapshots;
+          }),
+        ),
+      { cacheKeyFn: windowKey },
+    ),
     /** Definitions of a committed snapshot, by display order. */
     definitionsBySnapshot: new DataLoader<string, DefinitionView[]>((ids) => Promise.all(ids.map((id) => snapshotCache.definitions(id)))),
     /** Every pipeline of a committed snapshot. */
@@ -55,7 +83,7 @@ export function createPipelineLoaders() {
     }),
     /** Every member's targets for a year (one document per member at most). */
     targetsByYear: new DataLoader<number, TargetDoc[]>(async (years) => {
-      const docs = await TargetModel.find({ year: { $in: [...years] } }).lean();
+      const docs = await TargetModel.find({ year: trusted({ $in: [...years] }) }).lean();
       return years.map((year) => docs.filter((doc) => doc.year === year));
     }),
   };

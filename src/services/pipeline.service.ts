@@ -1,3 +1,4 @@
+import { trusted } from 'mongoose';
 import type { RequestContext } from '../context/request-context';
 import { BadUserInputError, NotFoundError } from '../errors';
 import { LATEST } from '../loaders/pipeline.loaders';
@@ -132,7 +133,8 @@ export async function listSnapshots(ctx: RequestContext, options: { first?: numb
     const at = new Date(position.slice(0, bar));
     if (bar < 0 || Number.isNaN(at.getTime())) decodeCursor('s', '', 'after');
     const id = position.slice(bar + 1);
-    filter.$or = [{ snapshotAt: { $lt: at } }, { snapshotAt: at, _id: { $lt: id } }];
+    // trusted(): the operators are ours, the cursor only supplies values (filters are sanitised globally).
+    filter.$or = [{ snapshotAt: trusted({ $lt: at }) }, { snapshotAt: at, _id: trusted({ $lt: id }) }];
   }
   const docs = await SnapshotModel.find(filter, { snapshotAt: 1 }).sort({ snapshotAt: -1, _id: -1 }).limit(size + 1).lean();
   const nodes = docs.slice(0, size).map((doc) => ({ id: doc._id, snapshotAt: new Date(doc.snapshotAt) }));
@@ -153,8 +155,8 @@ export async function listOpportunities(ctx: RequestContext, pipeline: PipelineV
   if (pipeline.kind === 'member') filter.memberId = pipeline.memberId;
   if (options.stageId) filter.stageId = options.stageId;
   if (options.open === true) filter.outcome = 'open';
-  if (options.open === false) filter.outcome = { $in: ['won', 'lost'] };
-  if (options.after) filter._id = { $gt: `${pipeline.snapshotId}:${decodeCursor('o', options.after, 'after')}` };
+  if (options.open === false) filter.outcome = trusted({ $in: ['won', 'lost'] });
+  if (options.after) filter._id = trusted({ $gt: `${pipeline.snapshotId}:${decodeCursor('o', options.after, 'after')}` });
   const docs = await OpportunityModel.find(filter).sort({ _id: 1 }).limit(size + 1).lean();
   const nodes: OpportunityView[] = docs.slice(0, size).map((doc) => ({
     snapshotId: doc.snapshotId,

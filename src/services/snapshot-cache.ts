@@ -3,7 +3,9 @@
  * never changes (definitions, pipelines, facts), so these reads are safe to keep across requests;
  * the cache holds a bounded number of snapshots and drops the least recently used one.
  * Settings, targets and "which snapshot is the latest" are never cached here: they change.
+ * Operators in filters are ours, so they are marked `trusted()` (filters are sanitised globally).
  */
+import { trusted } from 'mongoose';
 import { DefinitionModel } from '../models/definition.model';
 import { PipelineFactsModel } from '../models/pipeline-facts.model';
 import { PipelineKind, PipelineModel } from '../models/pipeline.model';
@@ -111,7 +113,7 @@ class SnapshotCache {
       else missing.push(id);
     }
     if (missing.length > 0) {
-      const docs = await SnapshotModel.find({ _id: { $in: missing }, status: 'committed' }, { snapshotAt: 1 }).lean();
+      const docs = await SnapshotModel.find({ _id: trusted({ $in: missing }), status: 'committed' }, { snapshotAt: 1 }).lean();
       for (const doc of docs) {
         const snapshot = { id: doc._id, snapshotAt: new Date(doc.snapshotAt) };
         answers.set(snapshot.id, snapshot);
@@ -197,7 +199,7 @@ class SnapshotCache {
       else missing.add(`${snapshotId}:${pipelineId}`);
     }
     if (missing.size > 0) {
-      const docs = await PipelineFactsModel.find({ _id: { $in: [...missing] } }).lean();
+      const docs = await PipelineFactsModel.find({ _id: trusted({ $in: [...missing] }) }).lean();
       const found = new Map(docs.map((doc) => [doc._id, doc]));
       for (const id of missing) {
         const doc = found.get(id);

@@ -3,12 +3,10 @@ import { BadUserInputError, ConflictError, NotFoundError } from '../errors';
 import { PeriodSlot, PeriodUnit, periodOf, periodsEndingAt } from '../domain/period';
 import { LATEST, factsKey } from '../loaders/pipeline.loaders';
 import { SETTINGS_ID } from '../models/settings.model';
-import { SnapshotModel } from '../models/snapshot.model';
 import { MetricDefinition, metricDefinition } from './metrics/catalogue';
 import { evaluateMetric } from './metrics/evaluate';
 import { parseMetricNames } from './metrics/select-metrics';
 import { findPipeline } from './pipeline.service';
-import { snapshotCache } from './snapshot-cache';
 
 export const MAX_DURATION = 104;
 
@@ -70,19 +68,10 @@ export async function getTimeseries(ctx: RequestContext, request: TimeseriesRequ
   const slots = periodsEndingAt(period, request.now ?? new Date(), request.duration);
 
   // One read for every snapshot of the window; the last one inside each period wins.
-  const docs = await SnapshotModel.find(
-    { status: 'committed', snapshotAt: { $gte: slots[0].startsAt, $lt: slots.at(-1)!.endsBefore } },
-    { snapshotAt: 1 },
-  )
-    .sort({ snapshotAt: 1, _id: 1 })
-    .lean();
+  const snapshots = await ctx.loaders.snapshotsInWindow.load({ from: slots[0].startsAt, to: slots.at(-1)!.endsBefore });
   const slotKey = (slot: Pick<PeriodSlot, 'year' | 'index'>) => `${slot.year}:${slot.index}`;
   const chosen = new Map<string, string>();
-  for (const doc of docs) {
-    const snapshot = { id: doc._id, snapshotAt: new Date(doc.snapshotAt) };
-    snapshotCache.seed(snapshot);
-    chosen.set(slotKey(periodOf(period, snapshot.snapshotAt)), snapshot.id);
-  }
+  for (const snapshot of snapshots) chosen.set(slotKey(periodOf(period, snapshot.snapshotAt)), snapshot.id);
   const snapshotIds = slots.map((slot) => chosen.get(slotKey(slot)) ?? null);
   const facts = await Promise.all(
     snapshotIds.map((id) => (id ? ctx.loaders.pipelineFacts.load(factsKey(id, request.pipelineId)) : Promise.resolve(null))),

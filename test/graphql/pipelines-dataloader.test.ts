@@ -87,4 +87,15 @@ describe('the dashboard query', () => {
       ['find pipeline_snapshots', 'find settings', 'find targets', 'find teams', 'find members'].sort(),
     );
   });
+
+  it('reads the snapshots of a time-series window once for every pipeline of the query', async () => {
+    db.resetCommands();
+    const data = await queryData(`{ snapshot { definitions { pipelines { id timeseries(metric: "open_opportunities", duration: 4) { points { value } } } } } }`);
+    expect(data.snapshot.definitions[0].pipelines).toHaveLength(13);
+    const finds = commandsOf(db).filter((c) => c.startsWith('find '));
+    // the latest snapshot, then the window's snapshots: once, not once per pipeline
+    expect(finds.filter((c) => c === 'find pipeline_snapshots')).toHaveLength(2);
+    expect(finds.filter((c) => c === 'find settings')).toHaveLength(1);
+    expect(finds.length).toBeLessThanOrEqual(5);
+  });
 });

@@ -1,8 +1,10 @@
 /**
  * Internal to the pipeline tests: an in-memory embedded MongoDB server with mongoose connected to
- * it, the command names it receives (to count round trips), and the admin principal imports need.
+ * it exactly as the gateway connects (`connectDatabase`: strict, sanitised filters), the command
+ * names it receives (to count round trips), and the admin principal imports need.
  */
 import mongoose from 'mongoose';
+import { connectDatabase } from '../../../src/db/connect-database';
 import { Role } from '../../../src/auth/role';
 import type { Principal } from '../../../src/auth/principal';
 import { snapshotCache } from '../../../src/services/snapshot-cache';
@@ -21,12 +23,12 @@ export interface TestDatabase {
 const IGNORED = new Set(['hello', 'ismaster', 'isMaster', 'ping', 'buildInfo', 'buildinfo', 'endSessions']);
 
 export async function startDatabase(): Promise<TestDatabase> {
-  const server = await EmbeddedMongoServer.start();
+  const database = await connectDatabase({ inMemory: true, dbName: 'pipelines_test' });
+  const server = database.embedded!;
   const commands: string[] = [];
   server.on('command', (name) => {
     if (!IGNORED.has(name)) commands.push(name);
   });
-  await mongoose.connect(server.uri, { dbName: 'pipelines_test' });
   await Promise.all(Object.values(mongoose.models).map((model) => model.init()));
   snapshotCache.clear();
   return {
@@ -36,8 +38,7 @@ export async function startDatabase(): Promise<TestDatabase> {
       commands.length = 0;
     },
     stop: async () => {
-      await mongoose.disconnect();
-      await server.stop();
+      await database.close();
       snapshotCache.clear();
     },
   };

@@ -3,6 +3,7 @@
  * gateway created (member ids, team ids, pipeline ids) back to the fixture's owners, so a test can
  * compute the expected values of any pipeline from the fixture rows.
  */
+import { trusted } from 'mongoose';
 import { CrmOwnerLinkModel } from '../../../src/models/crm-owner-link.model';
 import { importCrmData } from '../../../src/services/import.service';
 import { SETTINGS_ID, SettingsModel } from '../../../src/models/settings.model';
@@ -22,7 +23,7 @@ export interface ImportedScenario {
 
 export async function importScenario(fixture: CrmFixture, snapshotAt: string): Promise<ImportedScenario> {
   const result = await importCrmData(ADMIN, toServiceImport(fixture, snapshotAt));
-  const links = await CrmOwnerLinkModel.find({ _id: { $in: fixture.owners.map((o) => o.id) } }).lean();
+  const links = await CrmOwnerLinkModel.find({ _id: trusted({ $in: fixture.owners.map((o) => o.id) }) }).lean();
   const memberOf = new Map(links.map((l) => [l._id as string, l.memberId]));
   const ownerOf = new Map(links.map((l) => [l.memberId, l._id as string]));
   return { snapshotId: result.snapshotId, memberOf, ownerOf };
