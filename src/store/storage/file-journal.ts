@@ -175,13 +175,16 @@ export class FileJournal implements Journal {
       const log = await this.readLog(generation);
       for (const batch of log.batches) mutations.push(...batch);
       logBytes = log.bytes;
-    } else if (generation === 0) {
+    } else if (generation === 0 && listing.logs.length === 0) {
       await this.installEmptyLog(0);
     } else {
+      // Generation 0 without its log but with later logs, or a snapshot without its log: files
+      // were removed by hand. Starting empty would silently drop what the other files hold.
+      const evidence = generation > 0 ? snapshotName(generation) : logName(listing.logs[0]);
       throw new CorruptJournalError(
         inDir(this.dir, logName(generation)),
         0,
-        `file is missing, but ${snapshotName(generation)} exists (a log is always installed before its snapshot)`,
+        `file is missing, but ${evidence} exists (a log is always installed before its snapshot)`,
       );
     }
     // Leftovers of interrupted or finished compactions. Safe: generation `generation` is complete.
@@ -283,6 +286,7 @@ export class FileJournal implements Journal {
       const carried = this.carried ?? [];
       this.carried = undefined;
       const taken = writer.takePending();
+      const bytesAtTake = this.logRecordBytes;
       let installed = false;
       try {
         await this.installFile('log', next, carried);
@@ -295,7 +299,8 @@ export class FileJournal implements Journal {
         // all of them are durable now.
         const previous = writer.switchTo(handle, taken.seq);
         this.state = { ...this.opened('compact'), generation: next };
-        this.logRecordBytes = carried.reduce((sum, frame) => sum + frame.length, 0);
+        // The new log holds the carried records, plus whatever was appended during this step.
+        this.logRecordBytes = carried.reduce((sum, frame) => sum + frame.length, 0) + (this.logRecordBytes - bytesAtTake);
         this.compactions++;
         await previous.close();
         step('switched');

@@ -1,4 +1,4 @@
-import { cpSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { FileJournal, type CompactionStep } from '../../../src/store/storage/file-journal';
@@ -155,6 +155,34 @@ describe('FileJournal compaction', () => {
     );
   });
 
+  it('refuses to start empty when the first log is missing but a later one exists', async () => {
+    const dir = dirs.make();
+    writeFileSync(join(dir, 'journal-0000000003.log'), Buffer.from('PGJL whatever'));
+    await expect(new FileJournal(dir).open()).rejects.toThrow(
+      'journal-0000000000.log at byte 0: file is missing, but journal-0000000003.log exists',
+    );
+  });
+
+  it('counts records appended during a compaction in the new log size', async () => {
+    const dir = dirs.make();
+    let journal: FileJournal | undefined = undefined;
+    journal = new FileJournal(dir, {
+      // Appending inside the step that swaps the logs: the record lands in the new log later.
+      afterCompactionStep: (step) => void (step === 'log-installed' && journal!.append([insert(3)])),
+    });
+    await journal.open();
+    journal.append([insert(1)]);
+    await journal.sync();
+    const compaction = journal.compact(() => [insert(1)]);
+    journal.append([insert(2)]); // carried into the new log by the compaction
+    await Promise.all([compaction, journal.sync()]);
+    await journal.sync();
+    const { size } = statSync(join(dir, 'journal-0000000001.log'));
+    expect(journal.logBytes).toBe(size - 16);
+    await journal.close();
+    expect(ids(await readState(dir))).toEqual([1, 2, 3]);
+  });
+
   it('refuses a snapshot cut short', async () => {
     const dir = dirs.make();
     const journal = new FileJournal(dir);
@@ -163,7 +191,7 @@ describe('FileJournal compaction', () => {
     await journal.compact(() => [{ op: 'insert', ns: 'app.t', docs }]);
     await journal.close();
     const snapshot = join(dir, 'snapshot-0000000001.bson');
-    const { size } = require('node:fs').statSync(snapshot) as { size: number };
+    const { size } = statSync(snapshot);
     require('node:fs').truncateSync(snapshot, size - 40);
     await expect(new FileJournal(dir).open()).rejects.toThrow(/snapshot-0000000001\.bson at byte \d+: \d+ damaged bytes at the end of a snapshot/);
   });
