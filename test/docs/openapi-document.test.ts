@@ -84,6 +84,8 @@ describe('buildOpenApiDocument', () => {
   });
 
   it('documents GET input as query parameters with defaults, bounds and lists', () => {
+    expect(document.paths['/teams/members'].get.description).toMatch(/JSON body; query parameters win/);
+    expect(document.paths['/healthz'].get.description).toBeUndefined();
     expect(document.paths['/teams/members'].get.parameters).toEqual([
       { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
       { name: 'metrics', in: 'query', required: false, schema: { type: 'array', items: { type: 'string' } } },

@@ -15,6 +15,9 @@ export type OpenApiDocument = Record<string, unknown> & { openapi: '3.1.0'; path
 
 const BEARER = 'bearerAuth';
 
+/** The contract lets a GET take its input as a JSON body as well; OpenAPI can only say it in words. */
+const GET_BODY_NOTE = 'The query parameters may also be sent as a JSON body; query parameters win when both are given.';
+
 const FIELD_ERROR: JsonSchema = {
   type: 'object',
   required: ['field', 'message'],
@@ -120,6 +123,7 @@ function operation(route: RouteDefinition, registry: SchemaRegistry): JsonSchema
   return {
     operationId: operationId(route),
     summary: route.summary,
+    ...(route.method === 'GET' && rest.length > 0 ? { description: GET_BODY_NOTE } : {}),
     tags: [route.tag],
     security: route.authenticated ? [{ [BEARER]: [] }] : [],
     ...(parameters.length > 0 ? { parameters } : {}),
