@@ -81,6 +81,8 @@ describe('GraphiQL explorer', () => {
     expect(browser.status).toBe(200);
     expect(browser.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(browser.body).toContain('id="graphiql-config"');
+    const slash = await gateway.request<string>('GET', '/graphql/', { token: null, headers: { accept: BROWSER_ACCEPT } });
+    expect(slash.headers['content-type']).toBe('text/html; charset=utf-8');
     const client = await gateway.request('GET', '/graphql', { query: { query: '{ __typename }' }, headers: { accept: 'application/graphql-response+json', 'apollo-require-preflight': 'true' } });
     expect({ status: client.status, body: client.body }).toEqual({ status: 200, body: { data: { __typename: 'Query' } } });
   });

@@ -70,7 +70,8 @@ async function graphiqlPlugin(app: FastifyInstance, options: GraphiqlPluginOptio
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET' || request.url.split('?')[0] !== graphqlPath || !prefersHtml(request.headers.accept)) return;
+    const pathname = (request.url.split('?')[0] ?? '').replace(/\/+$/, ''); // the router ignores a trailing slash too
+    if (request.method !== 'GET' || pathname !== graphqlPath || !prefersHtml(request.headers.accept)) return;
     return sendPage(reply);
   });
 }
