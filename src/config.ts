@@ -83,6 +83,9 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
   if (adminToken !== undefined && adminToken.length < 16) {
     throw new ConfigError(`ADMIN_TOKEN must be at least 16 characters, got ${adminToken.length}`);
   }
+  if (adminToken !== undefined && !/^[\x21-\x7e]+$/.test(adminToken)) {
+    throw new ConfigError('ADMIN_TOKEN must be visible ASCII characters without spaces (it travels as "Authorization: Bearer <token>")');
+  }
   const jwtSecret = text(env, 'JWT_SECRET');
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
     throw new ConfigError(`JWT_SECRET must be at least 32 characters, got ${jwtSecret.length}`);

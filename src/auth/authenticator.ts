@@ -8,7 +8,8 @@ import { Role } from './role';
 /** Subject of the bootstrap ADMIN_TOKEN principal. */
 export const ADMIN_TOKEN_SUBJECT = 'admin-token';
 
-const BEARER = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i;
+// Any visible characters: ADMIN_TOKEN may be chosen freely (JWTs are base64url and dots).
+const BEARER = /^Bearer[ \t]+([\x21-\x7e]+)[ \t]*$/i;
 
 export interface AuthenticatorOptions {
   signer: TokenSigner;

@@ -79,3 +79,18 @@ describe('issuing tokens', () => {
     });
   });
 });
+
+describe('a chosen ADMIN_TOKEN', () => {
+  it('works with any visible characters', async () => {
+    const adminToken = 'S3cr3t!#$%&*+/=?^_`{|}~-token';
+    const gw = await startGateway({ env: { ADMIN_TOKEN: adminToken } });
+    try {
+      expect(gw.adminToken).toBe(adminToken);
+      const res = await gw.graphql('{ viewer { subject } }', undefined, adminToken);
+      expect(res.body).toEqual({ data: { viewer: { subject: 'admin-token' } } });
+      expect((await gw.graphql('{ viewer { subject } }', undefined, `${adminToken}x`)).status).toBe(401);
+    } finally {
+      await gw.stop();
+    }
+  });
+});

@@ -54,6 +54,7 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
     [{ MONGODB_URI: 'postgres://x' }, 'MONGODB_URI must start with mongodb:// or mongodb+srv://, got "postgres://x"'],
     [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN must be at least 16 characters, got 5'],
+    [{ ADMIN_TOKEN: 'has spaces inside it' }, 'ADMIN_TOKEN must be visible ASCII characters without spaces (it travels as "Authorization: Bearer <token>")'],
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET must be at least 32 characters, got 5'],
     [{ SEED_DEMO: 'maybe' }, 'SEED_DEMO must be true or false, got "maybe"'],
   ])('rejects %j with a clear message', (env, message) => {
