@@ -1,3 +1,5 @@
+// trusted(): the `$in` operators here are ours, never client input (filters are sanitised globally).
+import { trusted } from 'mongoose';
 import { CrmOwnerLinkModel } from '../models/crm-owner-link.model';
 import { MemberModel } from '../models/member.model';
 import { SnapshotModel } from '../models/snapshot.model';
@@ -19,9 +21,9 @@ export async function discardImport(importId: string): Promise<void> {
   }
   await deleteSnapshotContents(snapshots.map((s) => s._id as string));
   await Promise.all([
-    created.ownerLinkIds.length > 0 ? CrmOwnerLinkModel.deleteMany({ _id: { $in: created.ownerLinkIds } }) : null,
-    created.memberIds.length > 0 ? MemberModel.deleteMany({ _id: { $in: created.memberIds } }) : null,
-    created.teamIds.length > 0 ? TeamModel.deleteMany({ _id: { $in: created.teamIds } }) : null,
+    created.ownerLinkIds.length > 0 ? CrmOwnerLinkModel.deleteMany({ _id: trusted({ $in: created.ownerLinkIds }) }) : null,
+    created.memberIds.length > 0 ? MemberModel.deleteMany({ _id: trusted({ $in: created.memberIds }) }) : null,
+    created.teamIds.length > 0 ? TeamModel.deleteMany({ _id: trusted({ $in: created.teamIds }) }) : null,
   ]);
   await SnapshotModel.deleteMany({ importId });
 }

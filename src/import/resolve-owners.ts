@@ -1,3 +1,5 @@
+// trusted(): the `$in` operators here are ours, never client input (filters are sanitised globally).
+import { trusted } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { Role } from '../auth/role';
 import { CrmOwnerLinkModel } from '../models/crm-owner-link.model';
@@ -39,8 +41,8 @@ export async function resolveOwners(
   const ownerIds = owners.map((o) => o.ownerId);
 
   // 1. Existing links whose member still exists.
-  const links = await CrmOwnerLinkModel.find({ _id: { $in: ownerIds } }).lean();
-  const linkedMembers = await MemberModel.find({ _id: { $in: links.map((l) => l.memberId) } }, { teamId: 1 }).lean();
+  const links = await CrmOwnerLinkModel.find({ _id: trusted({ $in: ownerIds }) }).lean();
+  const linkedMembers = await MemberModel.find({ _id: trusted({ $in: links.map((l) => l.memberId) }) }, { teamId: 1 }).lean();
   const memberTeam = new Map(linkedMembers.map((m) => [m._id as string, m.teamId]));
   const staleLinks: string[] = [];
   for (const link of links) {
@@ -48,14 +50,14 @@ export async function resolveOwners(
     if (teamId !== undefined) byOwner.set(link._id, { memberId: link.memberId, teamId });
     else staleLinks.push(link._id); // its member was deleted: the owner is matched afresh
   }
-  if (staleLinks.length > 0) await CrmOwnerLinkModel.deleteMany({ _id: { $in: staleLinks } });
+  if (staleLinks.length > 0) await CrmOwnerLinkModel.deleteMany({ _id: trusted({ $in: staleLinks }) });
 
   // 2. Teams: every importable owner's HubSpot team; the unassigned team only if someone needs it.
   const teamOf = (owner: NormalisedOwner) => owner.team ?? UNASSIGNED_TEAM;
   const teams = new Map<string, NormalisedTeam>();
   for (const owner of owners) teams.set(teamOf(owner).id, teamOf(owner));
   const existingTeams = new Set(
-    (await TeamModel.find({ _id: { $in: [...teams.keys()] } }, { _id: 1 }).lean()).map((t) => t._id as string),
+    (await TeamModel.find({ _id: trusted({ $in: [...teams.keys()] }) }, { _id: 1 }).lean()).map((t) => t._id as string),
   );
   const newTeams = [...teams.values()].filter((t) => !existingTeams.has(t.id));
   if (newTeams.length > 0) {
@@ -67,7 +69,7 @@ export async function resolveOwners(
   const unlinked = owners.filter((o) => !byOwner.has(o.ownerId));
   const emails = [...new Set(unlinked.map((o) => o.email.toLowerCase()))];
   const byEmail = new Map<string, { memberId: string; teamId: string }>();
-  for (const m of await MemberModel.find({ emailLower: { $in: emails } }, { emailLower: 1, teamId: 1 }).lean()) {
+  for (const m of await MemberModel.find({ emailLower: trusted({ $in: emails }) }, { emailLower: 1, teamId: 1 }).lean()) {
     byEmail.set(m.emailLower, { memberId: m._id as string, teamId: m.teamId });
   }
   const newMembers: Record<string, unknown>[] = [];

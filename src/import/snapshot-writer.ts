@@ -1,3 +1,5 @@
+// trusted(): the `$in` operators here are ours, never client input (filters are sanitised globally).
+import { trusted } from 'mongoose';
 import { DefinitionModel } from '../models/definition.model';
 import { OpportunityModel } from '../models/opportunity.model';
 import { PipelineFactsModel } from '../models/pipeline-facts.model';
@@ -65,7 +67,7 @@ export async function writeOpportunities(
 /** Removes every document that belongs to the given snapshots (not the snapshot documents themselves). */
 export async function deleteSnapshotContents(snapshotIds: string[]): Promise<void> {
   if (snapshotIds.length === 0) return;
-  const filter = { snapshotId: { $in: snapshotIds } };
+  const filter = { snapshotId: trusted({ $in: snapshotIds }) };
   await Promise.all([
     OpportunityModel.deleteMany(filter),
     PipelineModel.deleteMany(filter),

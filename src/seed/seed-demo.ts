@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Connection } from 'mongoose';
+// trusted(): the `$in` operators here are ours, never client input (filters are sanitised globally).
+import { trusted, type Connection } from 'mongoose';
 import type { Principal } from '../auth/principal';
 import { Role } from '../auth/role';
 import { discardPendingImports } from '../import/discard-import';
@@ -41,7 +42,7 @@ export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoR
   const result = await importCrmData(SEED_PRINCIPAL, { ...docs, backfill: true }, { now, onProgress: options.onProgress });
 
   const links = new Map(
-    (await CrmOwnerLinkModel.find({ _id: { $in: DEMO_PEOPLE.map((p) => p.ownerId) } }).lean()).map((l) => [l._id, l.memberId]),
+    (await CrmOwnerLinkModel.find({ _id: trusted({ $in: DEMO_PEOPLE.map((p) => p.ownerId) }) }).lean()).map((l) => [l._id, l.memberId]),
   );
   let rolesSet = 0;
   for (const person of DEMO_PEOPLE) {
@@ -68,7 +69,7 @@ export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoR
       amounts,
     }));
   });
-  await TargetModel.deleteMany({ memberId: { $in: [...links.values()] }, year: { $in: years } });
+  await TargetModel.deleteMany({ memberId: trusted({ $in: [...links.values()] }), year: trusted({ $in: years }) });
   await TargetModel.insertMany(rows);
   return { import: result, rolesSet, targets: rows.length };
 }

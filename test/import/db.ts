@@ -1,6 +1,9 @@
-/** Internal test helper: a fresh in-memory embedded server with mongoose connected, for service tests. */
+/**
+ * Internal test helper: a fresh in-memory embedded database through `connectDatabase()`, so service
+ * tests run with the production mongoose settings (sanitised filters, strict queries).
+ */
 import mongoose from 'mongoose';
-import { EmbeddedMongoServer } from '../../src/store/server';
+import { connectDatabase } from '../../src/db/connect-database';
 
 export interface TestDatabase {
   /** Empties every collection of every registered model (indexes stay). */
@@ -9,16 +12,12 @@ export interface TestDatabase {
 }
 
 export async function startTestDatabase(): Promise<TestDatabase> {
-  const server = await EmbeddedMongoServer.start();
-  await mongoose.connect(server.uri, { serverSelectionTimeoutMS: 3_000 });
+  const database = await connectDatabase({ inMemory: true });
   await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).init()));
   return {
     async clear() {
       await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).deleteMany({})));
     },
-    async stop() {
-      await mongoose.disconnect();
-      await server.stop();
-    },
+    stop: () => database.close(),
   };
 }

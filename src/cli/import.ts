@@ -1,0 +1,70 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import type { Principal } from '../auth/principal';
+import { Role } from '../auth/role';
+import { loadConfig } from '../config';
+import { connectDatabase } from '../db/connect-database';
+import { ErrorWithCode } from '../errors';
+import { formatImportSummary } from '../import/import-summary';
+import { createProgressReporter } from '../import/progress-reporter';
+import { HubSpotFileError, readHubSpotFiles } from '../import/read-hubspot-files';
+import { importCrmData } from '../services/import.service';
+
+const USAGE = `Usage: npm run import -- [--snapshot-at <ISO date-time>] [--backfill] FILE...
+
+Imports HubSpot CRM data saved from its API: a combined file { "pipelines", "owners", "deals" }, or
+separate files in any order: the body of GET /crm/v3/pipelines/deals, of GET /crm/v3/owners, and one
+or more pages of GET /crm/v3/objects/deals. Uses MONGODB_URI, else the embedded database in DATA_DIR.`;
+
+/** The CLI runs with the rights of whoever can run it on the server: an admin. */
+const CLI_PRINCIPAL: Principal = { subject: 'cli', role: Role.ADMIN, memberId: null, teamId: null };
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      allowPositionals: true,
+      options: { 'snapshot-at': { type: 'string' }, backfill: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (args.values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (args.positionals.length === 0) {
+    console.error(USAGE);
+    return 2;
+  }
+  const documents = await readHubSpotFiles(args.positionals);
+  const config = loadConfig();
+  const database = await connectDatabase({ uri: config.mongodbUri, dataDir: config.dataDir });
+  const progress = createProgressReporter();
+  try {
+    const result = await importCrmData(
+      CLI_PRINCIPAL,
+      { ...documents, snapshotAt: args.values['snapshot-at'], backfill: args.values.backfill === true },
+      { onProgress: progress.report },
+    );
+    progress.done();
+    console.log(formatImportSummary(result));
+    return 0;
+  } finally {
+    progress.done();
+    await database.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof HubSpotFileError) console.error(`Cannot import: ${error.message}`);
+    else if (error instanceof ErrorWithCode) {
+      console.error(`Import refused: ${error.message}`);
+      for (const field of error.fieldErrors ?? []) console.error(`  ${field.field}: ${field.message}`);
+    } else console.error(`Import failed, nothing was kept: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);
