@@ -31,7 +31,7 @@ export class CrmImportSkipped {
   reason!: string;
 }
 
-@ObjectType()
+@ObjectType('CrmImportResult', { description: 'The outcome of an import: its snapshot, counts and skipped items.' })
 export class CrmImportResultType {
   @Field(() => ID, { description: 'The current snapshot of the import (see `snapshot(id:)`).' })
   snapshotId!: string;
