@@ -27,6 +27,8 @@ export interface GatewayConfig {
   jwtAudience: string;
   /** BODY_LIMIT in bytes, default 1048576 (1 MiB). */
   bodyLimit: number;
+  /** RATE_LIMIT: requests per minute per client address; 0 (the default) turns limiting off. */
+  rateLimit: number;
   /** LOG_LEVEL, default `info`. */
   logLevel: LogLevel;
   /**
@@ -100,6 +102,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     jwtIssuer: text(env, 'JWT_ISSUER') ?? 'pipeline-gateway',
     jwtAudience: text(env, 'JWT_AUDIENCE') ?? 'pipeline-gateway',
     bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    rateLimit: integer(env, 'RATE_LIMIT', 0, 0, 1_000_000),
     logLevel: logLevel as LogLevel,
     seedDemo: flag(env, 'SEED_DEMO', true) && mongodbUri === undefined,
   };

@@ -5,7 +5,7 @@ import { Authenticator } from '../auth/authenticator';
 import { TokenSigner } from '../auth/jwt';
 import { loadSecrets, type GatewaySecrets } from '../auth/secrets';
 import type { GatewayConfig } from '../config';
-import { NotFoundError, MethodNotAllowedError } from '../errors';
+import { MethodNotAllowedError, NotFoundError, TooManyRequestsError } from '../errors';
 import { graphiqlPlugin } from '../docs/graphiql/graphiql.plugin';
 import { mountGraphQL } from '../graphql/apollo';
 import { buildGatewaySchema } from '../graphql/build-schema';
@@ -19,6 +19,7 @@ import { createHttpServer } from './create-http-server';
 import { shapeErrorBody } from './error-envelope';
 import { registerJsonBodyParser } from './json-body-parser';
 import { MethodTable } from './method-table';
+import { FixedWindowLimiter } from './rate-limiter';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 
 export interface BuildAppOptions {
@@ -71,6 +72,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
+  if (config.rateLimit > 0) {
+    const limiter = new FixedWindowLimiter(config.rateLimit, 60_000);
+    app.addHook('onRequest', async (request) => {
+      // Probes stay answerable whatever the traffic.
+      if (request.url === '/healthz' || request.url === '/readyz') return;
+      const retryAfter = limiter.hit(request.ip);
+      if (retryAfter > 0) throw new TooManyRequestsError(retryAfter);
+    });
+  }
   registerJsonBodyParser(app);
 
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {

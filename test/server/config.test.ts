@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       jwtIssuer: 'pipeline-gateway',
       jwtAudience: 'pipeline-gateway',
       bodyLimit: 1048576,
+      rateLimit: 0,
       logLevel: 'info',
       seedDemo: true,
     });
