@@ -4,7 +4,7 @@ import { BadUserInputError, NotFoundError } from '../errors';
 import { LATEST } from '../loaders/pipeline.loaders';
 import { OpportunityModel, Outcome } from '../models/opportunity.model';
 import { SnapshotModel } from '../models/snapshot.model';
-import { decodeCursor, encodeCursor } from './pipeline-cursor';
+import { decodeCursor, encodeCursor, invalidCursor } from './pipeline-cursor';
 import { DefinitionView, PipelineView, SnapshotView, StageView } from './snapshot-cache';
 
 export type { DefinitionView, PipelineView, SnapshotView, StageView };
@@ -131,7 +131,7 @@ export async function listSnapshots(ctx: RequestContext, options: { first?: numb
     const position = decodeCursor('s', options.after, 'after');
     const bar = position.indexOf('|');
     const at = new Date(position.slice(0, bar));
-    if (bar < 0 || Number.isNaN(at.getTime())) decodeCursor('s', '', 'after');
+    if (bar < 0 || Number.isNaN(at.getTime())) throw invalidCursor(options.after, 'after');
     const id = position.slice(bar + 1);
     // trusted(): the operators are ours, the cursor only supplies values (filters are sanitised globally).
     filter.$or = [{ snapshotAt: trusted({ $lt: at }) }, { snapshotAt: at, _id: trusted({ $lt: id }) }];
@@ -147,8 +147,8 @@ export async function listSnapshots(ctx: RequestContext, options: { first?: numb
 }
 
 /** The opportunities of a pipeline in its snapshot, by deal id, with optional stage and open filters. */
-export async function listOpportunities(ctx: RequestContext, pipeline: PipelineView, options: OpportunityFilter): Promise<Page<OpportunityView>> {
-  void ctx; // opportunities are read on demand; a page is one query, never part of a batch
+export async function listOpportunities(_ctx: RequestContext, pipeline: PipelineView, options: OpportunityFilter): Promise<Page<OpportunityView>> {
+  // One query per page, on demand: pages are not batched (each pipeline has its own cursor).
   const size = pageSize(options.first);
   const filter: Record<string, unknown> = { snapshotId: pipeline.snapshotId, definitionId: pipeline.definitionId };
   if (pipeline.kind === 'team') filter.teamId = pipeline.teamId;

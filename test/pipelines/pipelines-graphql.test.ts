@@ -198,6 +198,11 @@ describe('the pipeline graph', () => {
     });
     expect(second.snapshots).toEqual({ edges: [{ node: { id: scenario.snapshotId } }], pageInfo: { hasNextPage: false } });
 
+    for (const after of [Buffer.from('s:not-a-date').toString('base64url'), Buffer.from('o:1001').toString('base64url'), 'a b']) {
+      const bad = await runGraphQL(`query($after: String) { snapshots(after: $after) { edges { cursor } } }`, { after });
+      expect(bad.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, message: expect.stringContaining('Invalid after: expected a cursor returned by a previous page') });
+    }
+
     const count = `query($snapshot: ID) { pipeline(id: "sales", snapshotId: $snapshot) { metrics(names: ["open_opportunities"]) { value } } }`;
     expect((await queryData(count)).pipeline.metrics).toEqual([{ value: 2 }]); // 1001 and 1002
     expect((await queryData(count, { snapshot: scenario.snapshotId })).pipeline.metrics).toEqual([{ value: 6 }]);
