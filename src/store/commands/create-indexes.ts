@@ -38,7 +38,9 @@ export const createIndexesCommand: Command = {
         if (sameIndexOptions(sameKey.spec, spec)) continue; // same index under another name: mongod refuses only differing options
         throw new StoreError('IndexOptionsConflict', `Index already exists with a different name: ${sameKey.name}`);
       }
-      if (spec.unique) checkExistingUnique(coll.ns, new Index(spec), coll.docs);
+      // Building the Index compiles partialFilterExpression: a bad one fails here, not in apply.
+      const index = new Index(spec);
+      if (spec.unique) checkExistingUnique(coll.ns, index, coll.docs);
       fresh.push(spec);
     }
     const batch: Mutation[] = [...created];

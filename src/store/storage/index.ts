@@ -24,9 +24,12 @@ export class Index {
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
-    this.partial = spec.partialFilterExpression
-      ? new Query(spec.partialFilterExpression, mingoOptions())
-      : null;
+    try {
+      this.partial = spec.partialFilterExpression ? new Query(spec.partialFilterExpression, mingoOptions()) : null;
+      this.partial?.test({});
+    } catch (err) {
+      throw new StoreError('BadValue', `Error in specification ${JSON.stringify(spec.key)} :: caused by :: invalid partialFilterExpression: ${(err as Error).message}`);
+    }
   }
 
   get name(): string {
@@ -40,6 +43,7 @@ export class Index {
   /** The keys a document contributes (none when sparse/partial leave it out). */
   keysFor(doc: Document): IndexKey[] {
     if (this.partial && !this.partial.test(doc)) return [];
+    if (this.fields.length === 1) return this.singleFieldKeys(doc);
     const perField = this.fields.map((f) => valuesAtPath(doc, f));
     if (this.spec.sparse && perField.every((vals) => vals.length === 1 && vals[0] === MISSING)) return [];
     const keys: IndexKey[] = [];
@@ -58,6 +62,23 @@ export class Index {
     };
     walk(0, []);
     return keys;
+  }
+
+  // The common case without the cartesian-product machinery.
+  private singleFieldKeys(doc: Document): IndexKey[] {
+    const values = valuesAtPath(doc, this.fields[0]);
+    if (this.spec.sparse && values.length === 1 && values[0] === MISSING) return [];
+    if (values.length === 1) {
+      const v = values[0] === MISSING ? null : values[0];
+      return [{ key: values[0] === MISSING ? 'N' : canonicalKey(v), values: [v] }];
+    }
+    const keys = new Map<string, IndexKey>();
+    for (const raw of values) {
+      const v = raw === MISSING ? null : raw;
+      const key = raw === MISSING ? 'N' : canonicalKey(v);
+      if (!keys.has(key)) keys.set(key, { key, values: [v] });
+    }
+    return [...keys.values()];
   }
 
   add(id: string, doc: Document): void {

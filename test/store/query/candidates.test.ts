@@ -1,0 +1,49 @@
+import { ObjectId } from 'bson';
+import { candidateDocuments } from '../../../src/store/query/candidates';
+import { Collection } from '../../../src/store/storage/collection';
+
+function collection(): Collection {
+  const coll = new Collection('db', 'c', {});
+  coll.addIndex({ v: 2, key: { email: 1 }, name: 'email_1' });
+  coll.addIndex({ v: 2, key: { tag: 1 }, name: 'tag_1', sparse: true });
+  coll.insert(
+    Array.from({ length: 1000 }, (_, i) => ({ _id: i, email: `u${i}@x`, tag: i % 2 ? 'odd' : 'even', n: i })),
+  );
+  return coll;
+}
+
+const size = (docs: Iterable<unknown>) => [...docs].length;
+
+describe('candidateDocuments', () => {
+  const coll = collection();
+
+  it('narrows an _id equality or $in to the matching documents', () => {
+    expect(size(candidateDocuments(coll, { _id: 5 }))).toBe(1);
+    expect(size(candidateDocuments(coll, { _id: 5.0, n: 5 }))).toBe(1);
+    expect(size(candidateDocuments(coll, { _id: { $in: [1, 2, 3000] } }))).toBe(2);
+    expect(size(candidateDocuments(coll, { _id: new ObjectId() }))).toBe(0);
+  });
+
+  it('narrows an equality on a single-field index, also inside $and', () => {
+    expect(size(candidateDocuments(coll, { email: 'u7@x' }))).toBe(1);
+    expect(size(candidateDocuments(coll, { $and: [{ n: { $gt: 3 } }, { email: { $eq: 'u9@x' } }] }))).toBe(1);
+    expect(size(candidateDocuments(coll, { email: { $in: ['u1@x', 'u2@x'] } }))).toBe(2);
+  });
+
+  it('scans for ranges, null, regexes, unindexed fields and sparse indexes', () => {
+    expect(size(candidateDocuments(coll, { email: { $gt: 'u' } }))).toBe(1000);
+    expect(size(candidateDocuments(coll, { email: null }))).toBe(1000);
+    expect(size(candidateDocuments(coll, { email: /u1/ }))).toBe(1000);
+    expect(size(candidateDocuments(coll, { n: 3 }))).toBe(1000);
+    expect(size(candidateDocuments(coll, { tag: 'odd' }))).toBe(1000);
+  });
+
+  it('follows replacements and deletes', () => {
+    const c = collection();
+    c.replace([{ _id: 1, email: 'changed@x' }]);
+    c.delete([2]);
+    expect(size(candidateDocuments(c, { email: 'u1@x' }))).toBe(0);
+    expect(size(candidateDocuments(c, { email: 'changed@x' }))).toBe(1);
+    expect(size(candidateDocuments(c, { email: 'u2@x' }))).toBe(0);
+  });
+});
