@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 import { Aggregator } from 'mingo';
 import { StoreError } from '../errors';
-import { isPlainObject } from '../storage/document-paths';
+import { cloneDocument, isPlainObject } from '../storage/document-paths';
 import { mingoOptions } from './mingo-options';
 
 /**
@@ -20,5 +20,23 @@ export function runPipeline(docs: Iterable<Document>, pipeline: Document[], reso
     }
   }
   if (pipeline.length === 0) return [...docs];
-  return new Aggregator(pipeline, mingoOptions(resolve)).run([...docs]) as Document[];
+  // mingo runs without cloning (fast), but some stages ($set/$addFields/$unset/$project on nested
+  // paths) then write into their input: stored documents must be copied before such a stage.
+  const input = mutatesInput(pipeline) ? Array.from(docs, cloneDocument) : [...docs];
+  const cloningResolve = (name: string): Document[] => resolve(name).map(cloneDocument);
+  return new Aggregator(pipeline, mingoOptions(cloningResolve)).run(input) as Document[];
+}
+
+/** Stages that only select or reorder their input documents. */
+const FILTER_STAGES = new Set(['$match', '$sort', '$skip', '$limit']);
+/** Stages whose output documents are all new objects. */
+const FRESH_OUTPUT_STAGES = new Set(['$group', '$count', '$sortByCount', '$bucket', '$bucketAuto']);
+
+function mutatesInput(pipeline: Document[]): boolean {
+  for (const stage of pipeline) {
+    const name = Object.keys(stage)[0];
+    if (FRESH_OUTPUT_STAGES.has(name)) return false;
+    if (!FILTER_STAGES.has(name)) return true;
+  }
+  return false;
 }

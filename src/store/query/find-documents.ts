@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 import { StoreError } from '../errors';
 import type { Collection } from '../storage/collection';
-import { isPlainObject } from '../storage/document-paths';
+import { cloneDocument, isPlainObject } from '../storage/document-paths';
 import { candidateDocuments } from './candidates';
 import { compileFilter, describeType } from './filter';
 
@@ -28,11 +28,15 @@ export function findDocuments(coll: Collection | undefined, spec: FindSpec): Doc
     sort = Object.keys(rest).length ? rest : undefined;
   }
   if (sort) validateSort(sort);
-  let cursor = query.find(source as Document[], projection && Object.keys(projection).length ? projection : undefined);
+  let cursor = query.find(source as Document[]);
   if (sort) cursor = cursor.sort(sort as Record<string, 1 | -1>);
   if (spec.skip) cursor = cursor.skip(spec.skip);
   if (spec.limit) cursor = cursor.limit(spec.limit);
-  return cursor.all() as Document[];
+  const page = cursor.all() as Document[];
+  if (!projection || Object.keys(projection).length === 0) return page;
+  // Projection runs on copies of the page: mingo's exclusion of nested paths edits its input in
+  // place. The query is applied again so positional projections ("a.$") see their condition.
+  return query.find(page.map(cloneDocument), projection).all() as Document[];
 }
 
 function optionalObject(v: unknown, name: string): Document | undefined {

@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 import { Query } from 'mingo';
+import { cloneDocument } from '../storage/document-paths';
 import { validateSort } from './find-documents';
 import { mingoOptions } from './mingo-options';
 
@@ -15,5 +16,6 @@ export function sortDocuments(docs: Document[], sort: Document | undefined): Doc
 /** A find-style projection of one document. */
 export function projectDocument(doc: Document, projection: Document | undefined): Document {
   if (!projection || Object.keys(projection).length === 0) return doc;
-  return MATCH_ALL.find([doc], projection).all()[0] as Document;
+  // On a copy: mingo's nested exclusions edit their input in place.
+  return MATCH_ALL.find([cloneDocument(doc)], projection).all()[0] as Document;
 }

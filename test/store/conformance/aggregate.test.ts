@@ -63,6 +63,13 @@ describe('aggregation', () => {
     expect(out).toEqual([{ d: 20, f: true, c: 'a' }]);
   });
 
+  it('leaves stored documents untouched by stages that rewrite nested fields', async () => {
+    await target().db.collection('nested').insertOne({ _id: 1 as never, n: { a: 1 } });
+    await target().db.collection('nested').aggregate([{ $set: { 'n.b': 2 } }, { $unset: 'n.a' }]).toArray();
+    await orders().aggregate([{ $match: { _id: 1 } }, { $lookup: { from: 'nested', pipeline: [], as: 'j' } }, { $unwind: '$j' }, { $set: { 'j.n.c': 3 } }]).toArray();
+    expect(await target().db.collection('nested').findOne({ _id: 1 as never })).toEqual({ _id: 1, n: { a: 1 } });
+  });
+
   it('returns large results in batches', async () => {
     const reply = await target().db.command({ aggregate: 'orders', pipeline: [], cursor: { batchSize: 2 } });
     expect(reply.cursor.firstBatch).toHaveLength(2);

@@ -54,6 +54,11 @@ describe('insert, find, update, delete', () => {
     expect(await coll().findOne({ _id: 1 as never }, { projection: { tags: { $slice: 1 }, _id: 0, name: 1 } })).toEqual({ name: 'ann', tags: ['a'] });
   });
 
+  it('leaves stored documents untouched by nested exclusion projections', async () => {
+    expect(await coll().findOne({ _id: 1 as never }, { projection: { 'address.city': 0, tags: 0 } })).toEqual({ _id: 1, name: 'ann', age: 31, address: {} });
+    expect((await coll().findOne({ _id: 1 as never }))!.address).toEqual({ city: 'Oslo' });
+  });
+
   it('sorts, skips and limits, and returns one batch for a negative limit', async () => {
     const sorted = await coll().find({}, { sort: { age: -1 }, skip: 1, limit: 2 }).toArray();
     expect(sorted.map((d) => d.name)).toEqual(['ann', 'bob']);
