@@ -7,19 +7,38 @@ export interface Rate {
   perSecond: number;
   /** Mean microseconds per operation. */
   meanMicros: number;
+  /**
+   * Mean CPU microseconds of this process per operation (user + system, all its threads). Less
+   * sensitive than wall time to other processes competing for the CPU.
+   */
+  cpuMicros: number;
 }
 
 const now = (): bigint => process.hrtime.bigint();
 
-function rate(ops: number, started: bigint): Rate {
-  const seconds = Number(now() - started) / 1e9;
-  return { ops, seconds, perSecond: ops / seconds, meanMicros: (seconds * 1e6) / ops };
+interface Start {
+  wall: bigint;
+  cpu: NodeJS.CpuUsage;
+}
+
+const start = (): Start => ({ wall: now(), cpu: process.cpuUsage() });
+
+function rate(ops: number, started: Start): Rate {
+  const seconds = Number(now() - started.wall) / 1e9;
+  const cpu = process.cpuUsage(started.cpu);
+  return { ops, seconds, perSecond: ops / seconds, meanMicros: (seconds * 1e6) / ops, cpuMicros: (cpu.user + cpu.system) / ops };
+}
+
+/** The round with the median rate. */
+export function median(rates: Rate[]): Rate {
+  const sorted = [...rates].sort((a, b) => a.perSecond - b.perSecond);
+  return sorted[Math.floor(sorted.length / 2)];
 }
 
 /** Runs `op(i)` `ops` times one after the other (after `warmup` untimed runs). */
 export async function timeSequential(ops: number, op: (i: number) => Promise<unknown>, warmup = Math.min(200, ops)): Promise<Rate> {
   for (let i = 0; i < warmup; i++) await op(i);
-  const started = now();
+  const started = start();
   for (let i = 0; i < ops; i++) await op(i);
   return rate(ops, started);
 }
@@ -28,7 +47,7 @@ export async function timeSequential(ops: number, op: (i: number) => Promise<unk
 export async function timeConcurrent(ops: number, concurrency: number, op: (i: number) => Promise<unknown>): Promise<Rate & { latenciesMicros: number[] }> {
   let next = 0;
   const latencies: number[] = [];
-  const started = now();
+  const started = start();
   const lane = async (): Promise<void> => {
     while (next < ops) {
       const i = next++;
@@ -45,7 +64,7 @@ export async function timeConcurrent(ops: number, concurrency: number, op: (i: n
 export function timeSync(ops: number, op: (i: number) => unknown): Rate {
   let sink = 0;
   for (let i = 0; i < Math.min(ops, 10_000); i++) sink += op(i) === undefined ? 0 : 1;
-  const started = now();
+  const started = start();
   for (let i = 0; i < ops; i++) sink += op(i) === undefined ? 0 : 1;
   const result = rate(ops, started);
   if (sink < 0) console.log(sink);

@@ -41,8 +41,8 @@ export async function insertBench(ops: number, concurrency: number): Promise<Ins
         const docs: Document[] = Array.from({ length: ops + 200 }, (_, i) => docFor(i));
         const insert = async (i: number): Promise<void> => void (await coll.insertOne(docs[i]));
         const rate = lanes === 1 ? await timeSequential(ops, insert, 0) : await timeConcurrent(ops, lanes, insert);
-        const { ops: n, seconds, perSecond, meanMicros } = rate;
-        const row: InsertRow = { mode, concurrency: lanes, rate: { ops: n, seconds, perSecond, meanMicros } };
+        const { ops: n, seconds, perSecond, meanMicros, cpuMicros } = rate;
+        const row: InsertRow = { mode, concurrency: lanes, rate: { ops: n, seconds, perSecond, meanMicros, cpuMicros } };
         if (before) {
           const after = journal.stats;
           row.fsyncsPerWrite = (after.syncs - before.syncs) / (after.records - before.records);

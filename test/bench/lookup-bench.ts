@@ -1,7 +1,7 @@
 import { ObjectId, type Document } from 'bson';
 import { MongoClient } from 'mongodb';
 import { EmbeddedMongoServer } from '../../src/store/server';
-import { timeSequential, timeSync, type Rate } from './bench-timer';
+import { median, timeSequential, timeSync, type Rate } from './bench-timer';
 
 /** One lookup figure beside its in-process reference. */
 export interface LookupRow {
@@ -30,62 +30,112 @@ async function load(client: MongoClient, count: number): Promise<Document[]> {
   return docs;
 }
 
+interface Prepared {
+  size: number;
+  coll: ReturnType<ReturnType<MongoClient['db']>['collection']>;
+  docs: Document[];
+  picks: Document[];
+  byId: Map<string, Document>;
+  byEmail: Map<string, Document>;
+}
+
+/** One kind of lookup: the store operation and its in-process reference. */
+interface LookupKind {
+  what: string;
+  referenceName: string;
+  ops(p: Prepared, ops: number): number;
+  store(p: Prepared, i: number): Promise<unknown>;
+  reference(p: Prepared, i: number): unknown;
+}
+
+const mustFind = (found: unknown, what: string): void => {
+  if (!found) throw new Error(`${what} missed`);
+};
+
+const KINDS: LookupKind[] = [
+  {
+    what: 'find by _id',
+    referenceName: 'Map.get(id)',
+    ops: (_p, ops) => ops,
+    store: async (p, i) => mustFind(await p.coll.findOne({ _id: p.picks[i]._id }), 'find by _id'),
+    reference: (p, i) => p.byId.get((p.picks[i % p.picks.length]._id as ObjectId).toHexString()),
+  },
+  {
+    what: 'find by indexed field',
+    referenceName: 'Map.get(email)',
+    ops: (_p, ops) => ops,
+    store: async (p, i) => mustFind(await p.coll.findOne({ email: p.picks[i].email }), 'find by email'),
+    reference: (p, i) => p.byEmail.get(p.picks[i % p.picks.length].email),
+  },
+  {
+    // Contrast: a field without an index is a scan, so this one is expected to fall with size.
+    what: 'find by unindexed field (scan)',
+    referenceName: 'Array.find',
+    ops: (p, ops) => Math.max(10, Math.round(ops / 4 / (p.size / 1000))),
+    store: async (p, i) => mustFind(await p.coll.findOne({ name: p.picks[i].name }), 'find by name'),
+    reference: (p, i) => p.docs.find((d) => d.name === p.picks[i % p.picks.length].name),
+  },
+];
+
 /**
  * Finds by `_id` and by an indexed field at each size, through the driver against the in-memory
  * server, each beside a plain `Map` lookup of the same keys. The lookup rate must not fall with
- * the size: both paths are index lookups.
+ * the size: both paths are index lookups. All sizes are loaded first and then timed in
+ * alternating rounds (the median is reported), so a change in machine load hits every size alike.
  */
-export async function lookupBench(sizes: number[], ops: number): Promise<LookupRow[]> {
+export async function lookupBench(sizes: number[], ops: number, rounds: number): Promise<LookupRow[]> {
   const server = await EmbeddedMongoServer.start();
   const client = new MongoClient(server.uri);
-  const rows: LookupRow[] = [];
   try {
+    const prepared: Prepared[] = [];
     for (const size of sizes) {
       const docs = await load(client, size);
-      const coll = client.db('bench').collection(`docs${size}`);
-      // Random keys spread over the whole collection, the same sequence for store and reference.
-      const picks = Array.from({ length: ops + 200 }, (_, i) => docs[(i * 2654435761) % size]);
-      const byId = new Map(docs.map((d) => [(d._id as ObjectId).toHexString(), d]));
-      const byEmail = new Map(docs.map((d) => [d.email as string, d]));
-
-      rows.push({
-        what: 'find by _id',
-        docs: size,
-        store: await timeSequential(ops, async (i) => {
-          const found = await coll.findOne({ _id: picks[i]._id });
-          if (!found) throw new Error('find by _id missed');
-        }),
-        reference: timeSync(1_000_000, (i) => byId.get((picks[i % picks.length]._id as ObjectId).toHexString())),
-        referenceName: 'Map.get(id)',
-      });
-      rows.push({
-        what: 'find by indexed field',
-        docs: size,
-        store: await timeSequential(ops, async (i) => {
-          const found = await coll.findOne({ email: picks[i].email });
-          if (!found) throw new Error('find by email missed');
-        }),
-        reference: timeSync(1_000_000, (i) => byEmail.get(picks[i % picks.length].email)),
-        referenceName: 'Map.get(email)',
-      });
-      // Contrast: a field without an index is a scan, so this one is expected to fall with size.
-      const scanOps = Math.max(20, Math.round(ops / (size / 1000)));
-      rows.push({
-        what: 'find by unindexed field (scan)',
-        docs: size,
-        store: await timeSequential(scanOps, async (i) => {
-          const found = await coll.findOne({ name: picks[i].name });
-          if (!found) throw new Error('find by name missed');
-        }, 5),
-        reference: timeSync(Math.max(20, Math.round(2000 / (size / 1000))), (i) => docs.find((d) => d.name === picks[i % picks.length].name)),
-        referenceName: 'Array.find',
+      prepared.push({
+        size,
+        coll: client.db('bench').collection(`docs${size}`),
+        docs,
+        // Random keys spread over the whole collection, the same sequence for store and reference.
+        picks: Array.from({ length: ops + 200 }, (_, i) => docs[(i * 2654435761) % size]),
+        byId: new Map(docs.map((d) => [(d._id as ObjectId).toHexString(), d])),
+        byEmail: new Map(docs.map((d) => [d.email as string, d])),
       });
     }
+    const samples = new Map<string, { store: Rate[]; reference: Rate[] }>();
+    for (let round = 0; round < rounds; round++) {
+      for (const kind of KINDS) {
+        for (const p of prepared) {
+          const key = `${kind.what}@${p.size}`;
+          const entry = samples.get(key) ?? { store: [], reference: [] };
+          samples.set(key, entry);
+          const n = kind.ops(p, ops);
+          entry.store.push(await timeSequential(n, (i) => kind.store(p, i), Math.min(50, n)));
+          entry.reference.push(timeSync(kind.what.includes('scan') ? n * 10 : 1_000_000, (i) => kind.reference(p, i)));
+        }
+      }
+    }
+    return KINDS.flatMap((kind) =>
+      prepared.map((p) => {
+        const entry = samples.get(`${kind.what}@${p.size}`)!;
+        return { what: kind.what, docs: p.size, store: median(entry.store), reference: median(entry.reference), referenceName: kind.referenceName };
+      }),
+    );
   } finally {
     await client.close();
     await server.stop();
   }
-  return rows;
+}
+
+/** Driver round trips of `ping`: what every command costs before it does any work. */
+export async function pingBench(ops: number): Promise<Rate> {
+  const server = await EmbeddedMongoServer.start();
+  const client = new MongoClient(server.uri);
+  try {
+    const admin = client.db('admin');
+    return await timeSequential(ops, () => admin.command({ ping: 1 }));
+  } finally {
+    await client.close();
+    await server.stop();
+  }
 }
 
 export interface GroupResult {

@@ -1,68 +1,131 @@
-// `npm run bench:store`: the embedded store's figures, each beside an in-process reference.
-// A program that prints (and saves test/bench/results/store.json), not a test.
+// `npm run bench:store [-- --quick] [-- --only=ping,lookups,group,inserts,placement]`: the embedded
+// store's figures, each beside an in-process reference. A program that prints (and saves
+// test/bench/results/store.json for a full run), not a test.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { formatNumber, printTable } from './bench-timer';
 import { insertBench } from './insert-bench';
-import { groupBench, lookupBench } from './lookup-bench';
+import { groupBench, lookupBench, pingBench } from './lookup-bench';
 import { placementBench, type PlacementRow } from './placement-bench';
 
 const QUICK = process.argv.includes('--quick');
+const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const SECTIONS = ['ping', 'lookups', 'group', 'inserts', 'placement'] as const;
+type Section = (typeof SECTIONS)[number];
+if (ONLY) {
+  const unknown = ONLY.filter((s) => !SECTIONS.includes(s as Section));
+  if (unknown.length) throw new Error(`--only expects some of ${SECTIONS.join(',')}; got ${unknown.join(',')}`);
+}
+const wanted = (section: Section): boolean => !ONLY || ONLY.includes(section);
+const load = (): string => loadavg().map((l) => l.toFixed(1)).join(' ');
+
+async function ping(): Promise<unknown> {
+  // The floor of any command: one round trip through the driver and the server's dispatch.
+  const rate = await pingBench(QUICK ? 1000 : 3000);
+  console.log(
+    `\nping through the driver (the floor of every command): ${formatNumber(rate.perSecond)}/s, ${formatNumber(rate.meanMicros)} µs, ${formatNumber(rate.cpuMicros)} CPU µs`,
+  );
+  return rate;
+}
+
+async function lookups(): Promise<unknown> {
+  const rounds = QUICK ? 1 : 5;
+  const rows = await lookupBench([1_000, QUICK ? 10_000 : 100_000], QUICK ? 500 : 1000, rounds);
+  printTable(
+    `Lookups through the driver (in memory), beside a Map lookup; median of ${rounds} alternating rounds`,
+    ['operation', 'docs', 'store ops/s', 'mean µs', 'CPU µs/op', 'reference', 'ref ops/s', 'store/ref'],
+    rows.map((r) => [r.what, r.docs, r.store.perSecond, r.store.meanMicros, r.store.cpuMicros, r.referenceName, r.reference.perSecond, r.store.perSecond / r.reference.perSecond]),
+  );
+  const flat = ['find by _id', 'find by indexed field'].map((what) => {
+    const [small, large] = rows.filter((r) => r.what === what);
+    return { what, docs: large.docs, rateRatio: large.store.perSecond / small.store.perSecond, cpuRatio: large.store.cpuMicros / small.store.cpuMicros };
+  });
+  for (const f of flat) {
+    console.log(
+      `${f.what}: at ${f.docs.toLocaleString('en-US')} docs the rate is ${formatNumber(f.rateRatio * 100)}% and the CPU per lookup ${formatNumber(f.cpuRatio * 100)}% of those at 1,000 docs`,
+    );
+  }
+  return { rows, flat };
+}
+
+async function group(): Promise<unknown> {
+  const result = await groupBench(10_000, QUICK ? 10 : 40);
+  printTable(
+    '$group over 10,000 documents, beside an array reduce',
+    ['operation', 'docs', 'store runs/s', 'mean ms', 'CPU ms/run', 'ref runs/s', 'store/ref'],
+    [['$group by cat, $sum', result.docs, result.store.perSecond, result.store.meanMicros / 1000, result.store.cpuMicros / 1000, result.reference.perSecond, result.store.perSecond / result.reference.perSecond]],
+  );
+  return result;
+}
+
+async function inserts(): Promise<unknown> {
+  const result = await insertBench(QUICK ? 500 : 3000, 32);
+  printTable(
+    'insertOne through the driver, in memory vs on disk (acknowledged after fsync)',
+    ['mode', 'writers', 'inserts/s', 'mean µs', 'CPU µs/op', 'fsyncs/write', 'store/Map.set'],
+    result.rows.map((r) => [r.mode, r.concurrency, r.rate.perSecond, r.rate.meanMicros, r.rate.cpuMicros, r.fsyncsPerWrite ?? '-', r.rate.perSecond / result.reference.perSecond]),
+  );
+  console.log(`reference Map.set: ${formatNumber(result.reference.perSecond)} ops/s`);
+  return result;
+}
+
+async function placement(): Promise<unknown> {
+  // Placements alternate over several rounds so a change in machine load hits both alike;
+  // the table shows each one's median round.
+  const runs: PlacementRow[] = [];
+  const rounds = QUICK ? 1 : 3;
+  const gatewayCosts = [0, 200];
+  for (const gatewayMicros of gatewayCosts) {
+    for (let round = 0; round < rounds; round++) {
+      for (const where of ['in-process', 'worker thread'] as const) {
+        runs.push(await placementBench(where, QUICK ? 1000 : 3000, 32, gatewayMicros));
+      }
+    }
+  }
+  const of = (where: string, micros: number): PlacementRow[] =>
+    runs.filter((p) => p.placement === where && p.gatewayMicrosPerRequest === micros).sort((a, b) => a.perSecond - b.perSecond);
+  const summary = gatewayCosts.flatMap((micros) => ['in-process', 'worker thread'].map((where) => of(where, micros)[Math.floor(rounds / 2)]));
+  printTable(
+    `Mixed mongoose load (60% findOne, 20% find 20, 20% updateOne, all indexed; 32 in flight), median of ${rounds} alternating rounds: where should the server run?`,
+    ['placement', 'gateway µs/req', 'requests/s', 'p50 µs', 'p99 µs', 'all rounds req/s'],
+    summary.map((p) => [
+      p.placement,
+      p.gatewayMicrosPerRequest,
+      p.perSecond,
+      p.p50Micros,
+      p.p99Micros,
+      of(p.placement, p.gatewayMicrosPerRequest)
+        .map((q) => formatNumber(q.perSecond))
+        .join(' / '),
+    ]),
+  );
+  return { summary, runs };
+}
+
+const RUNNERS: Record<Section, () => Promise<unknown>> = { ping, lookups, group, inserts, placement };
 
 async function main(): Promise<void> {
   const started = new Date();
-  console.log(`embedded store benchmark: node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'})${QUICK ? ', quick' : ''}`);
-
-  const lookups = await lookupBench([1_000, QUICK ? 10_000 : 100_000], QUICK ? 1000 : 4000);
-  printTable(
-    'Lookups through the driver (in memory), beside a Map lookup',
-    ['operation', 'docs', 'store ops/s', 'mean µs', 'reference', 'ref ops/s', 'store/ref'],
-    lookups.map((r) => [r.what, r.docs, r.store.perSecond, r.store.meanMicros, r.referenceName, r.reference.perSecond, r.store.perSecond / r.reference.perSecond]),
-  );
-  const flat = ['find by _id', 'find by indexed field'].map((what) => {
-    const [small, large] = lookups.filter((r) => r.what === what);
-    return { what, ratio: large.store.perSecond / small.store.perSecond };
-  });
-  for (const f of flat) console.log(`${f.what}: rate at ${lookups.at(-1)!.docs} docs = ${formatNumber(f.ratio * 100)}% of the rate at 1,000 docs`);
-
-  // A section that fails (a command the store lacks) is reported and the others still run.
-  const group = await groupBench(10_000, QUICK ? 10 : 40).catch((err: Error) => ({ error: err.message }));
-  if ('error' in group) console.log(`\n$group over 10,000 documents: FAILED: ${group.error}`);
-  else {
-    printTable(
-      '$group over 10,000 documents, beside an array reduce',
-      ['operation', 'docs', 'store runs/s', 'mean ms', 'ref runs/s', 'store/ref'],
-      [['$group by cat, $sum', group.docs, group.store.perSecond, group.store.meanMicros / 1000, group.reference.perSecond, group.store.perSecond / group.reference.perSecond]],
-    );
+  const loadStart = load();
+  console.log(`embedded store benchmark: node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'})${QUICK ? ', quick' : ''}; load average ${loadStart}`);
+  const results: Record<string, unknown> = {};
+  for (const section of SECTIONS) {
+    if (!wanted(section)) continue;
+    // A section that fails (a command the store lacks) is reported and the others still run.
+    results[section] = await RUNNERS[section]().catch((err: Error) => {
+      console.log(`\n${section}: FAILED: ${err.message}`);
+      return { error: err.message };
+    });
   }
-
-  const inserts = await insertBench(QUICK ? 500 : 3000, 32);
-  printTable(
-    'insertOne through the driver, in memory vs on disk (acknowledged after fsync)',
-    ['mode', 'writers', 'inserts/s', 'mean µs', 'fsyncs/write', 'store/Map.set'],
-    inserts.rows.map((r) => [r.mode, r.concurrency, r.rate.perSecond, r.rate.meanMicros, r.fsyncsPerWrite ?? '-', r.rate.perSecond / inserts.reference.perSecond]),
-  );
-  console.log(`reference Map.set: ${formatNumber(inserts.reference.perSecond)} ops/s`);
-
-  const placements: PlacementRow[] = [];
-  for (const gatewayMicros of [0, 200]) {
-    for (const placement of ['in-process', 'worker thread'] as const) {
-      placements.push(await placementBench(placement, QUICK ? 1000 : 5000, 32, gatewayMicros));
-    }
-  }
-  printTable(
-    'Mixed mongoose load (60% findOne, 20% find 20, 20% updateOne; 32 in flight): where should the server run?',
-    ['placement', 'gateway µs/req', 'requests/s', 'p50 µs', 'p99 µs'],
-    placements.map((p) => [p.placement, p.gatewayMicrosPerRequest, p.perSecond, p.p50Micros, p.p99Micros]),
-  );
-
-  const results = { started: started.toISOString(), node: process.version, cpus: cpus().length, quick: QUICK, lookups, flat, group, inserts, placements };
+  console.log(`\nload average (1, 5, 15 min) at start ${loadStart}, at end ${load()}`);
+  if (QUICK || ONLY) return; // only a full run is saved
   const dir = join(__dirname, '../../../test/bench/results');
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, QUICK ? 'store-quick.json' : 'store.json');
-  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`\nsaved ${file}`);
+  const file = join(dir, 'store.json');
+  const saved = { started: started.toISOString(), node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, loadAverage: { start: loadStart, end: load() }, ...results };
+  writeFileSync(file, `${JSON.stringify(saved, null, 2)}\n`);
+  console.log(`saved ${file}`);
 }
 
 main().catch((err: unknown) => {
