@@ -1,18 +1,21 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { buildExplorerAssets } from '../../src/docs/graphiql/build-assets';
-import { seedDemo } from '../../src/seed/seed-demo';
-import { startGateway, type TestGateway } from '../helpers/gateway';
 
 /**
- * End to end: the gateway on a fresh embedded database with the demo company, GraphiQL in headless
- * Chromium, the token pasted into the header editor, the default query run. Chromium is Debian's
- * (`CHROMIUM_PATH`, default /usr/bin/chromium). The screenshot goes to `SCREENSHOT_PATH`
- * (default test-results/graphiql.png; the README's copy is test/e2e/graphiql.png).
+ * End to end, as the README tour goes: the real entry (`src/index.ts`) starts on a fresh embedded
+ * database, seeds the demo company and prints its URL, the explorer's URL and a generated admin
+ * token; GraphiQL opens in headless Chromium, the printed token is pasted into the header editor
+ * and the default query runs. Chromium is Debian's (`CHROMIUM_PATH`, default /usr/bin/chromium).
+ * The screenshot goes to `SCREENSHOT_PATH` (default test-results/graphiql.png; the README shows
+ * the copy committed as test/e2e/graphiql.png).
  */
+const ROOT = resolve(__dirname, '..', '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SCREENSHOT = resolve(process.env.SCREENSHOT_PATH ?? 'test-results/graphiql.png');
+const SCREENSHOT = resolve(process.env.SCREENSHOT_PATH ?? join(ROOT, 'test-results', 'graphiql.png'));
 const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 /**
@@ -27,23 +30,66 @@ function editorValue(selector: string): string {
 const RESULT_EDITOR = '.graphiql-response .CodeMirror';
 const HEADER_EDITOR = 'section.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror';
 
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+  /** What the entry printed: the base URL, the explorer URL and the generated admin token. */
+  url: string;
+  explorerUrl: string;
+  token: string;
+}
+
+/** Runs `src/index.ts` as `npm start` would (transpiled on the fly) and reads what it prints. */
+async function startEntry(dataDir: string): Promise<Started> {
+  const child = spawn(process.execPath, ['-r', './test/helpers/ts-register.js', 'src/index.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', SEED_DEMO: 'true', ADMIN_TOKEN: '', JWT_SECRET: '', MONGODB_URI: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  const printed = /listening on (http:\/\/\S+) .*explorer at (http:\/\/\S+?)\)[\s\S]*Generated admin token \(kept in .*\): (\S+)/;
+  const match = await new Promise<RegExpExecArray>((done, fail) => {
+    const onData = (): void => {
+      const found = printed.exec(output);
+      if (found) {
+        child.stdout!.off('data', onData);
+        done(found);
+      }
+    };
+    child.stdout!.on('data', onData);
+    void exited.then((code) => fail(new Error(`the entry exited with ${code} before printing its URL and token:\n${output}`)));
+  });
+  return { child, output: () => output, exited, url: match[1]!, explorerUrl: match[2]!, token: match[3]! };
+}
+
 describe('GraphiQL in a browser', () => {
-  let gateway: TestGateway;
+  let dataDir: string;
+  let gateway: Started;
   let browser: Browser;
 
   beforeAll(async () => {
     await buildExplorerAssets();
-    gateway = await startGateway();
-    await seedDemo();
+    dataDir = mkdtempSync(join(tmpdir(), 'gw-e2e-'));
+    gateway = await startEntry(dataDir);
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
   });
   afterAll(async () => {
     await browser?.close();
-    await gateway?.stop();
+    if (gateway) {
+      gateway.child.kill('SIGTERM');
+      await gateway.exited;
+    }
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('runs the default query with the pasted token and shows the demo pipelines, all from localhost', async () => {
-    const labels: string[] = (await gateway.request('GET', '/pipelines')).body.pipeline_definitions.map((d: { label: string }) => d.label);
+    expect(gateway.output()).toContain('loaded the demo company');
+    const pipelines = await fetch(`${gateway.url}/pipelines`, { headers: { authorization: `Bearer ${gateway.token}` } });
+    const labels: string[] = ((await pipelines.json()) as { pipeline_definitions: Array<{ label: string }> }).pipeline_definitions.map((d) => d.label);
     expect(labels.length).toBeGreaterThan(0);
 
     const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
@@ -57,14 +103,14 @@ describe('GraphiQL in a browser', () => {
       if (message.type() === 'error' && !/status of 401/.test(message.text())) problems.push(`console: ${message.text()}`);
     });
 
-    await page.goto(`${gateway.url}/graphiql`);
+    await page.goto(gateway.explorerUrl);
     await page.waitForSelector(HEADER_EDITOR);
 
     // Paste the token over the placeholder in the header editor, as a person would.
     await page.click(HEADER_EDITOR);
     await page.keyboard.press('Control+A');
-    await page.keyboard.insertText(JSON.stringify({ Authorization: `Bearer ${gateway.adminToken}` }, null, 2));
-    expect(JSON.parse(await page.evaluate(editorValue, HEADER_EDITOR))).toEqual({ Authorization: `Bearer ${gateway.adminToken}` });
+    await page.keyboard.insertText(JSON.stringify({ Authorization: `Bearer ${gateway.token}` }, null, 2));
+    expect(JSON.parse(await page.evaluate(editorValue, HEADER_EDITOR))).toEqual({ Authorization: `Bearer ${gateway.token}` });
 
     // With the token in place the schema loads: the docs explorer lists the root types.
     await page.waitForSelector('.graphiql-doc-explorer-root-type, .graphiql-doc-explorer-content a', { timeout: 30_000 });
