@@ -61,8 +61,8 @@ export class RequestHandler extends EventEmitter<HandlerEvents> {
   async runCommand(db: string, body: Document, connection: ConnectionInfo): Promise<Document> {
     const name = Object.keys(body)[0];
     if (name === undefined) return errorReply(new StoreError('Location40414', 'no command name in an empty document'));
-    this.emit('command', name, db, body);
     try {
+      this.emit('command', name, db, body);
       // A standalone mongod refuses every transaction number (and so every transaction).
       if (body.txnNumber !== undefined) {
         throw new StoreError('IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos');
