@@ -25,6 +25,7 @@ afterAll(async () => {
 const MUTATION = `mutation Import($input: CrmImportInput!) {
   importCrmData(input: $input) {
     snapshotId snapshotIds reused
+    snapshot { id definitions { id pipelines { id } } }
     counts { pipelines stages deals owners teams membersCreated }
     skipped { id reason }
   }
@@ -108,6 +109,9 @@ describe('mutation importCrmData', () => {
     expect(result.counts).toEqual({ pipelines: 2, stages: 10, deals: 8, owners: 4, teams: 3, membersCreated: 0 });
     expect(result.skipped).toHaveLength(MESSY_SKIPPED.length);
     expect(result.snapshotIds).toEqual([result.snapshotId]);
+    expect(result.snapshot.id).toBe(result.snapshotId);
+    expect(result.snapshot.definitions.map((d: { id: string }) => d.id)).toEqual(['default', 'renewals']);
+    expect(result.snapshot.definitions[0].pipelines[0].id).toBe('default');
   });
 
   it('is FORBIDDEN for a member', async () => {

@@ -1,5 +1,6 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { CrmImportResult } from '../../services/import.service';
+import { PipelineSnapshot, toPipelineSnapshot } from '../pipeline/pipeline-snapshot.type';
 
 @ObjectType({ description: 'What an import counted.' })
 export class CrmImportCounts {
@@ -39,6 +40,9 @@ export class CrmImportResultType {
   @Field({ description: 'The moment the current snapshot represents.' })
   snapshotAt!: Date;
 
+  @Field(() => PipelineSnapshot, { description: 'The current snapshot itself, to read its definitions and pipelines at once.' })
+  snapshot!: PipelineSnapshot;
+
   @Field(() => [ID], { description: 'Every snapshot the import wrote, oldest first (several with backfill).' })
   snapshotIds!: string[];
 
@@ -56,6 +60,7 @@ export function toCrmImportResult(result: CrmImportResult): CrmImportResultType 
   return {
     snapshotId: result.snapshotId,
     snapshotAt: result.snapshotAt,
+    snapshot: toPipelineSnapshot({ id: result.snapshotId, snapshotAt: result.snapshotAt }),
     snapshotIds: result.snapshotIds,
     counts: { ...result.counts },
     skipped: result.skipped,
