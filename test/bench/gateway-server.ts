@@ -1,0 +1,95 @@
+/**
+ * Internal (benchmark): the gateway under test, run in its own process by gateway.bench.ts.
+ * Starts an in-memory embedded database, seeds the demo company with `--deals N`, starts the
+ * gateway on a free port and reports over IPC. It counts the commands its embedded server
+ * receives (driver heartbeats left out) so the bench can divide them by requests.
+ */
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import mongoose from 'mongoose';
+import { Role } from '../../src/auth/role';
+import { loadConfig } from '../../src/config';
+import { connectDatabase } from '../../src/db/connect-database';
+import { MemberModel } from '../../src/models/member.model';
+import { seedDemo } from '../../src/seed/seed-demo';
+import { buildApp } from '../../src/server/build-app';
+
+/** Commands the driver sends on its own (monitoring, sessions): not round trips of a request. */
+const HEARTBEATS = new Set(['hello', 'ismaster', 'isMaster', 'ping', 'endSessions', 'buildInfo', 'buildinfo']);
+
+export interface GatewayReady {
+  type: 'ready';
+  port: number;
+  adminToken: string;
+  /** A member token (the demo admin member: a JWT, so every request looks the member up). */
+  memberToken: string;
+  memberId: string;
+  seedSeconds: number;
+}
+
+export type GatewayRequest = { type: 'reset' } | { type: 'count' } | { type: 'stop' };
+export type GatewayAnswer = GatewayReady | { type: 'count'; commands: number; byName: Record<string, number> };
+
+function send(message: GatewayAnswer): void {
+  if (!process.send) throw new Error('gateway-server must run as a child process with an IPC channel');
+  process.send(message);
+}
+
+async function main(): Promise<void> {
+  const dealsArg = process.argv.indexOf('--deals');
+  const deals = dealsArg > 0 ? Number(process.argv[dealsArg + 1]) : 3000;
+  if (!Number.isInteger(deals) || deals < 1) throw new Error(`--deals must be a positive integer, got ${process.argv[dealsArg + 1]}`);
+
+  const database = await connectDatabase({ inMemory: true, uri: '' });
+  const server = database.embedded;
+  if (!server) throw new Error('connectDatabase did not start the embedded server');
+  await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).init()));
+  const seeded = performance.now();
+  await seedDemo({ deals });
+  const seedSeconds = (performance.now() - seeded) / 1000;
+
+  const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), port: 0, host: '127.0.0.1' };
+  const adminToken = randomBytes(24).toString('base64url');
+  const jwtSecret = new TextEncoder().encode(randomBytes(32).toString('base64url'));
+  const app = await buildApp({ connection: database.connection, config, secrets: { jwtSecret, adminToken, generatedAdminToken: null } });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+
+  const admin = await MemberModel.findOne({ role: Role.ADMIN }, { role: 1 }).lean();
+  if (!admin) throw new Error('the demo seed made no admin member');
+  const memberToken = (await app.tokenSigner.sign(admin._id, admin.role, 3600)).token;
+
+  let commands = 0;
+  const byName: Record<string, number> = {};
+  server.on('command', (name, _db, body) => {
+    if (HEARTBEATS.has(name)) return;
+    commands += 1;
+    const key = `${name} ${String(body[name])}`;
+    byName[key] = (byName[key] ?? 0) + 1;
+  });
+
+  process.on('message', (message: GatewayRequest) => {
+    switch (message.type) {
+      case 'reset':
+        commands = 0;
+        for (const key of Object.keys(byName)) delete byName[key];
+        send({ type: 'count', commands, byName: {} });
+        break;
+      case 'count':
+        send({ type: 'count', commands, byName: { ...byName } });
+        break;
+      case 'stop':
+        void app
+          .close()
+          .then(() => database.close())
+          .then(() => process.exit(0));
+        break;
+    }
+  });
+  send({ type: 'ready', port: (app.server.address() as AddressInfo).port, adminToken, memberToken, memberId: admin._id, seedSeconds });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
