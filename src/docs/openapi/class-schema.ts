@@ -109,6 +109,8 @@ function propertySchema(cls: Function, property: string, rules: ValidationMetada
  * layer validates with: one property per decorated field (the only ones accepted), required
  * unless `@IsOptional()`/`@ValidateIf()` or given a default, defaults from a fresh instance,
  * nested classes (`@ValidateNested()` + `@Type()`) as `$ref`s collected in `registry`.
+ * (Written here rather than taken from class-validator-jsonschema, which types its output as
+ * OpenAPI 3.0 schema objects and knows neither the project's own rules nor instance defaults.)
  */
 export function classSchemaParts(cls: Function, registry: SchemaRegistry): ObjectSchemaParts {
   const metadata = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
