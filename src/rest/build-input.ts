@@ -44,9 +44,10 @@ function merge(...layers: Plain[]): Plain {
  * query wins over the body, elsewhere the body wins over the query; path parameters win over both.
  */
 export async function buildRestInput<T extends object>(route: RouteDefinition<T>, request: FastifyRequest): Promise<T | undefined> {
+  // A route without input reads nothing from the request, so there is nothing to check either.
+  if (!route.input) return undefined;
   const body: unknown = request.body;
   const rawErrors = [...inspectRaw(request.query), ...inspectRaw(body), ...inspectRaw(request.params)];
-  if (!route.input) return undefined;
   const source: InputSource = body === undefined ? 'query' : 'body';
   if (rawErrors.length > 0) throw invalidInput(source, rawErrors);
   if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
