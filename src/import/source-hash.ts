@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
+import type { PeriodUnit } from '../domain/period';
 import type { NormalisedCrmData } from './normalised.types';
 
 /**
  * The idempotence key of an import: sha256 over the normalised data (canonical order, so page
- * order and HubSpot's key order do not matter), the explicit snapshot_at and the backfill flag.
+ * order and HubSpot's key order do not matter), the explicit snapshot_at and the backfill period
+ * unit (null without backfill: a backfill under another period unit is another import).
  * Without snapshot_at, re-importing unchanged data therefore answers the existing snapshot.
  */
-export function sourceHashOf(data: NormalisedCrmData, snapshotAt: Date | null, backfill: boolean): string {
+export function sourceHashOf(data: NormalisedCrmData, snapshotAt: Date | null, backfillUnit: PeriodUnit | null): string {
   const hash = createHash('sha256');
-  hash.update(JSON.stringify({ v: 1, snapshotAt: snapshotAt?.toISOString() ?? null, backfill }));
+  hash.update(JSON.stringify({ v: 1, snapshotAt: snapshotAt?.toISOString() ?? null, backfillUnit }));
   hash.update(JSON.stringify(data.definitions));
   hash.update(JSON.stringify(data.owners));
   // Deals one by one: 100k deals in one JSON.stringify would build a very large string.

@@ -84,8 +84,9 @@ export async function importCrmData(principal: Principal, raw: RawCrmImport, opt
   requireAdmin(principal, 'import CRM data');
   const validated = validateCrmDocuments(raw);
   const data = normaliseCrmData(validated.documents);
-  const sourceHash = sourceHashOf(data, validated.snapshotAt, validated.backfill);
   return exclusive(async () => {
+    const unit = validated.backfill ? await backfillUnit() : null;
+    const sourceHash = sourceHashOf(data, validated.snapshotAt, unit);
     const existing = await findImported(sourceHash);
     if (existing) return existing;
     const importedAt = options.now ?? new Date();
@@ -95,7 +96,7 @@ export async function importCrmData(principal: Principal, raw: RawCrmImport, opt
         importId,
         importedAt,
         snapshotAt: validated.snapshotAt ?? importedAt,
-        backfill: validated.backfill,
+        backfillUnit: unit,
         sourceHash,
         onProgress: options.onProgress ?? (() => undefined),
       });
@@ -126,7 +127,8 @@ interface WriteContext {
   importId: string;
   importedAt: Date;
   snapshotAt: Date;
-  backfill: boolean;
+  /** The period unit to backfill with; null: no backfill. */
+  backfillUnit: PeriodUnit | null;
   sourceHash: string;
   onProgress: (progress: ImportProgress) => void;
 }
@@ -166,7 +168,7 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
   await SnapshotModel.updateOne({ _id: primaryId }, { $set: { counts } });
   ctx.onProgress({ step: 'owners', done: 1, total: 1 });
 
-  const periodEnds = ctx.backfill ? backfillPeriodEnds(await backfillUnit(), earliestCreation(data), ctx.snapshotAt) : [];
+  const periodEnds = ctx.backfillUnit ? backfillPeriodEnds(ctx.backfillUnit, earliestCreation(data), ctx.snapshotAt) : [];
   const backfilled = periodEnds.map(({ at }) => ({ id: randomUUID(), at }));
   if (backfilled.length > 0) await SnapshotModel.insertMany(backfilled.map((s) => snapshotDoc(s.id, s.at, true)));
 

@@ -71,9 +71,13 @@ describe('backfill', () => {
     }
   });
 
-  it('follows the configured period unit', async () => {
+  it('follows the configured period unit, and a backfill under another unit is a new import', async () => {
+    const input = () => ({ ...fixture('backfill/combined.json'), snapshotAt: SNAPSHOT_AT, backfill: true });
+    const quarterly = await importCrmData(ADMIN, input());
+    expect(quarterly.snapshotIds).toHaveLength(5);
     await SettingsModel.create({ _id: 'account', period: 'monthly' });
-    const result = await importCrmData(ADMIN, { ...fixture('backfill/combined.json'), snapshotAt: SNAPSHOT_AT, backfill: true });
+    const result = await importCrmData(ADMIN, input());
+    expect(result.reused).toBe(false);
     // January 2025 to January 2026: 13 month ends, then the current snapshot.
     expect(result.snapshotIds).toHaveLength(14);
     const first = await SnapshotModel.findById(result.snapshotIds[0]).lean();

@@ -70,9 +70,10 @@ describe('normaliseCrmData on the messy HubSpot fixture', () => {
     reordered.deals[1].results.reverse();
     reordered.owners.results.reverse();
     const b = normaliseCrmData(validateCrmDocuments(reordered).documents);
-    expect(sourceHashOf(a, null, false)).toBe(sourceHashOf(b, null, false));
-    expect(sourceHashOf(a, null, false)).not.toBe(sourceHashOf(a, new Date('2025-06-30T00:00:00Z'), false));
-    expect(sourceHashOf(a, null, false)).not.toBe(sourceHashOf(a, null, true));
+    expect(sourceHashOf(a, null, null)).toBe(sourceHashOf(b, null, null));
+    expect(sourceHashOf(a, null, null)).not.toBe(sourceHashOf(a, new Date('2025-06-30T00:00:00Z'), null));
+    expect(sourceHashOf(a, null, null)).not.toBe(sourceHashOf(a, null, 'quarterly'));
+    expect(sourceHashOf(a, null, 'quarterly')).not.toBe(sourceHashOf(a, null, 'monthly'));
   });
 
   it('takes an amount in exponent form and rejects thousands separators', () => {
