@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { loadConfig } from './config';
 import { connectDatabase } from './db/connect-database';
+import { ensureIndexes } from './db/ensure-indexes';
 import { seedDemoIfEmpty } from './seed/seed-demo';
 import { buildApp } from './server/build-app';
 import { installGracefulShutdown } from './server/shutdown';
@@ -9,6 +10,7 @@ import { installGracefulShutdown } from './server/shutdown';
 async function main(): Promise<void> {
   const config = loadConfig();
   const database = await connectDatabase({ uri: config.mongodbUri, dataDir: config.dataDir });
+  await ensureIndexes();
   const seeded = await seedDemoIfEmpty(database.connection, { ...process.env, SEED_DEMO: String(config.seedDemo) });
   const app = await buildApp({ connection: database.connection, config });
   installGracefulShutdown(app, () => database.close());

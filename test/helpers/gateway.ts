@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import mongoose, { type Connection } from 'mongoose';
+import type { Connection } from 'mongoose';
 import { loadConfig, type GatewayConfig } from '../../src/config';
 import type { RouteDefinition } from '../../src/rest/route-definition';
 import { MemberModel } from '../../src/models/member.model';
 import { buildApp } from '../../src/server/build-app';
 import { connectDatabase } from '../../src/db/connect-database';
+import { ensureIndexes } from '../../src/db/ensure-indexes';
 import type { EmbeddedMongoServer } from '../../src/store/server';
 
 export interface StartGatewayOptions {
@@ -88,8 +89,8 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
     secrets: { jwtSecret, adminToken, generatedAdminToken: null },
     extraRoutes: options.extraRoutes,
   });
-  // Unique indexes must exist before the first write a test makes.
-  await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).init()));
+  // Unique indexes must exist before the first write a test makes, as at start-up.
+  await ensureIndexes();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
