@@ -42,6 +42,12 @@ export async function connectDatabase(options: ConnectDatabaseOptions = {}): Pro
     uri = external;
   } else {
     const dataDir = options.inMemory ? null : (options.dataDir ?? process.env.DATA_DIR ?? './data');
+    // In process, not in a worker thread: measured with `npm run bench:store` (placement section,
+    // test/bench/results/store.json; mixed mongoose load, 32 in flight, 2 shared CPUs), a worker
+    // did not win clearly: 268 vs 351 requests/s in process with no gateway work per request,
+    // 352 vs 315 with 200 µs of it, the rounds overlapping either way. A worker adds a thread hop
+    // per message and a second lifecycle (start, crash, stop) to own, and whatever listens to the
+    // server's `command` events (cache invalidation) would have to cross threads.
     embedded = await EmbeddedMongoServer.start({ host: '127.0.0.1', port: 0, dataDir });
     uri = embedded.uri;
     dbName ??= EMBEDDED_DB_NAME;
