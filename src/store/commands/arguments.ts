@@ -12,9 +12,10 @@ export function collectionArg(ctx: CommandContext, command: string): string {
   if (typeof value !== 'string') {
     throw new StoreError('InvalidNamespace', `collection name has invalid type ${describeType(value)}`);
   }
-  return validateCollectionName(ctx.db, value.length ? value : (() => {
+  if (value.length === 0) {
     throw new StoreError('InvalidNamespace', `Invalid namespace specified '${ctx.db}.' for ${command}`);
-  })());
+  }
+  return validateCollectionName(ctx.db, value);
 }
 
 export function optionalNumber(body: Document, field: string): number | undefined {

@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 import { Collection, ID_INDEX_NAME } from './collection';
+import type { IndexSpec } from './index-spec';
 import type { Journal } from './journal';
 import { UnreachableCaseError, type Mutation } from './mutation';
 import { splitNamespace } from './namespace';
@@ -72,7 +73,7 @@ export class Catalog {
       case 'createIndexes': {
         const [db, name] = splitNamespace(m.ns);
         const coll = this.ensureCollection(db, name, {});
-        for (const spec of m.specs) coll.addIndex(spec as never);
+        for (const spec of m.specs) coll.addIndex(spec as IndexSpec);
         return;
       }
       case 'dropIndexes': {
