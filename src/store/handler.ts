@@ -5,6 +5,7 @@ import { findCommandByName } from './commands/registry';
 import type { CursorRegistry } from './cursors';
 import { errorReply, StoreError } from './errors';
 import type { Catalog } from './storage/catalog';
+import { validateDbName } from './storage/namespace';
 import { decodeRequest } from './wire/decode';
 import { encodeMsgReply, encodeOpReply } from './wire/encode';
 import { MSG_MORE_TO_COME } from './wire/op-codes';
@@ -67,6 +68,7 @@ export class RequestHandler extends EventEmitter<HandlerEvents> {
       if (body.txnNumber !== undefined) {
         throw new StoreError('IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos');
       }
+      validateDbName(db);
       const command = findCommandByName(name);
       if (!command) throw new StoreError('CommandNotFound', `no such command: '${name}'`);
       const ctx: CommandContext = { db, body, catalog: this.catalog, cursors: this.cursors, connection };

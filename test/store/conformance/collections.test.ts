@@ -25,8 +25,9 @@ describe('databases and collections', () => {
     expect(listed[0]).toMatchObject({ name: 'implicit', type: 'collection' });
   });
 
-  it('refuses invalid collection names (73)', async () => {
+  it('refuses invalid collection and database names (73)', async () => {
     expect((await error(target().db.command({ insert: 'bad$name', documents: [{}] }))).code).toBe(73);
+    expect((await error(target().client.db('bad db').command({ insert: 'c', documents: [{}] }))).code).toBe(73);
   });
 
   it('drops collections; dropping a missing one succeeds (mongod 7.0)', async () => {
