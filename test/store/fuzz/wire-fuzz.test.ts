@@ -15,6 +15,7 @@ import { hostileCommands, hostileFrames, type HostileCase } from './wire-frames'
 const dirs = tempDirs();
 let server: EmbeddedMongoServer;
 let client: MongoClient;
+let dataDir: string;
 
 /** Checksum of the guarded collection: every document, in _id order, as canonical Extended JSON. */
 async function guardChecksum(): Promise<string> {
@@ -68,7 +69,8 @@ async function check(c: HostileCase): Promise<void> {
 }
 
 beforeAll(async () => {
-  server = await EmbeddedMongoServer.start({ journal: new FileJournal(dirs.make()) });
+  dataDir = dirs.make();
+  server = await EmbeddedMongoServer.start({ journal: new FileJournal(dataDir) });
   client = new MongoClient(server.uri, { maxPoolSize: 4 });
   const docs: Document[] = Array.from({ length: 50 }, (_, i) => ({ _id: i, name: `doc-${i}`, nested: { list: [i, `${i}`] }, at: new Date(i * 1000) }));
   await client.db('guard').collection('docs').insertMany(docs);
@@ -97,6 +99,13 @@ describe('embedded server under hostile wire input', () => {
     expect(await fresh.db('admin').command({ ping: 1 })).toEqual({ ok: 1 });
     await fresh.close();
     expect(server.openCursorCount()).toBe(0);
+    // And what is on disk is what was there: restart on the same directory and compare again.
+    await client.close();
+    await server.stop();
+    server = await EmbeddedMongoServer.start({ journal: new FileJournal(dataDir) });
+    client = new MongoClient(server.uri, { maxPoolSize: 4 });
+    expect(await guardChecksum()).toBe(before);
+    expect(await client.db('live').collection('events').find().toArray()).toHaveLength(writes);
   });
 
   it('generates every kind of hostile frame', () => {
