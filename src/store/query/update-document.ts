@@ -92,12 +92,11 @@ export function applyUpdate(doc: Document, update: unknown, options: UpdateOptio
   let changed: boolean;
   switch (kind) {
     case 'replacement': {
+      // The new document keeps the old _id (first); a replacement naming another _id is caught below.
       const replacement = update as Document;
-      next = { _id: doc._id };
+      const id = '_id' in replacement ? replacement._id : doc._id;
+      next = id === undefined ? {} : { _id: id };
       for (const [k, v] of Object.entries(replacement)) if (k !== '_id') next[k] = v;
-      if ('_id' in replacement && doc._id !== undefined) next._id = replacement._id;
-      if (doc._id === undefined && '_id' in replacement) next = { _id: replacement._id, ...next };
-      if (next._id === undefined) delete next._id;
       changed = canonicalKey(next) !== canonicalKey(doc);
       break;
     }

@@ -79,6 +79,9 @@ describe('update operators, upserts and update errors', () => {
     expect((await coll().findOne({ sku: 'abc' }))!.created).toBe(true);
     const byId = await coll().replaceOne({ _id: 7 }, { v: 1 }, { upsert: true });
     expect(byId.upsertedId).toBe(7);
+    const idInReplacement = await coll().replaceOne({ sku: 'none' }, { _id: 8, v: 2 }, { upsert: true });
+    expect(idInReplacement.upsertedId).toBe(8);
+    expect(await coll().findOne({ _id: 8 })).toEqual({ _id: 8, v: 2 });
   });
 
   it('reports upserted entries per statement in a raw update', async () => {
