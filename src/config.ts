@@ -27,8 +27,16 @@ export interface GatewayConfig {
   jwtAudience: string;
   /** BODY_LIMIT in bytes, default 1048576 (1 MiB). */
   bodyLimit: number;
-  /** RATE_LIMIT: requests per minute per client address; 0 (the default) turns limiting off. */
+  /** RATE_LIMIT: requests per window per token subject (else client address); 0 (the default) turns limiting off. */
   rateLimit: number;
+  /** RATE_LIMIT_WINDOW in seconds, default 60. */
+  rateLimitWindowSeconds: number;
+  /** RATE_LIMIT_REDIS_URL: share the counters through Redis (`redis://host:port`); unset: in memory. */
+  rateLimitRedisUrl: string | undefined;
+  /** REQUEST_TIMEOUT_MS, default 10000: a request still unanswered then gets 503 (0 turns it off). */
+  requestTimeoutMs: number;
+  /** INTROSPECTION, default `admins`: who may query `__schema`/`__type` (`admins`, `all`, `off`). */
+  introspection: 'admins' | 'all' | 'off';
   /** LOG_LEVEL, default `info`. */
   logLevel: LogLevel;
   /**
@@ -88,6 +96,14 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
   if (adminToken !== undefined && !/^[\x21-\x7e]+$/.test(adminToken)) {
     throw new ConfigError('ADMIN_TOKEN must be visible ASCII characters without spaces (it travels as "Authorization: Bearer <token>")');
   }
+  const introspection = (text(env, 'INTROSPECTION') ?? 'admins').toLowerCase();
+  if (introspection !== 'admins' && introspection !== 'all' && introspection !== 'off') {
+    throw new ConfigError(`INTROSPECTION must be one of admins, all, off, got "${env.INTROSPECTION}"`);
+  }
+  const rateLimitRedisUrl = text(env, 'RATE_LIMIT_REDIS_URL');
+  if (rateLimitRedisUrl !== undefined && !/^redis:\/\/[^/\s]+/.test(rateLimitRedisUrl)) {
+    throw new ConfigError(`RATE_LIMIT_REDIS_URL must look like redis://host:port, got "${rateLimitRedisUrl}"`);
+  }
   const jwtSecret = text(env, 'JWT_SECRET');
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
     throw new ConfigError(`JWT_SECRET must be at least 32 characters, got ${jwtSecret.length}`);
@@ -103,6 +119,10 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     jwtAudience: text(env, 'JWT_AUDIENCE') ?? 'pipeline-gateway',
     bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
     rateLimit: integer(env, 'RATE_LIMIT', 0, 0, 1_000_000),
+    rateLimitWindowSeconds: integer(env, 'RATE_LIMIT_WINDOW', 60, 1, 86_400),
+    rateLimitRedisUrl,
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 10_000, 0, 600_000),
+    introspection,
     logLevel: logLevel as LogLevel,
     seedDemo: flag(env, 'SEED_DEMO', true) && mongodbUri === undefined,
   };

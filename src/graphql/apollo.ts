@@ -1,5 +1,5 @@
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
@@ -7,8 +7,11 @@ import type { Logger } from 'pino';
 import type { RequestContext } from '../context/request-context';
 import type { RestRouteConfig } from '../rest/register-routes';
 import type { ContextBuilder } from '../server/context-builder';
+import { GRAPHQL_LIMITS, graphqlLimitRules } from '../security/graphql-limits';
+import { graphqlGuardPlugin, type IntrospectionPolicy } from '../security/graphql-guard.plugin';
 import { createGraphQLContext } from './context';
 import { createFormatError } from './format-error';
+import { jitGateway } from './jit/jit-gateway';
 import { graphqlRequestScope } from './request-scope';
 import { unavailableStatusPlugin } from './unavailable-status.plugin';
 
@@ -17,12 +20,28 @@ import { unavailableStatusPlugin } from './unavailable-status.plugin';
  * The landing page is off (the explorer is served at /graphiql from local assets), stack traces
  * never reach answers, and Apollo stops with the app.
  */
-export async function mountGraphQL(app: FastifyInstance, schema: GraphQLSchema, contexts: ContextBuilder, logger: Logger): Promise<void> {
+export async function mountGraphQL(
+  app: FastifyInstance,
+  schema: GraphQLSchema,
+  contexts: ContextBuilder,
+  logger: Logger,
+  security: { introspection: IntrospectionPolicy } = { introspection: 'admins' },
+): Promise<void> {
   const apollo = new ApolloServer<RequestContext>({
-    schema,
+    // Compiled execution (graphql-jit) with graphql-js as the fallback; see jit/jit-executor.ts.
+    gateway: jitGateway(schema),
     formatError: createFormatError(logger),
     includeStacktraceInErrorResponses: false,
-    plugins: [ApolloServerPluginLandingPageDisabled(), unavailableStatusPlugin()],
+    // Abuse limits (src/security): token count at parse time, depth/aliases/directives as
+    // validation rules, introspection policy and cost before execution; no "Did you mean".
+    parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
+    validationRules: graphqlLimitRules(),
+    hideSchemaDetailsFromClientErrors: true,
+    introspection: security.introspection !== 'off',
+    csrfPrevention: true,
+    allowBatchedHttpRequests: false,
+    // No cache hints are used: the cache-control plugin would only cost a hook per field.
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), unavailableStatusPlugin(), graphqlGuardPlugin(security)],
     logger: logger.child({ component: 'apollo' }),
   });
   await apollo.start();

@@ -101,6 +101,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(graphiqlPlugin); // GraphiQL page + assets; before /graphql so its HTML hook applies
   registerRestRoutes(app, [...ROUTES, ...(options.extraRoutes ?? [])], contexts);
-  await mountGraphQL(app, await buildGatewaySchema(), contexts, logger);
+  await mountGraphQL(app, await buildGatewaySchema(), contexts, logger, { introspection: config.introspection });
   return app;
 }

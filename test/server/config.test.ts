@@ -14,6 +14,10 @@ describe('loadConfig', () => {
       jwtAudience: 'pipeline-gateway',
       bodyLimit: 1048576,
       rateLimit: 0,
+      rateLimitWindowSeconds: 60,
+      rateLimitRedisUrl: undefined,
+      requestTimeoutMs: 10000,
+      introspection: 'admins',
       logLevel: 'info',
       seedDemo: true,
     });

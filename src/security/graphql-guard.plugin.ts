@@ -1,0 +1,53 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { BREAK, visit, type DocumentNode } from 'graphql';
+import { Role } from '../auth/role';
+import type { RequestContext } from '../context/request-context';
+import { ErrorCode, ErrorWithCode } from '../errors';
+import { INTROSPECTION_FIELDS } from './graphql-limits';
+import { estimateCost, QUERY_COST } from './query-cost';
+
+/** Who may introspect the schema (INTROSPECTION): admins (GraphiQL with the admin token), everyone authenticated, or no one. */
+export type IntrospectionPolicy = 'admins' | 'all' | 'off';
+
+function usesIntrospection(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Field(node) {
+      if (INTROSPECTION_FIELDS.has(node.name.value)) {
+        found = true;
+        return BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+function refused(message: string): ErrorWithCode {
+  return new ErrorWithCode(message, ErrorCode.GRAPHQL_VALIDATION_FAILED);
+}
+
+/**
+ * Checks that need the caller or the variables, after validation and before execution: the
+ * introspection policy and the cost estimate. Either refusal is a 400 GRAPHQL_VALIDATION_FAILED
+ * and no resolver runs.
+ */
+export function graphqlGuardPlugin(options: { introspection: IntrospectionPolicy; maxCost?: number }): ApolloServerPlugin<RequestContext> {
+  const maxCost = options.maxCost ?? QUERY_COST.maxCost;
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ contextValue, document, operation, request, schema }) {
+          if (options.introspection !== 'all' && usesIntrospection(document)) {
+            const allowed = options.introspection === 'admins' && contextValue.principal?.role === Role.ADMIN;
+            // Same wording whatever the reason, so the policy itself is not advertised.
+            if (!allowed) throw refused('GraphQL introspection is not allowed for this token');
+          }
+          if (!operation) return; // Apollo itself refuses a document without the named operation
+          const cost = estimateCost(schema, document, operation, request.variables ?? {});
+          if (cost > maxCost) throw refused(`Query cost ${cost} exceeds the limit of ${maxCost} (lower page sizes or select fewer nested lists)`);
+        },
+      };
+    },
+  };
+}
