@@ -1,4 +1,5 @@
 import { UnauthenticatedError } from '../errors';
+import { readCaches } from '../cache/read-caches';
 import { MemberModel } from '../models/member.model';
 import { constantTimeEquals } from './constant-time';
 import { InvalidTokenError, type TokenSigner } from './jwt';
@@ -11,6 +12,9 @@ export const ADMIN_TOKEN_SUBJECT = 'admin-token';
 // Any visible characters: ADMIN_TOKEN may be chosen freely (JWTs are base64url and dots).
 const BEARER = /^Bearer[ \t]+([\x21-\x7e]+)[ \t]*$/i;
 
+/** Verified tokens remembered at most (then the memory starts over). */
+const VERIFIED_TOKENS_KEPT = 10_000;
+
 export interface AuthenticatorOptions {
   signer: TokenSigner;
   /** The bootstrap admin secret; undefined disables it. */
@@ -20,11 +24,29 @@ export interface AuthenticatorOptions {
 /**
  * Turns an `Authorization` header into a Principal. Every failure (missing, malformed, expired,
  * badly signed, unknown member) raises the same UnauthenticatedError, so a caller learns nothing
- * about why. Role and team come from the member document at each request: a role change or a
- * deletion takes effect at once. Database failures are not authentication failures and propagate.
+ * about why. Role and team come from the member document at each request (cached until members
+ * are written): a role change or a deletion takes effect at once. Database failures are not authentication failures and propagate.
  */
 export class Authenticator {
   constructor(private readonly options: AuthenticatorOptions) {}
+
+  /** Tokens already verified, to their member and expiry (ms): a signature never changes. */
+  private readonly verifiedTokens = new Map<string, { memberId: string; expiresAtMs: number }>();
+
+  private async verified(token: string): Promise<string> {
+    const known = this.verifiedTokens.get(token);
+    if (known && Date.now() < known.expiresAtMs) return known.memberId;
+    let claims;
+    try {
+      claims = await this.options.signer.verify(token);
+    } catch (error) {
+      if (error instanceof InvalidTokenError) throw new UnauthenticatedError();
+      throw error;
+    }
+    if (this.verifiedTokens.size >= VERIFIED_TOKENS_KEPT) this.verifiedTokens.clear();
+    this.verifiedTokens.set(token, { memberId: claims.memberId, expiresAtMs: claims.expiresAt * 1000 });
+    return claims.memberId;
+  }
 
   async authenticate(authorization: string | undefined): Promise<Principal> {
     const match = typeof authorization === 'string' ? BEARER.exec(authorization) : null;
@@ -34,14 +56,10 @@ export class Authenticator {
     if (adminToken !== undefined && constantTimeEquals(token, adminToken)) {
       return { subject: ADMIN_TOKEN_SUBJECT, role: Role.ADMIN, memberId: null, teamId: null };
     }
-    let memberId: string;
-    try {
-      ({ memberId } = await this.options.signer.verify(token));
-    } catch (error) {
-      if (error instanceof InvalidTokenError) throw new UnauthenticatedError();
-      throw error;
-    }
-    const member = await MemberModel.findById(memberId, { role: 1, teamId: 1 }).lean();
+    const memberId = await this.verified(token);
+    // Cached until the members collection is written (src/cache): a role change or a deletion
+    // still counts from the next request on.
+    const member = await readCaches.membersById.get(memberId, () => MemberModel.findById(memberId).lean());
     if (!member) throw new UnauthenticatedError();
     return { subject: memberId, role: member.role, memberId, teamId: member.teamId };
   }

@@ -17,6 +17,8 @@ export interface SignedToken {
 export interface VerifiedClaims {
   memberId: string;
   role: Role;
+  /** `exp`, in seconds since the epoch. */
+  expiresAt: number;
 }
 
 /** Thrown for any token that does not verify; callers turn it into the one 401 message. */
@@ -67,6 +69,6 @@ export class TokenSigner {
     if (typeof payload.sub !== 'string' || payload.sub === '' || !isRole(payload.role)) {
       throw new InvalidTokenError('subject or role claim missing');
     }
-    return { memberId: payload.sub, role: payload.role };
+    return { memberId: payload.sub, role: payload.role, expiresAt: payload.exp as number };
   }
 }

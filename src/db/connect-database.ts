@@ -1,4 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
+import { dataVersions } from '../cache/data-versions';
 import { EmbeddedMongoServer } from '../store/server';
 
 export interface ConnectDatabaseOptions {
@@ -58,11 +59,14 @@ export async function connectDatabase(options: ConnectDatabaseOptions = {}): Pro
     await embedded?.stop();
     throw err;
   }
+  // The embedded server sees every write, so reads of mutable data may be cached (src/cache).
+  const unwatch = embedded ? dataVersions.watch(embedded) : () => undefined;
   return {
     connection: mongoose.connection,
     uri,
     embedded,
     async close() {
+      unwatch();
       await mongoose.disconnect();
       await embedded?.stop();
     },

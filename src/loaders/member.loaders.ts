@@ -3,6 +3,7 @@ import { trusted } from 'mongoose';
 import { MemberDoc, MemberModel } from '../models/member.model';
 import { TeamDoc, TeamModel } from '../models/team.model';
 import { TargetDoc, TargetModel } from '../models/target.model';
+import { readCaches } from '../cache/read-caches';
 import { groupByKeys, orderByKeys } from './order-by-keys';
 
 /** A member's target set for one year. */
@@ -21,22 +22,29 @@ const memberYear = (key: MemberYearKey): string => `${key.memberId}\u0000${key.y
  */
 export const memberBatches = {
   async membersById(ids: readonly string[]): Promise<Array<MemberDoc | Error | null>> {
-    const rows = await MemberModel.find({ _id: trusted({ $in: [...ids] }) }).lean<MemberDoc[]>().exec();
-    return orderByKeys(ids, rows, (m) => m._id);
+    // Cached across requests until the members collection is written (src/cache).
+    return readCaches.membersById.getMany(ids, String, async (missing) => {
+      const rows = await MemberModel.find({ _id: trusted({ $in: missing }) }).lean<MemberDoc[]>().exec();
+      return orderByKeys(missing, rows, (m) => m._id) as Array<MemberDoc | null>;
+    });
   },
 
   async teamsById(ids: readonly string[]): Promise<Array<TeamDoc | Error | null>> {
-    const rows = await TeamModel.find({ _id: trusted({ $in: [...ids] }) }).lean<TeamDoc[]>().exec();
-    return orderByKeys(ids, rows, (t) => t._id);
+    return readCaches.teamsById.getMany(ids, String, async (missing) => {
+      const rows = await TeamModel.find({ _id: trusted({ $in: missing }) }).lean<TeamDoc[]>().exec();
+      return orderByKeys(missing, rows, (t) => t._id) as Array<TeamDoc | null>;
+    });
   },
 
   /** Every member of each team, in `_id` order (the order `members` lists them in). */
   async membersByTeam(teamIds: readonly string[]): Promise<MemberDoc[][]> {
-    const rows = await MemberModel.find({ teamId: trusted({ $in: [...teamIds] }) })
-      .sort({ _id: 1 })
-      .lean<MemberDoc[]>()
-      .exec();
-    return groupByKeys(teamIds, rows, (m) => m.teamId);
+    return readCaches.membersByTeam.getMany(teamIds, String, async (missing) => {
+      const rows = await MemberModel.find({ teamId: trusted({ $in: missing }) })
+        .sort({ _id: 1 })
+        .lean<MemberDoc[]>()
+        .exec();
+      return groupByKeys(missing, rows, (m) => m.teamId);
+    });
   },
 
   /**
@@ -44,12 +52,14 @@ export const memberBatches = {
    * asked for (usually one year), then only the exact pairs are kept.
    */
   async targetsByMember(keys: readonly MemberYearKey[]): Promise<Array<TargetDoc | Error | null>> {
-    const memberIds = [...new Set(keys.map((k) => k.memberId))];
-    const years = [...new Set(keys.map((k) => k.year))];
-    const rows = await TargetModel.find({ memberId: trusted({ $in: memberIds }), year: trusted({ $in: years }) })
-      .lean<TargetDoc[]>()
-      .exec();
-    return orderByKeys(keys, rows, (t) => memberYear(t), { keyOf: memberYear });
+    return readCaches.targetsByMember.getMany(keys, memberYear, async (missing) => {
+      const memberIds = [...new Set(missing.map((k) => k.memberId))];
+      const years = [...new Set(missing.map((k) => k.year))];
+      const rows = await TargetModel.find({ memberId: trusted({ $in: memberIds }), year: trusted({ $in: years }) })
+        .lean<TargetDoc[]>()
+        .exec();
+      return orderByKeys(missing, rows, (t) => memberYear(t), { keyOf: memberYear }) as Array<TargetDoc | null>;
+    });
   },
 };
 

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import { trusted } from 'mongoose';
+import { readCaches } from '../cache/read-caches';
 import { PeriodUnit } from '../domain/period';
 import { SETTINGS_ID, SettingsModel } from '../models/settings.model';
 import { SnapshotModel } from '../models/snapshot.model';
@@ -44,7 +45,10 @@ export function createPipelineLoaders() {
   return {
     /** The latest committed snapshot (greatest `snapshotAt`), or null before the first import. */
     latestSnapshot: new DataLoader<typeof LATEST, SnapshotView | null>(async (keys) => {
-      const doc = await SnapshotModel.findOne({ status: 'committed' }, { snapshotAt: 1 }).sort({ snapshotAt: -1, _id: -1 }).lean();
+      // Cached across requests until pipeline_snapshots is written (src/cache).
+      const doc = await readCaches.latestSnapshot.get(LATEST, () =>
+        SnapshotModel.findOne({ status: 'committed' }, { snapshotAt: 1 }).sort({ snapshotAt: -1, _id: -1 }).lean(),
+      );
       const snapshot = doc ? { id: doc._id, snapshotAt: new Date(doc.snapshotAt) } : null;
       if (snapshot) snapshotCache.seed(snapshot);
       return keys.map(() => snapshot);
@@ -77,14 +81,16 @@ export function createPipelineLoaders() {
     pipelineFacts: new DataLoader<string, PipelineFacts | null>((keys) => snapshotCache.facts(keys.map(splitFactsKey))),
     /** Currency and period, read once per request. */
     metricSettings: new DataLoader<typeof SETTINGS_ID, MetricSettings>(async (keys) => {
-      const doc = await SettingsModel.findById(SETTINGS_ID).lean();
+      const doc = await readCaches.settings.get(SETTINGS_ID, () => SettingsModel.findById(SETTINGS_ID).lean());
       const settings: MetricSettings = { currency: doc?.currency ?? null, period: doc?.period ?? null };
       return keys.map(() => settings);
     }),
     /** Every member's targets for a year (one document per member at most). */
     targetsByYear: new DataLoader<number, TargetDoc[]>(async (years) => {
-      const docs = await TargetModel.find({ year: trusted({ $in: [...years] }) }).lean();
-      return years.map((year) => docs.filter((doc) => doc.year === year));
+      return readCaches.targetsByYear.getMany(years, String, async (missing) => {
+        const docs = await TargetModel.find({ year: trusted({ $in: missing }) }).lean();
+        return missing.map((year) => docs.filter((doc) => doc.year === year));
+      });
     }),
   };
 }
