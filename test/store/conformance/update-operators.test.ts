@@ -17,6 +17,7 @@ interface Item {
   price?: number;
   created?: boolean;
   v?: number;
+  dims?: { w: number };
 }
 
 describe('update operators, upserts and update errors', () => {
@@ -79,7 +80,9 @@ describe('update operators, upserts and update errors', () => {
     expect((await coll().findOne({ sku: 'abc' }))!.created).toBe(true);
     const byId = await coll().replaceOne({ _id: 7 }, { v: 1 }, { upsert: true });
     expect(byId.upsertedId).toBe(7);
-    const idInReplacement = await coll().replaceOne({ sku: 'none' }, { _id: 8, v: 2 }, { upsert: true });
+    const fromRegex = await coll().updateOne({ sku: /^re/, 'dims.w': 2 }, { $set: { v: 3 } }, { upsert: true });
+    expect(await coll().findOne({ _id: fromRegex.upsertedId! }, { projection: { _id: 0 } })).toEqual({ dims: { w: 2 }, v: 3 });
+    const idInReplacement = await coll().replaceOne({ sku: 'none' }, { _id: 8, v: 2 } as Item, { upsert: true });
     expect(idInReplacement.upsertedId).toBe(8);
     expect(await coll().findOne({ _id: 8 })).toEqual({ _id: 8, v: 2 });
   });
