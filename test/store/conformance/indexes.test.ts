@@ -63,7 +63,7 @@ describe('indexes and unique constraints', () => {
     expect(await coll().countDocuments()).toBe(2);
   });
 
-  it('allows swapping values between documents in one multi-update when the end state is unique', async () => {
+  it('updates many documents of a unique index to new distinct values in one statement', async () => {
     await coll().updateMany({}, [{ $set: { email: { $concat: ['$email', '.new'] } } }]);
     expect((await coll().find({}).sort({ _id: 1 }).toArray()).map((d) => d.email)).toEqual(['a@x.new', 'b@x.new']);
   });
@@ -95,6 +95,32 @@ describe('indexes and unique constraints', () => {
     expect(errors.map((e) => e.index).sort()).toEqual([0, 2, 3]);
     expect(errors.every((e) => e.code === 11000)).toBe(true);
     expect(await coll().countDocuments()).toBe(4);
+  });
+
+  it('reports index, code, errmsg, keyPattern and keyValue for each write error', async () => {
+    const reply = await target().db.command({ insert: 'users', documents: [{ email: 'a@x' }, { email: 'q@x' }], ordered: false });
+    expect(reply.n).toBe(1);
+    expect(reply.writeErrors).toEqual([
+      {
+        index: 0,
+        code: 11000,
+        errmsg: `E11000 duplicate key error collection: ${target().dbName}.users index: email_1 dup key: { email: "a@x" }`,
+        keyPattern: { email: 1 },
+        keyValue: { email: 'a@x' },
+      },
+    ]);
+  });
+
+  it('enforces unique indexes on $out and $merge targets, changing nothing on a violation', async () => {
+    const target2 = target().db.collection('uniq_out');
+    await target2.insertOne({ _id: 'keep' as never, team: 'z' });
+    await target2.createIndex({ team: 1 }, { unique: true });
+    const out = await coll().aggregate([{ $project: { _id: 0, team: 1 } }, { $out: 'uniq_out' }]).toArray().catch((e: unknown) => e);
+    expect((out as MongoServerError).code).toBe(11000);
+    const merge = await coll().aggregate([{ $project: { _id: 0, team: 1 } }, { $merge: { into: 'uniq_out' } }]).toArray().catch((e: unknown) => e);
+    expect((merge as MongoServerError).code).toBe(11000);
+    expect(await target2.find({}).toArray()).toEqual([{ _id: 'keep', team: 'z' }]);
+    expect((await target2.listIndexes().toArray()).map((i) => i.name)).toEqual(['_id_', 'team_1']);
   });
 
   it('enforces compound unique indexes on the combination', async () => {
