@@ -4,6 +4,7 @@ import type { IndexSpec } from './index-spec';
 import type { Journal } from './journal';
 import { UnreachableCaseError, type Mutation } from './mutation';
 import { splitNamespace } from './namespace';
+import { StoreError } from '../errors';
 
 /** Log size after which a commit triggers compaction into a snapshot. */
 export const COMPACTION_THRESHOLD_BYTES = 64 * 1024 * 1024;
@@ -16,6 +17,8 @@ const SNAPSHOT_BATCH = 1000;
 export class Catalog {
   private readonly dbs = new Map<string, Map<string, Collection>>();
   private compacting: Promise<void> | null = null;
+  /** Set when the journal failed: memory may be ahead of disk, so no further write is accepted. */
+  private journalFailure: Error | null = null;
 
   private constructor(
     private readonly journal: Journal,
@@ -35,10 +38,29 @@ export class Catalog {
    * Callers reply only after this resolves.
    */
   commit(batch: Mutation[]): Promise<void> {
+    if (this.journalFailure) {
+      return Promise.reject(new StoreError('OperationFailed', `the journal failed earlier, writes are refused until restart: ${this.journalFailure.message}`));
+    }
     if (batch.length === 0) return Promise.resolve();
     for (const m of batch) this.apply(m);
-    this.journal.append(batch);
-    return this.journal.sync().then(() => this.maybeCompact());
+    try {
+      this.journal.append(batch);
+    } catch (err) {
+      return Promise.reject(this.fail(err));
+    }
+    return this.journal.sync().then(
+      () => this.maybeCompact(),
+      (err: unknown) => {
+        throw this.fail(err);
+      },
+    );
+  }
+
+  // Like mongod's fassert on a journal error, minus the crash: the state in memory may include a
+  // batch that is not on disk, so acknowledging any later write would be a lie.
+  private fail(err: unknown): StoreError {
+    this.journalFailure ??= err instanceof Error ? err : new Error(String(err));
+    return new StoreError('OperationFailed', `journal write failed: ${this.journalFailure.message}`);
   }
 
   apply(m: Mutation): void {

@@ -46,4 +46,21 @@ describe('Catalog', () => {
     await catalog.close();
     expect(journal.compactions).toBe(1);
   });
+
+  it('refuses every write after a journal sync failure', async () => {
+    class FailingJournal extends MemoryJournal {
+      fail = false;
+      override async sync(): Promise<void> {
+        if (this.fail) throw new Error('disk full');
+      }
+    }
+    const journal = new FailingJournal();
+    const catalog = await Catalog.open(journal);
+    await catalog.commit([{ op: 'insert', ns: 'd.c', docs: [{ _id: 1 }] }]);
+    journal.fail = true;
+    await expect(catalog.commit([{ op: 'insert', ns: 'd.c', docs: [{ _id: 2 }] }])).rejects.toThrow('journal write failed: disk full');
+    journal.fail = false;
+    await expect(catalog.commit([{ op: 'insert', ns: 'd.c', docs: [{ _id: 3 }] }])).rejects.toMatchObject({ code: 96 });
+    expect(catalog.collection('d', 'c')!.docs.size).toBe(2);
+  });
 });
