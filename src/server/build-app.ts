@@ -5,7 +5,7 @@ import { Authenticator } from '../auth/authenticator';
 import { TokenSigner } from '../auth/jwt';
 import { loadSecrets, type GatewaySecrets } from '../auth/secrets';
 import type { GatewayConfig } from '../config';
-import { MethodNotAllowedError, NotFoundError, TooManyRequestsError } from '../errors';
+import { MethodNotAllowedError, NotFoundError } from '../errors';
 import { graphiqlPlugin } from '../docs/graphiql/graphiql.plugin';
 import { mountGraphQL } from '../graphql/apollo';
 import { buildGatewaySchema } from '../graphql/build-schema';
@@ -19,7 +19,14 @@ import { createHttpServer } from './create-http-server';
 import { shapeErrorBody } from './error-envelope';
 import { registerJsonBodyParser } from './json-body-parser';
 import { MethodTable } from './method-table';
-import { FixedWindowLimiter } from './rate-limiter';
+import { LOG_REDACTION } from '../security/log-redaction';
+import { MemoryRateLimitStore } from '../security/rate-limit/memory-store';
+import { registerRateLimit } from '../security/rate-limit/rate-limit.hook';
+import { RedisRateLimitStore } from '../security/rate-limit/redis-store';
+import { registerRequestLog } from '../security/request-log';
+import { registerRequestSubject } from '../security/request-subject';
+import { registerRequestTimeout } from '../security/request-timeout';
+import { registerSecurityHeaders } from '../security/security-headers';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 
 export interface BuildAppOptions {
@@ -50,7 +57,7 @@ declare module 'fastify' {
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, connection } = options;
-  const logger = options.logger ?? pino({ level: config.logLevel });
+  const logger = options.logger ?? pino({ level: config.logLevel, redact: LOG_REDACTION });
   const secrets = options.secrets ?? (await loadSecrets(config, connection));
   const signer = new TokenSigner({ secret: secrets.jwtSecret, issuer: config.jwtIssuer, audience: config.jwtAudience });
   const contexts = new ContextBuilder(new Authenticator({ signer, adminToken: secrets.adminToken }), signer);
@@ -61,6 +68,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: requestIdFor,
     serverFactory: (handler) => createHttpServer(handler),
     routerOptions: { ignoreTrailingSlash: true },
+    // One line per request from src/security/request-log.ts instead (route, status, subject).
+    disableRequestLogging: true,
   });
   // The contract lets GET routes take their input as a JSON body too.
   app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
@@ -72,14 +81,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
+  registerRequestTimeout(app, config.requestTimeoutMs);
+  registerRequestSubject(app, { signer, adminToken: secrets.adminToken });
+  registerSecurityHeaders(app);
+  registerRequestLog(app);
   if (config.rateLimit > 0) {
-    const limiter = new FixedWindowLimiter(config.rateLimit, 60_000);
-    app.addHook('onRequest', async (request) => {
-      // Probes stay answerable whatever the traffic.
-      if (request.url === '/healthz' || request.url === '/readyz') return;
-      const retryAfter = limiter.hit(request.ip);
-      if (retryAfter > 0) throw new TooManyRequestsError(retryAfter);
-    });
+    const store = config.rateLimitRedisUrl ? new RedisRateLimitStore(config.rateLimitRedisUrl) : new MemoryRateLimitStore();
+    registerRateLimit(app, { limit: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds, store });
   }
   registerJsonBodyParser(app);
 

@@ -1,0 +1,16 @@
+/** What a store answers for one counted request. */
+export interface WindowCount {
+  /** Requests counted for the key in the current window, this one included. */
+  count: number;
+  /** Milliseconds until the window ends and the count starts over. */
+  resetInMs: number;
+}
+
+/**
+ * Where request counts live: in memory for one instance (the default), in Redis when instances
+ * share the limit. `hit` counts one request for `key` in a fixed window of `windowMs`.
+ */
+export interface RateLimitStore {
+  hit(key: string, windowMs: number): Promise<WindowCount>;
+  close(): Promise<void>;
+}

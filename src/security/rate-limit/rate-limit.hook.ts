@@ -1,0 +1,44 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { TooManyRequestsError } from '../../errors';
+import type { RateLimitStore } from './rate-limit-store';
+
+/** Paths never limited: probes must answer whatever the traffic. */
+const UNLIMITED = new Set(['/healthz', '/readyz']);
+
+export interface RateLimitOptions {
+  /** Requests allowed per window and key. */
+  limit: number;
+  windowSeconds: number;
+  store: RateLimitStore;
+}
+
+/**
+ * Limits requests per verified token subject, else per client address, in fixed windows.
+ * Every limited answer carries the IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers):
+ * `RateLimit-Policy: "default";q=<limit>;w=<window s>` and `RateLimit: "default";r=<remaining>;t=<s to reset>`;
+ * over the limit: 429 with `Retry-After`. A store failure lets the request through (logged):
+ * an outage of the counter must not become an outage of the gateway.
+ */
+export function registerRateLimit(app: FastifyInstance, options: RateLimitOptions): void {
+  const windowMs = options.windowSeconds * 1000;
+  const policy = `"default";q=${options.limit};w=${options.windowSeconds}`;
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (UNLIMITED.has(request.url.split('?')[0])) return;
+    const key = request.tokenSubject !== null ? `sub:${request.tokenSubject}` : `ip:${request.ip}`;
+    let counted;
+    try {
+      counted = await options.store.hit(key, windowMs);
+    } catch (error) {
+      request.log.warn({ err: error }, 'rate-limit store unavailable; request not counted');
+      return;
+    }
+    const remaining = Math.max(0, options.limit - counted.count);
+    const resetSeconds = Math.max(1, Math.ceil(counted.resetInMs / 1000));
+    reply.header('RateLimit-Policy', policy);
+    reply.header('RateLimit', `"default";r=${remaining};t=${resetSeconds}`);
+    if (counted.count > options.limit) throw new TooManyRequestsError(resetSeconds);
+  });
+  app.addHook('onClose', async () => {
+    await options.store.close();
+  });
+}
