@@ -1,6 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Connection } from 'mongoose';
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import { Authenticator } from '../auth/authenticator';
 import { TokenSigner } from '../auth/jwt';
 import { loadSecrets, type GatewaySecrets } from '../auth/secrets';
@@ -37,8 +37,10 @@ export interface BuildAppOptions {
   secrets?: GatewaySecrets;
   /** Routes registered after ROUTES (tests use this for fault injection). */
   extraRoutes?: readonly RouteDefinition[];
-  /** Defaults to a pino logger at config.logLevel. */
+  /** Defaults to a pino logger at config.logLevel, with credentials redacted. */
   logger?: Logger;
+  /** Where that default logger writes (stdout when omitted); tests capture the log stream with it. */
+  logStream?: DestinationStream;
 }
 
 declare module 'fastify' {
@@ -57,7 +59,7 @@ declare module 'fastify' {
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, connection } = options;
-  const logger = options.logger ?? pino({ level: config.logLevel, redact: LOG_REDACTION });
+  const logger = options.logger ?? pino({ level: config.logLevel, redact: LOG_REDACTION }, options.logStream);
   const secrets = options.secrets ?? (await loadSecrets(config, connection));
   const signer = new TokenSigner({ secret: secrets.jwtSecret, issuer: config.jwtIssuer, audience: config.jwtAudience });
   const contexts = new ContextBuilder(new Authenticator({ signer, adminToken: secrets.adminToken }), signer);

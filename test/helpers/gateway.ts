@@ -16,6 +16,8 @@ export interface StartGatewayOptions {
   env?: Record<string, string>;
   /** Extra REST routes (fault injection in tests). */
   extraRoutes?: readonly RouteDefinition[];
+  /** Receives the gateway's log lines (set LOG_LEVEL in env to see more than nothing). */
+  logStream?: { write(line: string): void };
 }
 
 export interface RequestOptions {
@@ -88,6 +90,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
     config,
     secrets: { jwtSecret, adminToken, generatedAdminToken: null },
     extraRoutes: options.extraRoutes,
+    logStream: options.logStream,
   });
   // Unique indexes must exist before the first write a test makes, as at start-up.
   await ensureIndexes();
