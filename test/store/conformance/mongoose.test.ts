@@ -56,6 +56,28 @@ describe('through mongoose models', () => {
     expect((err as { keyValue: object }).keyValue).toEqual({ email: 'dup@x' });
   });
 
+  it('reports duplicates of an unordered insertMany and bulkWrite while keeping the rest', async () => {
+    await User.create({ email: 'bulk1@x' });
+    const err = await User.insertMany([{ email: 'bulk1@x' }, { email: 'bulk2@x' }], { ordered: false }).catch((e: unknown) => e);
+    expect((err as { code: number }).code).toBe(11000);
+    expect(await User.countDocuments({ email: /^bulk/ })).toBe(2);
+    const result = await User.bulkWrite([
+      { updateOne: { filter: { email: 'bulk2@x' }, update: { $set: { age: 7 } } } },
+      { updateMany: { filter: { email: /^bulk/ }, update: { $inc: { age: 1 } } } },
+      { deleteOne: { filter: { email: 'bulk1@x' } } },
+    ]);
+    expect(result).toMatchObject({ matchedCount: 3, modifiedCount: 3, deletedCount: 1 });
+    expect((await User.findOne({ email: 'bulk2@x' }).lean())!.age).toBe(8);
+  });
+
+  it('sorts, skips, limits and selects through queries', async () => {
+    await User.insertMany([{ email: 's1@x', age: 3 }, { email: 's2@x', age: 1 }, { email: 's3@x', age: 2 }]);
+    const rows = await User.find({ email: /^s\d/ }).sort({ age: -1 }).skip(1).limit(2).select('email -_id').lean();
+    expect(rows).toEqual([{ email: 's3@x' }, { email: 's2@x' }]);
+    expect(await User.exists({ email: 's1@x' })).not.toBeNull();
+    expect((await User.distinct('age', { email: /^s\d/ })).sort()).toEqual([1, 2, 3]);
+  });
+
   it('syncs indexes (create and drop) from the schema', async () => {
     await User.collection.createIndex({ name: 1 }, { name: 'stray_1' });
     const dropped = await User.syncIndexes();
