@@ -1,3 +1,4 @@
+import { readCaches } from '../cache/read-caches';
 import { trusted } from 'mongoose';
 import type { Principal } from '../auth/principal';
 import type { Role } from '../auth/role';
@@ -35,7 +36,10 @@ export interface MemberPage {
 
 /** Reads one member or throws 404. Every role may read members. */
 export async function getMember(_principal: Principal, memberId: string): Promise<MemberDoc> {
-  return findMemberOr404(memberId);
+  // A read: cached until the members collection is written (src/cache); writes read fresh.
+  const member = await readCaches.membersById.get(memberId, () => MemberModel.findById(memberId).lean<MemberDoc>().exec());
+  if (!member) throw new NotFoundError(`Member ${memberId} not found`);
+  return member;
 }
 
 async function findMemberOr404(memberId: string): Promise<MemberDoc> {

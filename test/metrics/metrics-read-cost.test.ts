@@ -1,3 +1,4 @@
+import { dataVersions } from '../../src/cache/data-versions';
 import mongoose from 'mongoose';
 import { SETTINGS_ID, SettingsModel } from '../../src/models/settings.model';
 import { getPipelineMetrics } from '../../src/services/metrics/metrics.service';
@@ -21,6 +22,7 @@ afterAll(async () => db.stop());
 /** One metrics read on a cold cache: the commands it sends and the size of what it reads. */
 async function measureRead(snapshotId: string, pipelineId: string) {
   snapshotCache.clear();
+  dataVersions.bump(null); // and the read caches of settings and targets (src/cache)
   reads.length = 0;
   const answer = await getPipelineMetrics(requestContext(), { pipelineId, snapshotId });
   const sent = reads.map((r) => `${r.name} ${r.collection}`);

@@ -41,8 +41,22 @@ export async function metricEnvironment(ctx: RequestContext, snapshot: Pick<Snap
   return { currency: settings.currency, period: settings.period, targets };
 }
 
+/**
+ * All metrics of a facts document, last evaluated with this currency, period and targets array.
+ * Facts are immutable and the targets array is the read cache's (src/cache): a new array comes
+ * whenever targets are written, so an entry is valid exactly while all three stand still. Without
+ * read caches every request brings a fresh array and nothing is reused.
+ */
+const allMetricsMemo = new WeakMap<PipelineFacts, { currency: string | null; period: string | null; targets: unknown; selection: MetricSelection }>();
+
 /** Evaluates metrics (all when `names` is undefined) on a pipeline already resolved. */
 export async function metricsOf(ctx: RequestContext, pipeline: PipelineView, names?: readonly MetricName[]): Promise<MetricSelection> {
   const facts = await factsOf(ctx, pipeline.snapshotId, pipeline.id);
-  return selectMetrics(facts, await metricEnvironment(ctx, facts), names);
+  const env = await metricEnvironment(ctx, facts);
+  if (names) return selectMetrics(facts, env, names);
+  const memo = allMetricsMemo.get(facts);
+  if (memo && memo.currency === env.currency && memo.period === env.period && memo.targets === env.targets) return memo.selection;
+  const selection = selectMetrics(facts, env);
+  allMetricsMemo.set(facts, { currency: env.currency, period: env.period, targets: env.targets, selection });
+  return selection;
 }
