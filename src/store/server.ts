@@ -43,6 +43,8 @@ export class EmbeddedMongoServer extends EventEmitter<ServerEvents> {
     readonly port: number,
   ) {
     super();
+    // Test suites attach a command counter per test; many listeners are expected, not a leak.
+    this.setMaxListeners(0);
     handler.on('command', (name, db, body) => this.emit('command', name, db, body));
     server.on('connection', (socket) => this.accept(socket));
   }
