@@ -12,9 +12,6 @@ export const ADMIN_TOKEN_SUBJECT = 'admin-token';
 // Any visible characters: ADMIN_TOKEN may be chosen freely (JWTs are base64url and dots).
 const BEARER = /^Bearer[ \t]+([\x21-\x7e]+)[ \t]*$/i;
 
-/** Verified tokens remembered at most (then the memory starts over). */
-const VERIFIED_TOKENS_KEPT = 10_000;
-
 export interface AuthenticatorOptions {
   signer: TokenSigner;
   /** The bootstrap admin secret; undefined disables it. */
@@ -30,22 +27,13 @@ export interface AuthenticatorOptions {
 export class Authenticator {
   constructor(private readonly options: AuthenticatorOptions) {}
 
-  /** Tokens already verified, to their member and expiry (ms): a signature never changes. */
-  private readonly verifiedTokens = new Map<string, { memberId: string; expiresAtMs: number }>();
-
   private async verified(token: string): Promise<string> {
-    const known = this.verifiedTokens.get(token);
-    if (known && Date.now() < known.expiresAtMs) return known.memberId;
-    let claims;
     try {
-      claims = await this.options.signer.verify(token);
+      return (await this.options.signer.verify(token)).memberId;
     } catch (error) {
       if (error instanceof InvalidTokenError) throw new UnauthenticatedError();
       throw error;
     }
-    if (this.verifiedTokens.size >= VERIFIED_TOKENS_KEPT) this.verifiedTokens.clear();
-    this.verifiedTokens.set(token, { memberId: claims.memberId, expiresAtMs: claims.expiresAt * 1000 });
-    return claims.memberId;
   }
 
   async authenticate(authorization: string | undefined): Promise<Principal> {

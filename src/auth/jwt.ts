@@ -1,6 +1,9 @@
 import { SignJWT, jwtVerify } from 'jose';
 import { isRole, type Role } from './role';
 
+/** Verified tokens remembered at most (then the memory starts over). */
+const VERIFIED_TOKENS_KEPT = 10_000;
+
 export interface TokenSignerOptions {
   /** HS256 key, at least 32 bytes. */
   secret: Uint8Array;
@@ -54,7 +57,19 @@ export class TokenSigner {
     return { token, expiresAt: new Date(expiresAt * 1000) };
   }
 
+  /** Tokens that verified, until their `exp`: a signature and its claims never change. */
+  private readonly verified = new Map<string, VerifiedClaims>();
+
   async verify(token: string): Promise<VerifiedClaims> {
+    const known = this.verified.get(token);
+    if (known && Date.now() < known.expiresAt * 1000) return known;
+    const claims = await this.verifyOnce(token);
+    if (this.verified.size >= VERIFIED_TOKENS_KEPT) this.verified.clear();
+    this.verified.set(token, claims);
+    return claims;
+  }
+
+  private async verifyOnce(token: string): Promise<VerifiedClaims> {
     let payload;
     try {
       ({ payload } = await jwtVerify(token, this.options.secret, {
