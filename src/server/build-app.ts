@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Connection } from 'mongoose';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { Authenticator } from '../auth/authenticator';
@@ -71,7 +71,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     serverFactory: (handler) => createHttpServer(handler),
     routerOptions: { ignoreTrailingSlash: true },
     // One line per request from src/security/request-log.ts instead (route, status, subject).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   });
   // The contract lets GET routes take their input as a JSON body too.
   app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
