@@ -39,29 +39,31 @@ async function main(): Promise<void> {
     { method: 'POST', path: '/graphql', headers: member, body: JSON.stringify({ query: '{ members(first: 20) { edges { node { id firstname team { name } } } } }' }) },
   ];
   const nested = (inner: string) => `{ teams { members { edges { node { team { ${inner} } } } } } }`;
-  const hostile: autocannon.Request[] = [
-    { method: 'POST', path: '/graphql', headers: admin, body: JSON.stringify({ query: nested('pipelines { id }') }) },
-    { method: 'POST', path: '/graphql', headers: admin, body: JSON.stringify({ query: `{ ${Array.from({ length: 40 }, (_, i) => `a${i}: teams { id }`).join(' ')} }` }) },
-    { method: 'POST', path: '/graphql', headers: admin, body: JSON.stringify({ query: `{ ${Array.from({ length: 1200 }, () => '__typename').join(' ')} }` }) },
-    { method: 'POST', path: '/graphql', headers: admin, body: JSON.stringify({ query: `{ viewer { ${Array.from({ length: 60 }, () => 'role @include(if: true)').join(' ')} } }` }) },
-    { method: 'POST', path: '/graphql', headers: admin, body: JSON.stringify({ query: '{ teams { members(first: 100) { edges { node { id email pipelines { id } } } } } }' }) },
-    { method: 'POST', path: '/graphql', headers: member, body: JSON.stringify({ query: '{ __schema { types { name fields { name } } } }' }) },
-    { method: 'POST', path: '/graphql', headers: admin, body: JSON.stringify([{ query: '{ viewer { role } }' }, { query: '{ viewer { role } }' }]) },
-    { method: 'POST', path: '/teams', headers: admin, body: '{"team_id": {"$gt": ""}, "name": "x"}' },
-    { method: 'POST', path: '/teams', headers: admin, body: '{"team_id": "p", "name": "x", "__proto__": {"polluted": true}}' },
-    { method: 'POST', path: '/teams', headers: admin, body: '{"team_id": "p", ' },
+  const hostile: Array<autocannon.Request & { name: string }> = [
+    { name: 'depth 7', method: 'POST', path: '/graphql', headers: admin, body: JSON.stringify({ query: nested('pipelines { id }') }) },
+    { name: '40 aliases', method: 'POST', path: '/graphql', headers: admin, body: JSON.stringify({ query: `{ ${Array.from({ length: 40 }, (_, i) => `a${i}: teams { id }`).join(' ')} }` }) },
+    { name: '1200 tokens', method: 'POST', path: '/graphql', headers: admin, body: JSON.stringify({ query: `{ ${Array.from({ length: 1200 }, () => '__typename').join(' ')} }` }) },
+    { name: '60 directives', method: 'POST', path: '/graphql', headers: admin, body: JSON.stringify({ query: `{ viewer { ${Array.from({ length: 60 }, () => 'role @include(if: true)').join(' ')} } }` }) },
+    { name: 'cost over limit', method: 'POST', path: '/graphql', headers: admin, body: JSON.stringify({ query: '{ teams { members(first: 100) { edges { node { id email firstname lastname role pipelines { id __typename } } } } } }' }) },
+    { name: 'introspection as member', method: 'POST', path: '/graphql', headers: member, body: JSON.stringify({ query: '{ __schema { types { name fields { name } } } }' }) },
+    { name: 'batched array', method: 'POST', path: '/graphql', headers: admin, body: JSON.stringify([{ query: '{ viewer { role } }' }, { query: '{ viewer { role } }' }]) },
+    { name: '$gt in body', method: 'POST', path: '/teams', headers: admin, body: '{"team_id": {"$gt": ""}, "name": "x"}' },
+    { name: '__proto__ in body', method: 'POST', path: '/teams', headers: admin, body: '{"team_id": "p", "name": "x", "__proto__": {"polluted": true}}' },
+    { name: 'malformed JSON', method: 'POST', path: '/teams', headers: admin, body: '{"team_id": "p", ' },
     // Every hostile request has a body: autocannon otherwise carries the previous request's body and headers over.
-    { method: 'POST', path: '/teams', headers: { authorization: 'Bearer eyJhbGciOiJub25lIn0.e30.', 'content-type': 'application/json' }, body: '{"team_id":"t","name":"n"}' },
-    { method: 'POST', path: '/teams', headers: member, body: JSON.stringify({ team_id: 'nope', name: 'Nope' }) },
+    { name: 'alg none token', method: 'POST', path: '/teams', headers: { authorization: 'Bearer eyJhbGciOiJub25lIn0.e30.', 'content-type': 'application/json' }, body: '{"team_id":"t","name":"n"}' },
+    { name: 'member creating a team', method: 'POST', path: '/teams', headers: member, body: JSON.stringify({ team_id: 'nope', name: 'Nope' }) },
   ];
 
   const url = gw.url;
   global.gc?.();
   const before = process.memoryUsage();
   const alone = await run({ url, connections, duration, requests: valid });
-  const [underAbuse, abuse] = await Promise.all([
+  // One autocannon instance per hostile request type, one connection each, so statuses are
+  // attributed per type (a shared request list is attributed per connection only).
+  const [underAbuse, ...abuseRuns] = await Promise.all([
     run({ url, connections, duration, requests: valid }),
-    run({ url, connections: connections * 2, duration, requests: hostile }),
+    ...hostile.map(({ name: _name, ...request }) => run({ url, connections: 1, duration, requests: [request] })),
   ]);
   global.gc?.();
   const after = process.memoryUsage();
@@ -75,19 +77,21 @@ async function main(): Promise<void> {
     Object.entries((result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {})
       .map(([code, { count }]) => `${code}×${count}`)
       .join(' ');
-  const fivexx = alone['5xx'] + underAbuse['5xx'] + abuse['5xx'];
-  console.log(`abuse bench: ${duration} s per phase, ${connections} valid connections, ${connections * 2} hostile (in-process gateway, loopback)`);
-  console.log(`requests served:        ${alone.requests.total + underAbuse.requests.total + abuse.requests.total}`);
+  const fivexx = alone['5xx'] + underAbuse['5xx'] + abuseRuns.reduce((sum, r) => sum + r['5xx'], 0);
+  const hostileTotal = abuseRuns.reduce((sum, r) => sum + r.requests.total, 0);
+  console.log(`abuse bench: ${duration} s per phase, ${connections} valid connections, ${hostile.length} hostile (in-process gateway, loopback)`);
+  console.log(`requests served:        ${alone.requests.total + underAbuse.requests.total + hostileTotal}`);
   console.log(`  valid alone:          ${alone.requests.total} (${statuses(alone)})`);
   console.log(`  valid under abuse:    ${underAbuse.requests.total} (${statuses(underAbuse)})`);
-  console.log(`  hostile:              ${abuse.requests.total} (${statuses(abuse)})`);
+  console.log(`  hostile:              ${hostileTotal}`);
+  hostile.forEach(({ name }, i) => console.log(`    ${name.padEnd(24)}${abuseRuns[i].requests.total} (${statuses(abuseRuns[i])})`));
   console.log(`5xx answers:            ${fivexx}`);
   console.log(`valid p99 alone:        ${alone.latency.p99} ms (p50 ${alone.latency.p50} ms)`);
   console.log(`valid p99 under abuse:  ${underAbuse.latency.p99} ms (p50 ${underAbuse.latency.p50} ms)`);
   console.log(`memory before: rss ${mb(before.rss)}, heap ${mb(before.heapUsed)}; after: rss ${mb(after.rss)}, heap ${mb(after.heapUsed)}`);
   console.log(`prototype polluted:     ${polluted === undefined ? 'no' : 'YES'}`);
   console.log(`teams after the run:    ${teams.length} (20 created before; more means a hostile write)`);
-  if (teams.length !== 20 || fivexx > 0 || polluted !== undefined || alone.errors + underAbuse.errors > 0) process.exitCode = 1;
+  if (teams.length !== 20 || fivexx > 0 || polluted !== undefined || alone.errors + underAbuse.errors > 0 || abuseRuns.some((r) => r['2xx'] > 0)) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {
