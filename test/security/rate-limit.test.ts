@@ -143,3 +143,33 @@ describe('RATE_LIMIT over HTTP', () => {
     expect(statuses).toEqual([401, 401, 401, 429]);
   });
 });
+
+(existsSync(REDIS_SERVER) ? describe : describe.skip)('RATE_LIMIT_REDIS_URL over HTTP', () => {
+  it('keeps the counters in Redis, and lets requests through (logged) when Redis is unreachable', async () => {
+    const redis = await startRedis();
+    const gw = await startGateway({ env: { RATE_LIMIT: '2', RATE_LIMIT_REDIS_URL: redis.url } });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i += 1) statuses.push((await gw.request('GET', '/teams')).status);
+      expect(statuses).toEqual([200, 200, 429]);
+      const { RespClient } = await import('../../src/security/rate-limit/resp-client');
+      const client = new RespClient(redis.url);
+      expect(await client.command('GET', 'pipeline-gateway:rl:sub:admin-token')).toBe('3');
+      await client.close();
+    } finally {
+      await gw.stop();
+      redis.process.kill();
+    }
+    const lines: string[] = [];
+    const unreachable = await startGateway({
+      env: { RATE_LIMIT: '1', RATE_LIMIT_REDIS_URL: `redis://127.0.0.1:${await freePort()}`, LOG_LEVEL: 'warn' },
+      logStream: { write: (line: string) => lines.push(line) },
+    });
+    try {
+      expect([(await unreachable.request('GET', '/teams')).status, (await unreachable.request('GET', '/teams')).status]).toEqual([200, 200]);
+      expect(lines.join('')).toContain('rate-limit store unavailable');
+    } finally {
+      await unreachable.stop();
+    }
+  });
+});
