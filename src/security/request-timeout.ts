@@ -18,7 +18,8 @@ export function registerRequestTimeout(app: FastifyInstance, timeoutMs: number):
     timer.unref();
     timers.set(request, timer);
   });
-  app.addHook('onResponse', async (request) => {
-    clearTimeout(timers.get(request));
-  });
+  const clear = async (request: object): Promise<void> => clearTimeout(timers.get(request));
+  app.addHook('onResponse', clear);
+  // A client that went away needs no 503.
+  app.addHook('onRequestAbort', clear);
 }
