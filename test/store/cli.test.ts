@@ -20,7 +20,7 @@ describe('npm run db (src/store/cli.ts)', () => {
   it('prints its URL, serves the driver, and stops cleanly on SIGINT', async () => {
     const child = spawn(
       process.execPath,
-      ['-r', join(root, 'test/store/durability/ts-register.js'), join(root, 'src/store/cli.ts'), '--port', '0'],
+      ['-r', join(root, 'test/helpers/ts-register.js'), join(root, 'src/store/cli.ts'), '--port', '0'],
       { env: { ...process.env, DATA_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';
@@ -49,7 +49,7 @@ describe('npm run db (src/store/cli.ts)', () => {
   it('refuses a port that is not a number', async () => {
     const child = spawn(
       process.execPath,
-      ['-r', join(root, 'test/store/durability/ts-register.js'), join(root, 'src/store/cli.ts'), '--port', 'abc'],
+      ['-r', join(root, 'test/helpers/ts-register.js'), join(root, 'src/store/cli.ts'), '--port', 'abc'],
       { env: { ...process.env, DATA_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';

@@ -1,23 +1,12 @@
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { ArgsType, Field, ID, Int } from 'type-graphql';
+import { IsOptional } from 'class-validator';
+import { ArgsType, Field, ID } from 'type-graphql';
+import { PageArgs } from '../common/page.args';
 import { IsEntityId, IsRoleValue } from '../../validation/rules';
 import { Role } from './role.enum';
 
-/** Page arguments of every member connection: `first` 1–100 (default 20), `after` a cursor. */
+/** Page arguments of every member connection, with an optional role filter. */
 @ArgsType()
-export class MemberPageArgs {
-  @Field(() => Int, { defaultValue: 20, description: '1–100.' })
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  first: number = 20;
-
-  @Field(() => String, { nullable: true, description: 'An `endCursor` (or edge cursor) of a previous page.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(512)
-  after?: string | null;
-
+export class MemberPageArgs extends PageArgs {
   @Field(() => Role, { nullable: true })
   @IsOptional()
   @IsRoleValue()

@@ -1,24 +1,13 @@
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ArgsType, Field, ID, Int } from 'type-graphql';
+import { PageArgs } from '../common/page.args';
 import { METRIC_NAMES } from '../../services/metrics/catalogue';
 import { MAX_DURATION } from '../../services/timeseries.service';
 import { IsEntityId } from '../../validation/rules';
 
 /** `first` 1–100 (default 20) and `after`, for snapshot and opportunity pages. */
 @ArgsType()
-export class PipelinePageArgs {
-  @Field(() => Int, { defaultValue: 20, description: '1–100.' })
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  first: number = 20;
-
-  @Field(() => String, { nullable: true, description: 'An `endCursor` (or edge cursor) of a previous page.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(512)
-  after?: string | null;
-}
+export class PipelinePageArgs extends PageArgs {}
 
 /** `Pipeline.opportunities`: a page, optionally one stage only, optionally open (or closed) only. */
 @ArgsType()

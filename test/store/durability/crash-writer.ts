@@ -3,7 +3,7 @@
 //   READY <uri>
 //   ACK <_id hex> <version> <checksum>     (after insertOne/updateOne resolved)
 //   STEP <compaction step>                   (just before killing itself, when CRASH_AT_STEP says so)
-// Run with `node -r ./test/store/durability/ts-register.js crash-writer.ts <dataDir>`.
+// Run with `node -r ./test/helpers/ts-register.js crash-writer.ts <dataDir>`.
 import { writeSync } from 'node:fs';
 import { randomBytes, randomInt } from 'node:crypto';
 import { Decimal128, Long, ObjectId, type Document } from 'bson';

@@ -38,7 +38,7 @@ function runWriter(dir: string, env: Record<string, string>, killAfterAcks: numb
   return new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(
       process.execPath,
-      ['-r', './test/store/durability/ts-register.js', './test/store/durability/crash-writer.ts', dir],
+      ['-r', './test/helpers/ts-register.js', './test/store/durability/crash-writer.ts', dir],
       { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';
