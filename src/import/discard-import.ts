@@ -29,13 +29,18 @@ export async function discardImport(importId: string): Promise<void> {
 }
 
 /**
- * Removes what crashed imports left: every import with a snapshot still `pending`. Run at start-up
- * only, before any import can be running (a pending snapshot of a live import looks the same).
- * Answers the number of imports discarded.
+ * Removes what crashed imports left: every import with a snapshot still `pending` (and, with
+ * `startedBefore`, only those started before that instant). A pending snapshot of a live import
+ * looks the same as a crashed one, so this runs at start-up only; on a database other instances
+ * share, start-up passes a cut-off older than any import can take, so a neighbour's running import
+ * is never discarded. Answers the number of imports discarded.
  */
-export async function discardPendingImports(): Promise<number> {
+export async function discardPendingImports(options: { startedBefore?: Date } = {}): Promise<number> {
+  const filter = options.startedBefore
+    ? { status: 'pending' as const, importedAt: trusted({ $lt: options.startedBefore }) }
+    : { status: 'pending' as const };
   // find + de-duplicate rather than `distinct`: the embedded store need not implement every command.
-  const pending = await SnapshotModel.find({ status: 'pending' }, { importId: 1 }).lean();
+  const pending = await SnapshotModel.find(filter, { importId: 1 }).lean();
   const importIds = [...new Set(pending.map((s) => s.importId))];
   for (const importId of importIds) await discardImport(importId);
   return importIds.length;

@@ -74,13 +74,18 @@ export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoR
   return { import: result, rolesSet, targets: rows.length };
 }
 
+/** On a shared database, a pending import younger than this may still be running elsewhere. */
+const SHARED_DB_IMPORT_GRACE_MS = 6 * 60 * 60 * 1000;
+
 /** Collections whose content means "this database is in use": any document and the demo stays out. */
 const IN_USE = ['pipeline_snapshots', 'members', 'teams', 'settings', 'targets'];
 
 /**
  * Start-up step after connecting. First removes what a crashed import left (pending snapshots and
- * what they created), always. Then seeds the demo company when the database is empty, but only on
- * the embedded database (never when MONGODB_URI is set) and unless SEED_DEMO is 0/false/no/off.
+ * what they created): all of it on the embedded database, only imports older than six hours on a
+ * MONGODB_URI database that other gateways may share. Then seeds the demo company when the
+ * database is empty, but only on the embedded database (never when MONGODB_URI is set) and unless
+ * SEED_DEMO is 0/false/no/off.
  * Answers the seed result, or null when nothing was seeded. `connection` must be the default
  * mongoose connection, the one the models use.
  */
@@ -89,8 +94,11 @@ export async function seedDemoIfEmpty(
   env: Record<string, string | undefined> = process.env,
   options: SeedDemoOptions = {},
 ): Promise<SeedDemoResult | null> {
-  await discardPendingImports();
-  if ((env.MONGODB_URI ?? '').trim() !== '') return null;
+  const shared = (env.MONGODB_URI ?? '').trim() !== '';
+  // The embedded database has one process (its directory is locked): whatever is pending crashed.
+  // An external one may be shared by several gateways, one of which may be importing right now.
+  await discardPendingImports(shared ? { startedBefore: new Date(Date.now() - SHARED_DB_IMPORT_GRACE_MS) } : {});
+  if (shared) return null;
   if (['0', 'false', 'no', 'off'].includes((env.SEED_DEMO ?? '').trim().toLowerCase())) return null;
   for (const name of IN_USE) {
     if ((await connection.collection(name).findOne({}, { projection: { _id: 1 } })) !== null) return null;

@@ -119,4 +119,23 @@ describe('discardPendingImports', () => {
     expect(await OpportunityModel.find({ snapshotId: committed.snapshotId }).lean()).toHaveLength(4);
     expect(await discardPendingImports()).toBe(0);
   });
+  it('with a cut-off, keeps a pending import started after it (another gateway may be running it)', async () => {
+    const pendingSnapshot = (id: string, importedAt: Date) => ({
+      _id: id,
+      snapshotAt: importedAt,
+      importedAt,
+      status: 'pending' as const,
+      importId: `import-${id}`,
+      sourceHash: id,
+      counts: { pipelines: 0, stages: 0, deals: 0, owners: 0, teams: 0, membersCreated: 0 },
+      created: { memberIds: [], teamIds: [], ownerLinkIds: [] },
+    });
+    const cutOff = new Date('2026-11-01T00:00:00Z');
+    await SnapshotModel.create([
+      pendingSnapshot('stale', new Date('2026-10-31T23:00:00Z')),
+      pendingSnapshot('live', new Date('2026-11-01T01:00:00Z')),
+    ]);
+    expect(await discardPendingImports({ startedBefore: cutOff })).toBe(1);
+    expect((await SnapshotModel.find().lean()).map((s) => s._id)).toEqual(['live']);
+  });
 });
