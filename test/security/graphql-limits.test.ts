@@ -119,6 +119,21 @@ describe('GraphQL abuse limits (refused before any resolver or database work)', 
     }
   });
 
+  it('refuses a syntax error and wrong variable types before any work, and writes nothing', async () => {
+    const cases: Array<[string, Record<string, unknown> | undefined]> = [
+      ['mutation { setCurrency(currency: "EUR") { currency }', undefined],
+      ['mutation ($c: String!) { setCurrency(currency: $c) { currency } }', { c: 42 }],
+      ['mutation ($t: [Float!]!) { setMemberTargets(input: { memberId: "m", year: 2026, targets: $t }) { year } }', { t: ['lots'] }],
+      ['mutation ($p: Period!) { setPeriod(period: $p) { period } }', { p: 'FORTNIGHTLY' }],
+    ];
+    for (const [query, variables] of cases) {
+      const { result, all } = await countCommands(gw, () => gw.graphql(query, variables));
+      expect(all).toBe(0);
+      expect(result.status).toBe(400);
+      expect(result.body.errors[0].extensions.code).toMatch(/^(GRAPHQL_PARSE_FAILED|BAD_USER_INPUT)$/);
+    }
+  });
+
   it('refuses a GET carrying a mutation with 405 and writes nothing', async () => {
     const { result, writes } = await countCommands(gw, () =>
       gw.request('GET', '/graphql', { query: { query: 'mutation { createTeam(input: { id: "x1", name: "X" }) { id } }' }, headers: { 'apollo-require-preflight': 'true' } }),
