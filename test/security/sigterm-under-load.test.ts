@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { startEntry } from '../helpers/entry';
 
-const ROOT = path.join(__dirname, '../..');
 const ADMIN_TOKEN = 'sigterm-test-admin-token-0123456789';
 
 type Outcome = { status: number; at: number } | { error: string; at: number };
@@ -32,28 +31,7 @@ describe('SIGTERM under load', () => {
   });
 
   it('drains in-flight requests, refuses new connections, and exits 0', async () => {
-    const child = spawn(process.execPath, ['-r', './test/helpers/ts-register.js', 'src/index.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent', SEED_DEMO: 'false', ADMIN_TOKEN, JWT_SECRET: '', MONGODB_URI: '', RATE_LIMIT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const url = await new Promise<string>((resolve, reject) => {
-      const check = setInterval(() => {
-        const match = /listening on (http:\/\/[^\s]+) /.exec(output);
-        if (match) {
-          clearInterval(check);
-          resolve(match[1]);
-        }
-      }, 50);
-      void exited.then((code) => {
-        clearInterval(check);
-        reject(new Error(`entry exited with ${code} before listening:\n${output}`));
-      });
-    });
+    const { child, url, exited } = await startEntry(dataDir, { ADMIN_TOKEN, RATE_LIMIT: '0' });
 
     const outcomes: Outcome[] = [];
     let stop = false;

@@ -1,43 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-
-const ROOT = path.join(__dirname, '../..');
-
-interface Running {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Starts `src/index.ts` as the real entry would run, and waits for its "listening" line. */
-async function startEntry(dataDir: string): Promise<Running> {
-  const child = spawn(process.execPath, ['-r', './test/helpers/ts-register.js', 'src/index.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent', SEED_DEMO: 'false', ADMIN_TOKEN: '', JWT_SECRET: '', MONGODB_URI: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const check = setInterval(() => {
-      const match = /listening on (http:\/\/[^\s]+) /.exec(output);
-      if (match) {
-        clearInterval(check);
-        resolve(match[1]);
-      }
-    }, 50);
-    void exited.then((code) => {
-      clearInterval(check);
-      reject(new Error(`entry exited with ${code} before listening:\n${output}`));
-    });
-  });
-  return { child, url, output: () => output, exited };
-}
+import { startEntry } from '../helpers/entry';
 
 describe('the entry (src/index.ts)', () => {
   let dataDir: string;
