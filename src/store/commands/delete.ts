@@ -1,9 +1,8 @@
-import type { Document } from 'bson';
-import { asStoreError, StoreError } from '../errors';
+import { StoreError } from '../errors';
 import { matchingDocuments } from '../query/match';
 import { collectionArg, optionalBoolean, requiredArray } from './arguments';
 import type { Command } from './command';
-import { requireDocument } from './write-helpers';
+import { requireDocument, runStatements } from './write-helpers';
 
 /** `delete`: each statement's `limit` is 0 (all matches) or 1 (the first). */
 export const deleteCommand: Command = {
@@ -13,30 +12,18 @@ export const deleteCommand: Command = {
     const statements = requiredArray(ctx.body, 'deletes', 'delete');
     const ordered = optionalBoolean(ctx.body, 'ordered') ?? true;
     let n = 0;
-    const writeErrors: Document[] = [];
-    const durable: Promise<void>[] = [];
-    for (let i = 0; i < statements.length; i++) {
-      try {
-        const stmt = requireDocument(statements[i], 'delete statement');
-        const q = requireDocument(stmt.q, "BSON field 'delete.deletes.q'");
-        const limit = stmt.limit ?? 0;
-        if (limit !== 0 && limit !== 1) {
-          throw new StoreError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${String(limit)}`);
-        }
-        const coll = ctx.catalog.collection(ctx.db, name);
-        const docs = matchingDocuments(coll, q, limit);
-        if (coll && docs.length) {
-          durable.push(ctx.catalog.commit([{ op: 'delete', ns: coll.ns, ids: docs.map((d) => d._id) }]));
-        }
-        n += docs.length;
-      } catch (err) {
-        const known = asStoreError(err);
-        if (!known) throw err;
-        writeErrors.push(known.toWriteError(i));
-        if (ordered) break;
+    const writeErrors = await runStatements(statements, ordered, (statement) => {
+      const stmt = requireDocument(statement, 'delete statement');
+      const q = requireDocument(stmt.q, "BSON field 'delete.deletes.q'");
+      const limit = stmt.limit ?? 0;
+      if (limit !== 0 && limit !== 1) {
+        throw new StoreError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${String(limit)}`);
       }
-    }
-    await Promise.all(durable);
+      const coll = ctx.catalog.collection(ctx.db, name);
+      const docs = matchingDocuments(coll, q, limit);
+      n += docs.length;
+      return coll && docs.length ? ctx.catalog.commit([{ op: 'delete', ns: coll.ns, ids: docs.map((d) => d._id) }]) : undefined;
+    });
     return writeErrors.length ? { n, writeErrors } : { n };
   },
 };

@@ -1,10 +1,9 @@
 import type { Document } from 'bson';
-import { asStoreError, StoreError } from '../errors';
 import type { Mutation } from '../storage/mutation';
 import { UniqueChecker } from '../storage/unique-checker';
 import { collectionArg, optionalBoolean, requiredArray } from './arguments';
 import type { Command } from './command';
-import { collectionForWrite, requireDocument, withId } from './write-helpers';
+import { collectionForWrite, requireDocument, runStatements, withId } from './write-helpers';
 
 /**
  * `insert`: every document is checked (shape, `_id`, unique indexes against the store and the
@@ -20,21 +19,13 @@ export const insertCommand: Command = {
     const { coll, created } = collectionForWrite(ctx, name);
     const checker = new UniqueChecker(coll);
     const accepted: Document[] = [];
-    const writeErrors: Document[] = [];
-    for (let i = 0; i < raw.length; i++) {
-      try {
-        const doc = withId(requireDocument(raw[i], 'document to insert'));
-        const dup = checker.check(doc);
-        if (dup) throw dup;
-        checker.accept(doc, false);
-        accepted.push(doc);
-      } catch (err) {
-        const known = asStoreError(err);
-        if (!known) throw err;
-        writeErrors.push(known.toWriteError(i));
-        if (ordered) break;
-      }
-    }
+    const writeErrors = await runStatements(raw, ordered, (statement) => {
+      const doc = withId(requireDocument(statement, 'document to insert'));
+      const dup = checker.check(doc);
+      if (dup) throw dup;
+      checker.accept(doc, false);
+      accepted.push(doc);
+    });
     const batch: Mutation[] = [...created];
     if (accepted.length) batch.push({ op: 'insert', ns: coll.ns, docs: accepted });
     await ctx.catalog.commit(batch);

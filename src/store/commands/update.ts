@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { asStoreError, StoreError } from '../errors';
+import { StoreError } from '../errors';
 import { matchingDocuments } from '../query/match';
 import { applyUpdate, updateKind } from '../query/update-document';
 import { upsertSeed } from '../query/upsert-seed';
@@ -7,7 +7,7 @@ import type { Mutation } from '../storage/mutation';
 import { UniqueChecker } from '../storage/unique-checker';
 import { collectionArg, optionalBoolean, requiredArray } from './arguments';
 import type { Command, CommandContext } from './command';
-import { collectionForWrite, requireDocument, withId } from './write-helpers';
+import { collectionForWrite, requireDocument, runStatements, withId } from './write-helpers';
 
 export interface UpdateStatementResult {
   n: number;
@@ -88,33 +88,23 @@ export const updateCommand: Command = {
     let n = 0;
     let nModified = 0;
     const upserted: Document[] = [];
-    const writeErrors: Document[] = [];
-    const durable: Promise<void>[] = [];
-    for (let i = 0; i < statements.length; i++) {
-      try {
-        const raw = requireDocument(statements[i], 'update statement');
-        const q = requireDocument(raw.q ?? {}, "BSON field 'update.updates.q'");
-        if (raw.u === undefined) throw new StoreError('Location40414', "BSON field 'update.updates.u' is missing but a required field");
-        const out = runUpdateStatement(ctx, name, {
-          q,
-          u: raw.u,
-          multi: raw.multi === true,
-          upsert: raw.upsert === true,
-          arrayFilters: Array.isArray(raw.arrayFilters) ? raw.arrayFilters : undefined,
-        });
-        durable.push(out.durable);
-        n += out.result.n;
-        nModified += out.result.nModified;
-        if (out.result.upsertedId !== undefined) upserted.push({ index: i, _id: out.result.upsertedId });
-        if (out.error) throw out.error;
-      } catch (err) {
-        const known = asStoreError(err);
-        if (!known) throw err;
-        writeErrors.push(known.toWriteError(i));
-        if (ordered) break;
-      }
-    }
-    await Promise.all(durable);
+    const writeErrors = await runStatements(statements, ordered, (statement, i, track) => {
+      const raw = requireDocument(statement, 'update statement');
+      const q = requireDocument(raw.q ?? {}, "BSON field 'update.updates.q'");
+      if (raw.u === undefined) throw new StoreError('Location40414', "BSON field 'update.updates.u' is missing but a required field");
+      const out = runUpdateStatement(ctx, name, {
+        q,
+        u: raw.u,
+        multi: raw.multi === true,
+        upsert: raw.upsert === true,
+        arrayFilters: Array.isArray(raw.arrayFilters) ? raw.arrayFilters : undefined,
+      });
+      n += out.result.n;
+      nModified += out.result.nModified;
+      if (out.result.upsertedId !== undefined) upserted.push({ index: i, _id: out.result.upsertedId });
+      track(out.durable);
+      if (out.error) throw out.error;
+    });
     return {
       n,
       nModified,

@@ -1,5 +1,5 @@
 import { ObjectId, type Document } from 'bson';
-import { StoreError } from '../errors';
+import { asStoreError, StoreError } from '../errors';
 import { describeType } from '../query/filter';
 import { isPlainObject } from '../storage/document-paths';
 import { Collection } from '../storage/collection';
@@ -33,4 +33,33 @@ export function requireDocument(v: unknown, what: string): Document {
     throw new StoreError('TypeMismatch', `${what} must be an object, got ${describeType(v)}`);
   }
   return v;
+}
+
+/**
+ * Runs a write command's statements in order, the way mongod does: a statement that fails with a
+ * StoreError becomes a `writeError` at its index; ordered writes stop there, unordered ones go on.
+ * Anything else is a bug and propagates. A statement returns the promise of its commit, or hands
+ * it to `track` before failing when it committed a partial effect (a multi-update stopped by a
+ * duplicate key): the answer waits until every statement's writes are durable.
+ */
+export async function runStatements(
+  statements: readonly unknown[],
+  ordered: boolean,
+  run: (statement: unknown, index: number, track: (commit: Promise<void>) => void) => Promise<void> | void,
+): Promise<Document[]> {
+  const writeErrors: Document[] = [];
+  const durable: Array<Promise<void> | void> = [];
+  const track = (commit: Promise<void>): void => void durable.push(commit);
+  for (let i = 0; i < statements.length; i++) {
+    try {
+      durable.push(run(statements[i], i, track));
+    } catch (err) {
+      const known = asStoreError(err);
+      if (!known) throw err;
+      writeErrors.push(known.toWriteError(i));
+      if (ordered) break;
+    }
+  }
+  await Promise.all(durable);
+  return writeErrors;
 }
