@@ -15,11 +15,12 @@ async function main(): Promise<void> {
   const app = await buildApp({ connection: database.connection, config });
   installGracefulShutdown(app, () => database.close());
   const address = await app.listen({ port: config.port, host: config.host });
-  console.log(`Pipeline Gateway listening on ${address} (GraphQL at ${address}/graphql, explorer at ${address}/graphiql)`);
   if (seeded) console.log('Empty embedded database: loaded the demo company (SEED_DEMO=false to skip).');
   if (app.generatedAdminToken) {
     console.log(`Generated admin token (kept in ${config.dataDir}/admin-token): ${app.generatedAdminToken}`);
   }
+  // Last, so whoever waits for this line (people, scripts, tests) has everything printed before it.
+  console.log(`Pipeline Gateway listening on ${address} (GraphQL at ${address}/graphql, explorer at ${address}/graphiql)`);
 }
 
 main().catch((error: unknown) => {

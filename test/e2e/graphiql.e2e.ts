@@ -51,7 +51,8 @@ async function startEntry(dataDir: string): Promise<Started> {
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-  const printed = /listening on (http:\/\/\S+) .*explorer at (http:\/\/\S+?)\)[\s\S]*Generated admin token \(kept in .*\): (\S+)/;
+  // The entry prints the generated token before its last line, the "listening" one.
+  const printed = /Generated admin token \(kept in .*\): (\S+)[\s\S]*listening on (http:\/\/\S+) .*explorer at (http:\/\/\S+?)\)/;
   const match = await new Promise<RegExpExecArray>((done, fail) => {
     const onData = (): void => {
       const found = printed.exec(output);
@@ -63,7 +64,7 @@ async function startEntry(dataDir: string): Promise<Started> {
     child.stdout!.on('data', onData);
     void exited.then((code) => fail(new Error(`the entry exited with ${code} before printing its URL and token:\n${output}`)));
   });
-  return { child, output: () => output, exited, url: match[1]!, explorerUrl: match[2]!, token: match[3]! };
+  return { child, output: () => output, exited, url: match[2]!, explorerUrl: match[3]!, token: match[1]! };
 }
 
 describe('GraphiQL in a browser', () => {
