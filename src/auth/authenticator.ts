@@ -12,6 +12,12 @@ export const ADMIN_TOKEN_SUBJECT = 'admin-token';
 // Any visible characters: ADMIN_TOKEN may be chosen freely (JWTs are base64url and dots).
 const BEARER = /^Bearer[ \t]+([\x21-\x7e]+)[ \t]*$/i;
 
+/** The token of an `Authorization: Bearer <token>` header, or null. */
+export function bearerToken(authorization: unknown): string | null {
+  const match = typeof authorization === 'string' ? BEARER.exec(authorization) : null;
+  return match ? match[1] : null;
+}
+
 export interface AuthenticatorOptions {
   signer: TokenSigner;
   /** The bootstrap admin secret; undefined disables it. */
@@ -27,24 +33,33 @@ export interface AuthenticatorOptions {
 export class Authenticator {
   constructor(private readonly options: AuthenticatorOptions) {}
 
-  private async verified(token: string): Promise<string> {
+  /**
+   * Who a token names: `admin-token`, a member id, or null when it does not verify. Never throws
+   * for a bad token (database and other failures propagate).
+   *
+   * A token this signer has verified before is a member token and is taken from memory without
+   * the constant-time comparison with ADMIN_TOKEN (a sha256 each): a signed JWT of ours cannot
+   * be the admin secret, and knowing that a token was seen before tells its sender nothing.
+   */
+  async subjectOf(token: string): Promise<string | null> {
+    const { signer, adminToken } = this.options;
+    const remembered = signer.remembered(token);
+    if (remembered) return remembered.memberId;
+    if (adminToken !== undefined && constantTimeEquals(token, adminToken)) return ADMIN_TOKEN_SUBJECT;
     try {
-      return (await this.options.signer.verify(token)).memberId;
+      return (await signer.verify(token)).memberId;
     } catch (error) {
-      if (error instanceof InvalidTokenError) throw new UnauthenticatedError();
+      if (error instanceof InvalidTokenError) return null;
       throw error;
     }
   }
 
   async authenticate(authorization: string | undefined): Promise<Principal> {
-    const match = typeof authorization === 'string' ? BEARER.exec(authorization) : null;
-    if (!match) throw new UnauthenticatedError();
-    const token = match[1];
-    const { adminToken } = this.options;
-    if (adminToken !== undefined && constantTimeEquals(token, adminToken)) {
-      return { subject: ADMIN_TOKEN_SUBJECT, role: Role.ADMIN, memberId: null, teamId: null };
-    }
-    const memberId = await this.verified(token);
+    const token = bearerToken(authorization);
+    const subject = token === null ? null : await this.subjectOf(token);
+    if (subject === null) throw new UnauthenticatedError();
+    if (subject === ADMIN_TOKEN_SUBJECT) return { subject: ADMIN_TOKEN_SUBJECT, role: Role.ADMIN, memberId: null, teamId: null };
+    const memberId = subject;
     // Cached until the members collection is written (src/cache): a role change or a deletion
     // still counts from the next request on.
     const member = await readCaches.membersById.get(memberId, () => MemberModel.findById(memberId).lean());

@@ -60,9 +60,15 @@ export class TokenSigner {
   /** Tokens that verified, until their `exp`: a signature and its claims never change. */
   private readonly verified = new Map<string, VerifiedClaims>();
 
-  async verify(token: string): Promise<VerifiedClaims> {
+  /** The claims of a token this signer verified before and that has not expired since; else undefined. */
+  remembered(token: string): VerifiedClaims | undefined {
     const known = this.verified.get(token);
-    if (known && Date.now() < known.expiresAt * 1000) return known;
+    return known && Date.now() < known.expiresAt * 1000 ? known : undefined;
+  }
+
+  async verify(token: string): Promise<VerifiedClaims> {
+    const known = this.remembered(token);
+    if (known) return known;
     const claims = await this.verifyOnce(token);
     if (this.verified.size >= VERIFIED_TOKENS_KEPT) this.verified.clear();
     this.verified.set(token, claims);

@@ -27,6 +27,9 @@ export class DataVersions {
 
   private epoch = 0;
 
+  /** Every bump counted, whatever it was about: a stamp of the whole database. */
+  private writes = 0;
+
   private watchers = 0;
 
   /** True while some embedded server is watched: caching is then safe. */
@@ -41,8 +44,14 @@ export class DataVersions {
     return sum;
   }
 
+  /** A number that changes whenever anything at all is written. */
+  stampAll(): number {
+    return this.writes;
+  }
+
   /** Records a write to `collection`, or to everything when it is null. */
   bump(collection: string | null): void {
+    this.writes += 1;
     if (collection === null) this.epoch += 1;
     else this.versions.set(collection, (this.versions.get(collection) ?? 0) + 1);
   }

@@ -12,6 +12,7 @@ import { graphqlGuardPlugin, type IntrospectionPolicy } from '../security/graphq
 import { createGraphQLContext } from './context';
 import { createFormatError } from './format-error';
 import { jitGateway } from './jit/jit-gateway';
+import { KeptAnswers } from './jit/kept-answers';
 import { graphqlRequestScope } from './request-scope';
 import { unavailableStatusPlugin } from './unavailable-status.plugin';
 
@@ -27,9 +28,12 @@ export async function mountGraphQL(
   logger: Logger,
   security: { introspection: IntrospectionPolicy } = { introspection: 'admins' },
 ): Promise<void> {
+  const kept = new KeptAnswers();
   const apollo = new ApolloServer<RequestContext>({
-    // Compiled execution (graphql-jit) with graphql-js as the fallback; see jit/jit-executor.ts.
-    gateway: jitGateway(schema),
+    // Compiled execution (graphql-jit) with graphql-js as the fallback (jit/jit-executor.ts),
+    // behind whole answers kept until a write lands (jit/kept-answers.ts).
+    gateway: jitGateway(schema, kept),
+    stringifyResult: kept.stringifyResult,
     formatError: createFormatError(logger),
     includeStacktraceInErrorResponses: false,
     // Abuse limits (src/security): token count at parse time, depth/aliases/directives as

@@ -44,6 +44,12 @@ export interface RouteDefinition<TInput extends object = object> {
    * Without it, a route with a path parameter is documented as able to answer 404.
    */
   errors?: readonly ErrorCode[];
+  /**
+   * A read whose 200 answer depends only on the request as sent, the caller, the stored data and
+   * the date: its serialised answer is kept until any write lands (src/cache/answer-cache.ts).
+   * Only GET routes, and only requests without a body, are served from it.
+   */
+  cacheable?: boolean;
   handler(ctx: RequestContext, input: TInput): Promise<Record<string, unknown>>;
 }
 

@@ -1,7 +1,7 @@
 import type { Authenticator } from '../auth/authenticator';
 import type { TokenSigner } from '../auth/jwt';
 import type { RequestContext } from '../context/request-context';
-import { createLoaders } from '../loaders/create-loaders';
+import { createLoaders, type Loaders } from '../loaders/create-loaders';
 
 export interface ContextRequest {
   requestId: string;
@@ -13,7 +13,7 @@ export interface ContextRequest {
 
 /**
  * The one place a RequestContext is made, for REST routes and GraphQL operations alike:
- * authenticate (unless the route is public), then fresh per-request loaders.
+ * authenticate (unless the route is public), then fresh per-request loaders (made when first used).
  */
 export class ContextBuilder {
   constructor(
@@ -23,6 +23,16 @@ export class ContextBuilder {
 
   async build(request: ContextRequest): Promise<RequestContext> {
     const principal = request.authenticated ? await this.authenticator.authenticate(request.authorization) : null;
-    return { requestId: request.requestId, principal, loaders: createLoaders(), tokenSigner: this.signer };
+    // Loaders are made on first use: an answer served whole from the answer cache needs none.
+    let loaders: Loaders | undefined;
+    return {
+      requestId: request.requestId,
+      principal,
+      get loaders(): Loaders {
+        loaders ??= createLoaders();
+        return loaders;
+      },
+      tokenSigner: this.signer,
+    };
   }
 }

@@ -1,20 +1,45 @@
 import http from 'node:http';
-import type { Socket } from 'node:net';
-import { RewritingSocket } from './rewriting-socket';
+import type { Duplex } from 'node:stream';
+import { DelMethodRewriter } from './del-method-rewriter';
+
+const REWRITTEN = Symbol('del-method-rewriting');
+
+type Connection = Duplex & { _handle?: { _consumed?: boolean } | null; [REWRITTEN]?: true };
 
 /**
- * fastify `serverFactory`: a plain http.Server whose accepted connections go through
- * RewritingSocket first, so `DEL /teams/members HTTP/1.1` reaches the router as DELETE.
- * It remains one server: fastify listens on it, closes it and tracks its connections as usual.
+ * Makes every byte a connection receives pass through DelMethodRewriter before Node's HTTP
+ * parser sees it, so `DEL /teams/members HTTP/1.1` reaches the router as DELETE.
+ *
+ * How: bytes enter a readable stream through `push` (net.Socket's read callback calls it), so
+ * the connection's own `push` runs the rewriter first. Node's HTTP server would otherwise have
+ * llhttp read a TCP handle natively, where no JavaScript sees the bytes; marking the handle as
+ * already consumed keeps it on the stream path (Node checks that mark before consuming). Writes
+ * still go straight to the socket. This replaced a Duplex wrapper around the socket, which cost
+ * a third of the throughput of a cached answer in stream bookkeeping.
+ */
+export function rewriteDelMethod(connection: Duplex): void {
+  const socket = connection as Connection;
+  if (socket[REWRITTEN]) return;
+  socket[REWRITTEN] = true;
+  if (socket._handle) socket._handle._consumed = true;
+  const rewriter = new DelMethodRewriter();
+  const push = socket.push;
+  socket.push = function pushRewritten(chunk: unknown, encoding?: BufferEncoding): boolean {
+    if (!Buffer.isBuffer(chunk)) return push.call(this, chunk, encoding); // end of stream (null)
+    let more = true;
+    for (const part of rewriter.push(chunk)) more = push.call(this, part) && more;
+    return more;
+  };
+}
+
+/**
+ * fastify `serverFactory`: a plain http.Server whose connections rewrite the DEL method (see
+ * rewriteDelMethod). It remains one server: fastify listens on it, closes it and tracks its
+ * connections as usual.
  */
 export function createHttpServer(handler: http.RequestListener): http.Server {
   const server = http.createServer(handler);
-  const [accept] = server.listeners('connection') as Array<(socket: unknown) => void>;
-  if (typeof accept !== 'function') throw new Error('http.Server has no connection listener to wrap');
-  server.removeListener('connection', accept);
-  server.on('connection', (socket: Socket) => {
-    // Connections injected by others (already wrapped) are passed on as they are.
-    accept.call(server, socket instanceof RewritingSocket ? socket : new RewritingSocket(socket));
-  });
+  // Before the HTTP server's own listener, which starts parsing.
+  server.prependListener('connection', rewriteDelMethod);
   return server;
 }

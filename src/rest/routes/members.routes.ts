@@ -33,6 +33,7 @@ const createMemberRoute: RouteDefinition<CreateMemberBody> = {
 const listMembersRoute: RouteDefinition<ListMembersQuery> = {
   method: 'GET',
   path: '/teams/members',
+  cacheable: true,
   summary: 'List members, filtered by team_id and role, paginated with limit and cursor',
   tag: TAG,
   authenticated: true,
@@ -59,6 +60,7 @@ const listMembersRoute: RouteDefinition<ListMembersQuery> = {
 const getMemberRoute: RouteDefinition<MemberIdInput> = {
   method: 'GET',
   path: '/teams/members/:member_id',
+  cacheable: true,
   summary: 'Read one member',
   tag: TAG,
   authenticated: true,

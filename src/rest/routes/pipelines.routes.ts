@@ -32,6 +32,7 @@ function okStatus(message: string) {
 const pipelinesRoute: RouteDefinition<PipelinesQuery> = {
   method: 'GET',
   path: '/pipelines',
+  cacheable: true,
   summary: 'The latest snapshot (or snapshot_id): definitions and their pipelines',
   tag: TAG,
   authenticated: true,
@@ -82,6 +83,7 @@ const pipelinesRoute: RouteDefinition<PipelinesQuery> = {
 const stagesRoute: RouteDefinition<StagesInput> = {
   method: 'GET',
   path: '/pipelines/stages',
+  cacheable: true,
   summary: 'The stages of a pipeline definition, ordered by order (values as text)',
   tag: TAG,
   authenticated: true,
@@ -129,6 +131,7 @@ const stagesRoute: RouteDefinition<StagesInput> = {
 const metricsRoute: RouteDefinition<MetricsInput> = {
   method: 'GET',
   path: '/pipelines/metrics',
+  cacheable: true,
   summary: 'Metrics of a pipeline (all, or those named in metrics) for the period of its snapshot',
   tag: TAG,
   authenticated: true,
@@ -183,6 +186,7 @@ const metricsRoute: RouteDefinition<MetricsInput> = {
 const timeseriesRoute: RouteDefinition<TimeseriesInput> = {
   method: 'GET',
   path: '/pipelines/timeseries',
+  cacheable: true,
   summary: 'One metric of a pipeline over the last duration periods (1-104), oldest first',
   tag: TAG,
   authenticated: true,

@@ -30,6 +30,7 @@ const setCurrencyRoute: RouteDefinition<SetCurrencyBody> = {
 const getCurrencyRoute: RouteDefinition = {
   method: 'GET',
   path: '/settings/currencies',
+  cacheable: true,
   summary: 'Read the account currency',
   tag: TAG,
   authenticated: true,
@@ -61,6 +62,7 @@ const setPeriodRoute: RouteDefinition<SetPeriodBody> = {
 const getPeriodRoute: RouteDefinition = {
   method: 'GET',
   path: '/settings/periods',
+  cacheable: true,
   summary: 'Read the period unit and its values',
   tag: TAG,
   authenticated: true,

@@ -43,6 +43,7 @@ const setTargetsRoute: RouteDefinition<SetTargetsBody> = {
 const getTargetsRoute: RouteDefinition<GetTargetsInput> = {
   method: 'GET',
   path: '/teams/members/:member_id/targets',
+  cacheable: true,
   summary: "Read a member's targets for a year (admin, own team manager, or the member)",
   tag: TAG,
   authenticated: true,

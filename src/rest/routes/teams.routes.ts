@@ -21,6 +21,7 @@ function toRestTeam(doc: TeamDoc) {
 const listTeamsRoute: RouteDefinition = {
   method: 'GET',
   path: '/teams',
+  cacheable: true,
   summary: 'List every team',
   tag: TAG,
   authenticated: true,
@@ -49,6 +50,7 @@ const createTeamRoute: RouteDefinition<CreateTeamBody> = {
 const getTeamRoute: RouteDefinition<TeamIdInput> = {
   method: 'GET',
   path: '/teams/:team_id',
+  cacheable: true,
   summary: 'Read one team',
   tag: TAG,
   authenticated: true,

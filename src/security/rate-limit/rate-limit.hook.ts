@@ -29,7 +29,7 @@ export function registerRateLimit(app: FastifyInstance, options: RateLimitOption
     try {
       counted = await options.store.hit(key, windowMs);
     } catch (error) {
-      request.log.warn({ err: error }, 'rate-limit store unavailable; request not counted');
+      request.log.warn({ err: error, requestId: request.id }, 'rate-limit store unavailable; request not counted');
       return;
     }
     const remaining = Math.max(0, options.limit - counted.count);
