@@ -17,14 +17,21 @@ export class VersionedCache<V> {
     private readonly versions: DataVersions = dataVersions,
   ) {}
 
-  /** Values for `keys` in key order: cached ones as they are, the misses read in one call. */
-  async getMany<K>(keys: readonly K[], keyOf: (key: K) => string, readMisses: (keys: K[]) => Promise<V[]>): Promise<V[]> {
-    if (!this.versions.enabled) return readMisses([...keys]);
+  /** Drops the entries when the versions moved; false while versions are not watched. */
+  private current(): boolean {
+    if (!this.versions.enabled) return false;
     const stamp = this.versions.stamp(this.collections);
     if (stamp !== this.stamp) {
       this.entries.clear();
       this.stamp = stamp;
     }
+    return true;
+  }
+
+  /** Values for `keys` in key order: cached ones as they are, the misses read in one call. */
+  async getMany<K>(keys: readonly K[], keyOf: (key: K) => string, readMisses: (keys: K[]) => Promise<V[]>): Promise<V[]> {
+    if (!this.current()) return readMisses([...keys]);
+    const stamp = this.stamp;
     const answers = new Map<string, V>();
     const missing: K[] = [];
     const asked = new Set<string>();
@@ -51,6 +58,8 @@ export class VersionedCache<V> {
 
   /** One value, read by `read` on a miss. */
   async get(key: string, read: () => Promise<V>): Promise<V> {
+    // The common case, a hit, without getMany's bookkeeping (it runs for every request's member).
+    if (this.current() && this.entries.has(key)) return this.entries.get(key) as V;
     const [value] = await this.getMany([key], (k) => k, async () => [await read()]);
     return value;
   }

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
  * duration and the verified token subject. Headers and bodies are never logged.
  */
 export function registerRequestLog(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
         requestId: request.id,
@@ -18,5 +18,6 @@ export function registerRequestLog(app: FastifyInstance): void {
       },
       'request completed',
     );
+    done();
   });
 }

@@ -9,7 +9,7 @@ import { ServiceUnavailableError } from '../errors';
 export function registerRequestTimeout(app: FastifyInstance, timeoutMs: number): void {
   if (timeoutMs <= 0) return;
   const timers = new WeakMap<object, NodeJS.Timeout>();
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const timer = setTimeout(() => {
       if (reply.sent) return;
       request.log.warn({ requestId: request.id, timeoutMs }, 'request timed out');
@@ -17,9 +17,15 @@ export function registerRequestTimeout(app: FastifyInstance, timeoutMs: number):
     }, timeoutMs);
     timer.unref();
     timers.set(request, timer);
+    done();
   });
-  const clear = async (request: object): Promise<void> => clearTimeout(timers.get(request));
-  app.addHook('onResponse', clear);
+  app.addHook('onResponse', (request, _reply, done) => {
+    clearTimeout(timers.get(request));
+    done();
+  });
   // A client that went away needs no 503.
-  app.addHook('onRequestAbort', clear);
+  app.addHook('onRequestAbort', (request, done) => {
+    clearTimeout(timers.get(request));
+    done();
+  });
 }

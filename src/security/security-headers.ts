@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
  * requests carrying credentials are `no-store` unless the route chose a policy (assets do).
  */
 export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'no-referrer');
     reply.header('X-Frame-Options', 'DENY');
@@ -14,6 +14,6 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
     if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
     if (request.headers.authorization !== undefined || !reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store');
     reply.removeHeader('X-Powered-By');
-    return payload;
+    done(null, payload);
   });
 }

@@ -85,8 +85,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const methods = new MethodTable();
   app.addHook('onRoute', (route) => methods.add(route.url, route.method));
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks that need not wait take fastify's `done` callback: an async hook costs a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    done();
   });
   registerRequestTimeout(app, config.requestTimeoutMs);
   registerRequestSubject(app, authenticator);

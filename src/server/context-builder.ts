@@ -1,5 +1,6 @@
 import type { Authenticator } from '../auth/authenticator';
 import type { TokenSigner } from '../auth/jwt';
+import type { Principal } from '../auth/principal';
 import type { RequestContext } from '../context/request-context';
 import { createLoaders, type Loaders } from '../loaders/create-loaders';
 
@@ -9,6 +10,22 @@ export interface ContextRequest {
   authorization: string | undefined;
   /** False for routes that need no token (health); the principal is then null. */
   authenticated: boolean;
+}
+
+/** A RequestContext whose loaders are made on first use: an answer served whole from the answer cache needs none. */
+class GatewayRequestContext implements RequestContext {
+  private made: Loaders | undefined;
+
+  constructor(
+    readonly requestId: string,
+    readonly principal: Principal | null,
+    readonly tokenSigner: TokenSigner,
+  ) {}
+
+  get loaders(): Loaders {
+    this.made ??= createLoaders();
+    return this.made;
+  }
 }
 
 /**
@@ -23,16 +40,6 @@ export class ContextBuilder {
 
   async build(request: ContextRequest): Promise<RequestContext> {
     const principal = request.authenticated ? await this.authenticator.authenticate(request.authorization) : null;
-    // Loaders are made on first use: an answer served whole from the answer cache needs none.
-    let loaders: Loaders | undefined;
-    return {
-      requestId: request.requestId,
-      principal,
-      get loaders(): Loaders {
-        loaders ??= createLoaders();
-        return loaders;
-      },
-      tokenSigner: this.signer,
-    };
+    return new GatewayRequestContext(request.requestId, principal, this.signer);
   }
 }

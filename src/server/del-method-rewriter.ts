@@ -22,13 +22,33 @@ const MAX_CHUNK_LINE_BYTES = 4 * 1024;
 const DEL = Buffer.from('DEL ');
 const DELETE = Buffer.from('DELETE ');
 
-function findHeadEnd(buffer: Buffer): number {
-  // A head ends at an empty line; llhttp also accepts bare LF line ends.
-  const crlf = buffer.indexOf('\r\n\r\n');
-  const lf = buffer.indexOf('\n\n');
-  if (crlf === -1) return lf === -1 ? -1 : lf + 2;
-  if (lf === -1) return crlf + 4;
-  return Math.min(crlf + 4, lf + 2);
+function startsWithDel(head: Buffer): boolean {
+  return head.length >= 4 && head[0] === 0x44 && head[1] === 0x45 && head[2] === 0x4c && head[3] === 0x20;
+}
+
+/**
+ * A line starting with this byte may name one of the headers bodyStateAfter looks for
+ * (content-length, transfer-encoding, upgrade: c, t, u in either case; blank, as names are trimmed).
+ */
+function mayNameBodyHeader(byte: number): boolean {
+  const lower = byte | 0x20;
+  return lower === 0x63 || lower === 0x74 || lower === 0x75 || byte === 0x20 || byte === 0x09;
+}
+
+/**
+ * Where a head ends (just past its empty line: CRLF CRLF, or LF LF as llhttp also accepts), or -1
+ * when it is not all there yet; and whether any of its lines may name a header bodyStateAfter looks for.
+ * One pass over the bytes: this runs for every request the gateway receives.
+ */
+function scanHead(buffer: Buffer): { end: number; mayHaveBody: boolean } {
+  let mayHaveBody = false;
+  for (let i = buffer.indexOf(0x0a); i !== -1 && i < buffer.length; i = buffer.indexOf(0x0a, i + 1)) {
+    const next = buffer[i + 1];
+    if (next === 0x0a) return { end: i + 2, mayHaveBody };
+    if (next === 0x0d && buffer[i - 1] === 0x0d && buffer[i + 2] === 0x0a) return { end: i + 3, mayHaveBody };
+    if (next !== undefined && mayNameBodyHeader(next)) mayHaveBody = true;
+  }
+  return { end: -1, mayHaveBody };
 }
 
 export class DelMethodRewriter {
@@ -64,7 +84,7 @@ export class DelMethodRewriter {
             input = input.subarray(skip);
             continue;
           }
-          const end = findHeadEnd(input);
+          const { end, mayHaveBody } = scanHead(input);
           if (end === -1) {
             if (input.length > MAX_HEAD_BYTES) return this.passthrough(out, input);
             this.pending = input;
@@ -72,8 +92,8 @@ export class DelMethodRewriter {
           }
           const head = input.subarray(0, end);
           input = input.subarray(end);
-          out.push(head.subarray(0, DEL.length).equals(DEL) ? Buffer.concat([DELETE, head.subarray(DEL.length)]) : head);
-          this.state = this.bodyStateAfter(head);
+          out.push(startsWithDel(head) ? Buffer.concat([DELETE, head.subarray(DEL.length)]) : head);
+          this.state = mayHaveBody ? this.bodyStateAfter(head) : head.toString('latin1', 0, 8) === 'CONNECT ' ? { kind: 'passthrough' } : { kind: 'head' };
           break;
         }
         case 'chunk-size': {

@@ -69,10 +69,16 @@ async function graphiqlPlugin(app: FastifyInstance, options: GraphiqlPluginOptio
     return reply.code(200).headers({ 'content-type': assetContentType(file), 'cache-control': IMMUTABLE, 'x-content-type-options': 'nosniff' }).send(contents);
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Runs for every request: the method is checked first, and it does not wait (no promise).
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method !== 'GET' || !request.url.startsWith(graphqlPath)) return done();
     const pathname = (request.url.split('?')[0] ?? '').replace(/\/+$/, ''); // the router ignores a trailing slash too
-    if (request.method !== 'GET' || pathname !== graphqlPath || !prefersHtml(request.headers.accept)) return;
-    return sendPage(reply);
+    if (pathname !== graphqlPath || !prefersHtml(request.headers.accept)) return done();
+    try {
+      sendPage(reply); // answered here: the route never runs
+    } catch (error) {
+      done(error as Error);
+    }
   });
 }
 

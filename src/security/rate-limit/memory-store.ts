@@ -10,7 +10,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async hit(key: string, windowMs: number): Promise<WindowCount> {
+  hit(key: string, windowMs: number): WindowCount {
     const now = this.now();
     if (now >= this.nextSweep) {
       for (const [k, entry] of this.windows) if (entry.endsAt <= now) this.windows.delete(k);

@@ -8,9 +8,10 @@ export interface WindowCount {
 
 /**
  * Where request counts live: in memory for one instance (the default), in Redis when instances
- * share the limit. `hit` counts one request for `key` in a fixed window of `windowMs`.
+ * share the limit. `hit` counts one request for `key` in a fixed window of `windowMs`; a store that
+ * needs no I/O answers at once (no promise to wait for on every request).
  */
 export interface RateLimitStore {
-  hit(key: string, windowMs: number): Promise<WindowCount>;
+  hit(key: string, windowMs: number): WindowCount | Promise<WindowCount>;
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TooManyRequestsError } from '../../errors';
-import type { RateLimitStore } from './rate-limit-store';
+import type { RateLimitStore, WindowCount } from './rate-limit-store';
 
 /** Paths never limited: probes must answer whatever the traffic. */
 const UNLIMITED = new Set(['/healthz', '/readyz']);
@@ -22,21 +22,32 @@ export interface RateLimitOptions {
 export function registerRateLimit(app: FastifyInstance, options: RateLimitOptions): void {
   const windowMs = options.windowSeconds * 1000;
   const policy = `"default";q=${options.limit};w=${options.windowSeconds}`;
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (UNLIMITED.has(request.url.split('?')[0])) return;
-    const key = request.tokenSubject !== null ? `sub:${request.tokenSubject}` : `ip:${request.ip}`;
-    let counted;
-    try {
-      counted = await options.store.hit(key, windowMs);
-    } catch (error) {
-      request.log.warn({ err: error, requestId: request.id }, 'rate-limit store unavailable; request not counted');
-      return;
-    }
-    const remaining = Math.max(0, options.limit - counted.count);
-    const resetSeconds = Math.max(1, Math.ceil(counted.resetInMs / 1000));
+
+  function counted(reply: FastifyReply, count: WindowCount, done: (error?: Error) => void): void {
+    const remaining = Math.max(0, options.limit - count.count);
+    const resetSeconds = Math.max(1, Math.ceil(count.resetInMs / 1000));
     reply.header('RateLimit-Policy', policy);
     reply.header('RateLimit', `"default";r=${remaining};t=${resetSeconds}`);
-    if (counted.count > options.limit) throw new TooManyRequestsError(resetSeconds);
+    done(count.count > options.limit ? new TooManyRequestsError(resetSeconds) : undefined);
+  }
+
+  function storeFailed(request: FastifyRequest, error: unknown, done: () => void): void {
+    request.log.warn({ err: error, requestId: request.id }, 'rate-limit store unavailable; request not counted');
+    done();
+  }
+
+  // Callback style: the memory store answers at once, and an async hook would cost a promise per request.
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    if (UNLIMITED.has(request.url.split('?')[0])) return done();
+    const key = request.tokenSubject !== null ? `sub:${request.tokenSubject}` : `ip:${request.ip}`;
+    let count: WindowCount | Promise<WindowCount>;
+    try {
+      count = options.store.hit(key, windowMs);
+    } catch (error) {
+      return storeFailed(request, error, done);
+    }
+    if (count instanceof Promise) count.then((c) => counted(reply, c, done), (error: unknown) => storeFailed(request, error, done));
+    else counted(reply, count, done);
   });
   app.addHook('onClose', async () => {
     await options.store.close();
