@@ -56,6 +56,11 @@ export class VersionedCache<V> {
     return keys.map((key) => answers.get(keyOf(key)) as V);
   }
 
+  /** The cached value for `key` while it is current, without reading; undefined when there is none. */
+  peek(key: string): V | undefined {
+    return this.current() ? this.entries.get(key) : undefined;
+  }
+
   /** One value, read by `read` on a miss. */
   async get(key: string, read: () => Promise<V>): Promise<V> {
     // The common case, a hit, without getMany's bookkeeping (it runs for every request's member).

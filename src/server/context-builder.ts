@@ -38,6 +38,16 @@ export class ContextBuilder {
     private readonly signer: TokenSigner,
   ) {}
 
+  /**
+   * The context without waiting, when authentication needs nothing but memory (see
+   * Authenticator.authenticateNow); undefined otherwise: call build then.
+   */
+  buildNow(request: ContextRequest): RequestContext | undefined {
+    if (!request.authenticated) return new GatewayRequestContext(request.requestId, null, this.signer);
+    const principal = this.authenticator.authenticateNow(request.authorization);
+    return principal ? new GatewayRequestContext(request.requestId, principal, this.signer) : undefined;
+  }
+
   async build(request: ContextRequest): Promise<RequestContext> {
     const principal = request.authenticated ? await this.authenticator.authenticate(request.authorization) : null;
     return new GatewayRequestContext(request.requestId, principal, this.signer);
