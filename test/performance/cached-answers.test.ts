@@ -115,6 +115,62 @@ describe('cached answers', () => {
   });
 });
 
+describe('kept REST answers', () => {
+  /** GET as a given token, answering status and body. */
+  async function get(path: string, token?: string): Promise<{ status: number; body: any; headers: Record<string, string> }> {
+    return gw.request('GET', path, { token });
+  }
+
+  it('are the answer itself: same status, body and headers, and no database read the second time', async () => {
+    const first = await get('/pipelines');
+    expect(first.status).toBe(200);
+    const reads = await findsDuring(async () => {
+      const second = await get('/pipelines');
+      expect(second.status).toBe(200);
+      expect(second.body).toEqual(first.body);
+      expect(second.headers['content-type']).toBe(first.headers['content-type']);
+      expect(second.headers['cache-control']).toBe('no-store');
+    });
+    expect(reads).toEqual([]);
+  });
+
+  it('change when the setting they show is written', async () => {
+    await ok('POST', '/settings/currencies', { currency: 'eur' });
+    expect((await get('/settings/currencies')).body.currency).toBe('EUR');
+    expect((await get('/settings/currencies')).body.currency).toBe('EUR'); // kept
+    await ok('POST', '/settings/currencies', { currency: 'gbp' });
+    expect((await get('/settings/currencies')).body.currency).toBe('GBP');
+    await ok('POST', '/settings/currencies', { currency: 'eur' });
+  });
+
+  it('are kept per caller: a member never gets the answer kept for an admin or for another member', async () => {
+    const { members } = await ok('GET', '/teams/members?role=member');
+    expect(members.length).toBeGreaterThanOrEqual(2);
+    const [owner, other] = members.map((m: { member_id: string }) => ({ id: m.member_id }));
+    await ok('POST', `/teams/members/${owner.id}/targets`, { year: 2026, targets: [10, 10, 10, 10] });
+    const path = `/teams/members/${owner.id}/targets?year=2026`;
+    expect((await get(path)).status).toBe(200); // the admin's answer, now kept
+    expect((await get(path)).status).toBe(200);
+    const otherToken = await gw.tokenFor(other.id);
+    expect((await get(path, otherToken)).status).toBe(403);
+    expect((await get(path, otherToken)).status).toBe(403);
+    expect((await get(path, await gw.tokenFor(owner.id))).status).toBe(200);
+  });
+
+  it('answer 401 once the caller is deleted, though its answers were kept', async () => {
+    const { members } = await ok('GET', '/teams/members?role=member');
+    const teamId = members[0].memberOf.team_id;
+    const created = await ok('POST', '/teams/members', { firstname: 'Kept', lastname: 'Answer', email: `kept-${Date.now()}@example.com`, role: 'member', memberOf: { team_id: teamId } });
+    const id = created.member?.member_id ?? created.member_id;
+    expect(typeof id).toBe('string');
+    const token = await gw.tokenFor(id);
+    expect((await get('/pipelines', token)).status).toBe(200);
+    expect((await get('/pipelines', token)).status).toBe(200);
+    expect((await gw.request('DELETE', `/teams/members/${id}`)).status).toBe(200);
+    expect((await get('/pipelines', token)).status).toBe(401);
+  });
+});
+
 describe('compiled execution', () => {
   it('answers errors exactly as graphql-js does (NOT_FOUND for an unknown member)', async () => {
     const res = await gw.graphql<any>('query M($id: ID!) { member(id: $id) { id } }', { id: 'nobody' });
