@@ -13,7 +13,7 @@ import { createGraphQLContext } from './context';
 import { createFormatError } from './format-error';
 import { jitGateway } from './jit/jit-gateway';
 import { KeptAnswers } from './jit/kept-answers';
-import { graphqlRequestScope } from './request-scope';
+import { requestIdPlugin } from './request-scope';
 import { unavailableStatusPlugin } from './unavailable-status.plugin';
 
 /**
@@ -45,7 +45,7 @@ export async function mountGraphQL(
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
     // No cache hints are used: the cache-control plugin would only cost a hook per field.
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), unavailableStatusPlugin(), graphqlGuardPlugin(security)],
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), unavailableStatusPlugin(), graphqlGuardPlugin(security), requestIdPlugin()],
     logger: logger.child({ component: 'apollo' }),
   });
   await apollo.start();
@@ -54,9 +54,7 @@ export async function mountGraphQL(
     method: ['GET', 'POST'],
     url: '/graphql',
     config: { graphql: true } satisfies RestRouteConfig,
-    // The request id is scoped for formatError, which Apollo calls without the context.
-    handler: (request, reply) =>
-      graphqlRequestScope.run({ requestId: request.id }, () => handler.call(app, request as never, reply as never)),
+    handler: (request, reply) => handler.call(app, request as never, reply as never),
   });
   app.addHook('onClose', async () => {
     await apollo.stop();

@@ -3,6 +3,7 @@ import type { RequestContext } from '../context/request-context';
 import { ServiceUnavailableError } from '../errors';
 import { isDatabaseUnavailable } from '../server/classify-error';
 import type { ContextBuilder } from '../server/context-builder';
+import { tagRequestId } from './request-scope';
 
 /**
  * Apollo context function: the same builder as REST; every GraphQL operation is authenticated.
@@ -14,6 +15,7 @@ export function createGraphQLContext(contexts: ContextBuilder): (request: Fastif
       return await contexts.build({ requestId: request.id, authorization: request.headers.authorization, authenticated: true });
     } catch (error) {
       if (isDatabaseUnavailable(error)) throw new ServiceUnavailableError();
+      tagRequestId(error, request.id); // for formatError: no plugin hook sees a failed context
       throw error;
     }
   };

@@ -3,7 +3,7 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
 import { ErrorCode, ErrorWithCode, InternalError, ServiceUnavailableError } from '../errors';
 import { isDatabaseUnavailable } from '../server/classify-error';
-import { graphqlRequestScope } from './request-scope';
+import { requestIdOf } from './request-scope';
 
 /** Codes Apollo gives errors about the request itself (syntax, validation, variables): safe to show. */
 const REQUEST_ERROR_CODES: ReadonlySet<unknown> = new Set(
@@ -54,7 +54,7 @@ function render(error: ErrorWithCode, formatted: GraphQLFormattedError): GraphQL
  */
 export function createFormatError(logger: Logger): (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError {
   return (formatted, error) => {
-    const requestId = graphqlRequestScope.getStore()?.requestId ?? 'unknown';
+    const requestId = requestIdOf(error) ?? 'unknown';
     try {
       const verdict = judgeGraphQLError(error);
       switch (verdict.kind) {

@@ -1,5 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { ExecutionResult } from 'graphql';
+import { Role } from '../../src/auth/role';
+import type { Principal } from '../../src/auth/principal';
 import { AnswerCache, callerKey } from '../../src/cache/answer-cache';
 import { DataVersions } from '../../src/cache/data-versions';
 import type { RequestContext } from '../../src/context/request-context';
@@ -75,8 +77,8 @@ describe('AnswerCache', () => {
   });
 
   it('tells callers apart by subject, role and team', () => {
-    const member = { subject: 'm1', role: 'member', memberId: 'm1', teamId: 't1' } as const;
-    expect(callerKey(member)).not.toBe(callerKey({ ...member, role: 'manager' } as never));
+    const member: Principal = { subject: 'm1', role: Role.MEMBER, memberId: 'm1', teamId: 't1' };
+    expect(callerKey(member)).not.toBe(callerKey({ ...member, role: Role.MANAGER }));
     expect(callerKey(member)).not.toBe(callerKey({ ...member, teamId: 't2' }));
     expect(callerKey(member)).not.toBe(callerKey({ ...member, subject: 'm2', memberId: 'm2' }));
     expect(callerKey(null)).toBe('anonymous');
@@ -84,7 +86,7 @@ describe('AnswerCache', () => {
 });
 
 describe('KeptAnswers', () => {
-  const principal = { subject: 'm1', role: 'member', memberId: 'm1', teamId: null } as const;
+  const principal: Principal = { subject: 'm1', role: Role.MEMBER, memberId: 'm1', teamId: null };
   const context = { requestId: 'r', principal, loaders: {} } as unknown as RequestContext;
   const request = { source: '{ viewer { id } }', operationName: null, operation: 'query' as const, variables: {}, contextValue: context };
 

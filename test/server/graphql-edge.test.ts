@@ -3,7 +3,7 @@ import pino from 'pino';
 import { Role } from '../../src/auth/role';
 import { BadUserInputError } from '../../src/errors';
 import { createFormatError } from '../../src/graphql/format-error';
-import { graphqlRequestScope } from '../../src/graphql/request-scope';
+import { tagRequestId } from '../../src/graphql/request-scope';
 import { insertMember } from '../auth/members.fixture';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 
@@ -14,7 +14,8 @@ describe('formatError', () => {
 
   it('hides an internal error behind a generic message with the request id, and logs it', () => {
     const thrown = locatedError(new Error('E11000 at mongodb://secret-host/db'), [], ['viewer']);
-    const formatted = graphqlRequestScope.run({ requestId: 'req-42' }, () => format({ message: thrown.message, path: ['viewer'] }, thrown));
+    tagRequestId(thrown, 'req-42');
+    const formatted = format({ message: thrown.message, path: ['viewer'] }, thrown);
     expect(formatted).toEqual({
       message: 'Internal server error (request id req-42)',
       path: ['viewer'],
