@@ -7,6 +7,9 @@
  * Fairness: every server under test runs in its own child process, alone under load (the others
  * idle); autocannon runs in this process, so load generation and serving compete for the two
  * cores the way a client on the same machine would. 10 connections, one autocannon thread.
+ * The cases are measured in rounds, one after the other within each round, and each figure is
+ * the median of its rounds (p99: the worst round): on a shared machine the load from elsewhere
+ * changes from minute to minute, and interleaving spreads it over every case alike.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -18,7 +21,7 @@ import type { GatewayAnswer, GatewayReady, GatewayRequest } from './gateway-serv
 import { DASHBOARD_SOURCE_QUERY, toDashboardArrays } from './reference/dashboard-data';
 import type { ReferenceMessage, ReferenceReady } from './reference/reference-messages';
 
-const USAGE = `Usage: npm run bench -- [--duration S] [--warmup S] [--connections N] [--sizes demo,100k] [--large-deals N]`;
+const USAGE = `Usage: npm run bench -- [--duration S] [--warmup S] [--rounds N] [--connections N] [--sizes demo,100k] [--large-deals N]`;
 
 /** The dashboard query every GraphQL case sends (the explorer's default query). */
 export const DASHBOARD_QUERY = `query Dashboard {
@@ -50,8 +53,12 @@ interface CaseResult {
   label: string;
   requests: number;
   reqPerSec: number;
+  /** Median of the rounds. */
   p50Ms: number;
+  /** The worst round's. */
   p99Ms: number;
+  /** Requests per second of each round, in order. */
+  rounds: number[];
   /** Database commands received during the measured run ÷ requests; null for servers without a database. */
   roundTripsPerRequest: number | null;
   commands?: Record<string, number>;
@@ -68,8 +75,10 @@ interface SizeResult {
 }
 
 interface Options {
+  /** Seconds per case and round. */
   duration: number;
   warmup: number;
+  rounds: number;
   connections: number;
   sizes: string[];
   largeDeals: number;
@@ -78,8 +87,9 @@ interface Options {
 function options(): Options {
   const { values } = parseArgs({
     options: {
-      duration: { type: 'string', default: '10' },
+      duration: { type: 'string', default: '5' },
       warmup: { type: 'string', default: '3' },
+      rounds: { type: 'string', default: '3' },
       connections: { type: 'string', default: '10' },
       sizes: { type: 'string', default: 'demo,100k' },
       'large-deals': { type: 'string', default: '100000' },
@@ -100,6 +110,7 @@ function options(): Options {
   return {
     duration: number('duration', values.duration),
     warmup: number('warmup', values.warmup),
+    rounds: Math.round(number('rounds', values.rounds)),
     connections: Math.round(number('connections', values.connections)),
     sizes,
     largeDeals: Math.round(number('large-deals', values['large-deals'])),
@@ -159,27 +170,61 @@ async function load(target: Target, seconds: number, connections: number): Promi
   return autocannon({ ...target, connections, duration: seconds, pipelining: 1 });
 }
 
-async function measure(name: string, label: string, target: Target, opts: Options, gateway?: ChildProcess): Promise<CaseResult> {
-  await load(target, opts.warmup, opts.connections);
-  if (gateway) await ask(gateway, { type: 'reset' });
-  const result = await load(target, opts.duration, opts.connections);
-  const counted = gateway ? await ask(gateway, { type: 'count' }) : null;
-  const answered = result['2xx'];
-  if (result.non2xx > 0 || result.errors > 0 || answered === 0) {
-    throw new Error(`${name}: ${result.non2xx} non-2xx answers and ${result.errors} errors of ${answered + result.non2xx} (expected all 200)`);
+/** One case: what to load, and the gateway child whose database commands count (none for references). */
+interface Case {
+  name: string;
+  label: string;
+  target: Target;
+  gateway?: ChildProcess;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** One measured run of one case: every answer must be a 200. */
+async function measureOnce(c: Case, opts: Options): Promise<{ result: autocannon.Result; commands: number; byName: Record<string, number> } > {
+  if (c.gateway) await ask(c.gateway, { type: 'reset' });
+  const result = await load(c.target, opts.duration, opts.connections);
+  const counted = c.gateway ? await ask(c.gateway, { type: 'count' }) : { commands: 0, byName: {} };
+  if (result.non2xx > 0 || result.errors > 0 || result['2xx'] === 0) {
+    throw new Error(`${c.name}: ${result.non2xx} non-2xx answers and ${result.errors} errors of ${result['2xx'] + result.non2xx} (expected all 200)`);
   }
-  const figures: CaseResult = {
-    name,
-    label,
-    requests: answered,
-    reqPerSec: answered / opts.duration,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    roundTripsPerRequest: counted ? counted.commands / answered : null,
-  };
-  if (counted) figures.commands = Object.fromEntries(Object.entries(counted.byName).map(([key, n]) => [key, Math.round((n / answered) * 100) / 100]));
-  console.log(`  ${label.padEnd(44)} ${figures.reqPerSec.toFixed(0).padStart(7)} req/s  p50 ${figures.p50Ms} ms  p99 ${figures.p99Ms} ms`);
-  return figures;
+  return { result, commands: counted.commands, byName: counted.byName };
+}
+
+/** Warms every case up, then measures them in `opts.rounds` interleaved rounds. */
+async function measureRounds(cases: Case[], opts: Options): Promise<CaseResult[]> {
+  for (const c of cases) await load(c.target, opts.warmup, opts.connections);
+  const runs = new Map<string, Array<Awaited<ReturnType<typeof measureOnce>>>>(cases.map((c) => [c.name, []]));
+  for (let round = 1; round <= opts.rounds; round += 1) {
+    for (const c of cases) {
+      const run = await measureOnce(c, opts);
+      runs.get(c.name)!.push(run);
+      console.log(`  round ${round}  ${c.label.padEnd(44)} ${(run.result['2xx'] / opts.duration).toFixed(0).padStart(7)} req/s  p50 ${run.result.latency.p50} ms  p99 ${run.result.latency.p99} ms`);
+    }
+  }
+  return cases.map((c) => {
+    const list = runs.get(c.name)!;
+    const answered = list.reduce((sum, run) => sum + run.result['2xx'], 0);
+    const commands = list.reduce((sum, run) => sum + run.commands, 0);
+    const byName: Record<string, number> = {};
+    for (const run of list) for (const [key, n] of Object.entries(run.byName)) byName[key] = (byName[key] ?? 0) + n;
+    const figures: CaseResult = {
+      name: c.name,
+      label: c.label,
+      requests: answered,
+      rounds: list.map((run) => Math.round(run.result['2xx'] / opts.duration)),
+      reqPerSec: median(list.map((run) => run.result['2xx'] / opts.duration)),
+      p50Ms: median(list.map((run) => run.result.latency.p50)),
+      p99Ms: Math.max(...list.map((run) => run.result.latency.p99)),
+      roundTripsPerRequest: c.gateway ? commands / answered : null,
+    };
+    if (c.gateway) figures.commands = Object.fromEntries(Object.entries(byName).map(([key, n]) => [key, Math.round((n / answered) * 100) / 100]));
+    return figures;
+  });
 }
 
 async function runSize(size: string, deals: number, opts: Options): Promise<SizeResult> {
@@ -214,18 +259,12 @@ async function runSize(size: string, deals: number, opts: Options): Promise<Size
     children.push(bare.child);
     const bareTarget: Target = { url: `http://127.0.0.1:${bare.ready.port}/pipelines`, method: 'GET', headers: {} };
     if (!isDeepStrictEqual(await fetchJson(bareTarget), pipelinesAnswer)) throw new Error('the bare server does not answer what GET /pipelines answers');
-    cases.push(await measure('bare', '(a) bare node:http, GET /pipelines JSON', bareTarget, opts));
-    await stop(bare.child);
 
-    cases.push(await measure('rest-pipelines', '(b) gateway GET /pipelines', pipelinesTarget, opts, gateway.child));
     const metricsTarget: Target = { url: `${base}/pipelines/metrics?pipeline_id=${encodeURIComponent(complete.id)}`, method: 'GET', headers: auth };
     await fetchJson(metricsTarget);
-    cases.push(await measure('rest-metrics', '(c) gateway GET /pipelines/metrics', metricsTarget, opts, gateway.child));
-    cases.push(await measure('graphql-dashboard', '(d) gateway GraphQL dashboard', dashboardTarget, opts, gateway.child));
     const memberTarget = graphql(MEMBER_QUERY, { id: ready.memberId, year: new Date().getUTCFullYear() });
     const memberAnswer = await fetchJson(memberTarget);
     if (memberAnswer.errors || !memberAnswer.data.member.targets) throw new Error(`member query failed or has no targets: ${JSON.stringify(memberAnswer)}`);
-    cases.push(await measure('graphql-member', '(e) gateway GraphQL member+team+targets', memberTarget, opts, gateway.child));
 
     const reference = await start<ReferenceReady>('reference/mercurius-server.js', [], { type: 'serve', body: arrays });
     children.push(reference.child);
@@ -236,8 +275,20 @@ async function runSize(size: string, deals: number, opts: Options): Promise<Size
       body: dashboardTarget.body,
     };
     if (!isDeepStrictEqual(await fetchJson(referenceTarget), dashboardAnswer)) throw new Error('Mercurius does not answer the dashboard query as the gateway does');
-    cases.push(await measure('mercurius-jit', '(f) Mercurius + graphql-jit, dashboard', referenceTarget, opts));
-    await stop(reference.child);
+
+    cases.push(
+      ...(await measureRounds(
+        [
+          { name: 'bare', label: '(a) bare node:http, GET /pipelines JSON', target: bareTarget },
+          { name: 'rest-pipelines', label: '(b) gateway GET /pipelines', target: pipelinesTarget, gateway: gateway.child },
+          { name: 'rest-metrics', label: '(c) gateway GET /pipelines/metrics', target: metricsTarget, gateway: gateway.child },
+          { name: 'graphql-dashboard', label: '(d) gateway GraphQL dashboard', target: dashboardTarget, gateway: gateway.child },
+          { name: 'graphql-member', label: '(e) gateway GraphQL member+team+targets', target: memberTarget, gateway: gateway.child },
+          { name: 'mercurius-jit', label: '(f) Mercurius + graphql-jit, dashboard', target: referenceTarget },
+        ],
+        opts,
+      )),
+    );
 
     const bareRate = cases[0].reqPerSec;
     const mercuriusRate = cases.at(-1)!.reqPerSec;
@@ -273,7 +324,7 @@ function printTable(results: SizeResult[]): void {
 async function main(): Promise<void> {
   const opts = options();
   console.log(
-    `Gateway benchmark: ${opts.connections} connections, ${opts.warmup} s warm-up + ${opts.duration} s per case; each server in its own child process, autocannon (one thread) in this one.`,
+    `Gateway benchmark: ${opts.connections} connections, ${opts.warmup} s warm-up, then ${opts.rounds} rounds of ${opts.duration} s per case (cases interleaved; medians); each server in its own child process, autocannon (one thread) in this one.`,
   );
   const results: SizeResult[] = [];
   for (const size of opts.sizes) results.push(await runSize(size, size === 'demo' ? 3000 : opts.largeDeals, opts));
