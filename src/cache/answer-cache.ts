@@ -67,7 +67,10 @@ export class AnswerCache<V> {
     return this.entries.get(key)?.value;
   }
 
-  /** Keeps an answer computed since `ticket` was taken, unless a write landed or the day turned meanwhile. */
+  /**
+   * Keeps an answer computed since `ticket` was taken, unless a write landed or the day turned
+   * meanwhile. `bytes`: its size, key included (a key may hold a whole query text).
+   */
   keep(key: string, value: V, bytes: number, ticket: AnswerTicket | null): void {
     if (ticket === null) return;
     this.dropIfStale();

@@ -63,7 +63,7 @@ export function registerRestRoutes(
       if (key === null) return reply.send(result);
       // The route's compiled response serialiser, as reply.send would use it.
       const text = String(reply.serialize(result));
-      if (status === 200) answers.keep(key, { status, text }, text.length, ticket);
+      if (status === 200) answers.keep(key, { status, text }, key.length + text.length, ticket);
       return reply.type(JSON_TYPE).send(text);
     }
 

@@ -40,7 +40,7 @@ export class KeptAnswers {
     if (ticket !== null && result.errors === undefined && result.extensions === undefined && result.data) {
       const text = stringify({ data: result.data });
       this.texts.set(result.data, text);
-      this.answers.keep(key, result, text.length, ticket);
+      this.answers.keep(key, result, key.length + text.length, ticket); // the key holds the query text: it counts too
     }
     return result;
   }
