@@ -18,6 +18,10 @@ export function bearerToken(authorization: unknown): string | null {
   return match ? match[1] : null;
 }
 
+function memberPrincipal(memberId: string, member: Pick<MemberDoc, 'role' | 'teamId'>): Principal {
+  return { subject: memberId, role: member.role, memberId, teamId: member.teamId };
+}
+
 export interface AuthenticatorOptions {
   signer: TokenSigner;
   /** The bootstrap admin secret; undefined disables it. */
@@ -30,10 +34,6 @@ export interface AuthenticatorOptions {
  * about why. Role and team come from the member document at each request (cached until members
  * are written): a role change or a deletion takes effect at once. Database failures are not authentication failures and propagate.
  */
-function memberPrincipal(memberId: string, member: Pick<MemberDoc, 'role' | 'teamId'>): Principal {
-  return { subject: memberId, role: member.role, memberId, teamId: member.teamId };
-}
-
 export class Authenticator {
   constructor(private readonly options: AuthenticatorOptions) {}
 

@@ -20,17 +20,14 @@ interface SerialisedAnswer {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** The same URL always builds the same input (or the same rejection), so it stands for the input. */
-function answerKey(ctx: RequestContext, request: FastifyRequest): string {
-  return `${callerKey(ctx.principal)}\u0000${request.url}`;
-}
 
 /**
  * Registers each RouteDefinition with fastify: authenticate (unless public), build and validate
  * the input, call the handler, serialise the answer with the route's response schema. Errors
  * are thrown on to the app's error handler, which renders the envelope. Answers of cacheable
  * routes are kept serialised, per caller and raw URL, until a write lands: the same URL always
- * builds the same input, so a kept answer skips input checks, services and serialisation alike.
+ * builds the same input (or the same rejection), so a kept answer skips input checks, services
+ * and serialisation alike.
  */
 export function registerRestRoutes(
   app: FastifyInstance,
@@ -40,21 +37,25 @@ export function registerRestRoutes(
 ): void {
   for (const route of routes) {
     const cacheable = route.cacheable === true && route.method === 'GET';
+    const contextRequest = (request: FastifyRequest) => ({
+      requestId: request.id,
+      authorization: request.headers.authorization,
+      authenticated: route.authenticated,
+    });
+    /** The key of a request's answer, or null when it is not to be kept (not cacheable, or sent with a body). */
+    const keyOf = (ctx: RequestContext, request: FastifyRequest): string | null =>
+      cacheable && request.body === undefined ? `${callerKey(ctx.principal)}\u0000${request.url}` : null;
+    const sendKept = (reply: FastifyReply, kept: SerialisedAnswer): FastifyReply => reply.code(kept.status).type(JSON_TYPE).send(kept.text);
 
-    /** The whole way: authenticate, check and build the input, run the service, serialise. */
-    async function answer(request: FastifyRequest, reply: FastifyReply, known: RequestContext | undefined): Promise<FastifyReply> {
-      const ctx =
-        known ??
-        (await contexts.build({
-          requestId: request.id,
-          authorization: request.headers.authorization,
-          authenticated: route.authenticated,
-        }));
-      const key = cacheable && request.body === undefined ? answerKey(ctx, request) : null;
-      if (key !== null) {
-        const kept = answers.get(key);
-        if (kept) return reply.code(kept.status).type(JSON_TYPE).send(kept.text);
-      }
+    /**
+     * The whole way: authenticate, check and build the input, run the service, serialise. `known`:
+     * a context the handler already made (and looked its kept answer up with).
+     */
+    async function answer(request: FastifyRequest, reply: FastifyReply, known?: RequestContext): Promise<FastifyReply> {
+      const ctx = known ?? (await contexts.build(contextRequest(request)));
+      const key = keyOf(ctx, request);
+      const kept = key === null || known ? undefined : answers.get(key);
+      if (kept) return sendKept(reply, kept);
       const ticket = key === null ? null : answers.begin();
       const input = await buildRestInput(route, request);
       const result = await route.handler(ctx, input as object);
@@ -75,12 +76,10 @@ export function registerRestRoutes(
       // A kept answer for a caller known from memory is sent without a promise or a microtask:
       // that is most reads, and the work left per request is then fastify's and Node's.
       handler: (request: FastifyRequest, reply: FastifyReply) => {
-        if (!cacheable || request.body !== undefined) return answer(request, reply, undefined);
-        const ctx = contexts.buildNow({ requestId: request.id, authorization: request.headers.authorization, authenticated: route.authenticated });
-        if (ctx === undefined) return answer(request, reply, undefined);
-        const kept = answers.get(answerKey(ctx, request));
-        if (kept === undefined) return answer(request, reply, ctx);
-        return reply.code(kept.status).type(JSON_TYPE).send(kept.text);
+        const ctx = cacheable ? contexts.buildNow(contextRequest(request)) : undefined;
+        const key = ctx === undefined ? null : keyOf(ctx, request);
+        const kept = key === null ? undefined : answers.get(key);
+        return kept ? sendKept(reply, kept) : answer(request, reply, ctx);
       },
     });
   }
