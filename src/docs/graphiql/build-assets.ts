@@ -94,13 +94,23 @@ export async function buildExplorerAssets(options: { root?: string; force?: bool
     files: [scriptName, stylesheetName, iconName, ...extracted.files.map((file) => file.name)].sort(),
   };
   writeFileSync(join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
-  rmSync(outDir, { recursive: true, force: true });
+  // The old folder is moved aside rather than deleted first, so a gateway reading the manifest
+  // meanwhile sees no folder only between two renames, not for the length of a recursive delete.
+  const retired = `${outDir}.old-${process.pid}`;
+  rmSync(retired, { recursive: true, force: true });
+  try {
+    renameSync(outDir, retired);
+  } catch {
+    // No previous build, or another build moved it first.
+  }
   try {
     renameSync(staging, outDir);
   } catch (error) {
     // Another build (a parallel test worker) swapped its folder in first; same inputs, same files.
     rmSync(staging, { recursive: true, force: true });
     if (readAssetManifest(outDir)?.inputsHash !== inputsHash) throw error;
+  } finally {
+    rmSync(retired, { recursive: true, force: true });
   }
   return { manifest, built: true };
 }
