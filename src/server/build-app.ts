@@ -15,7 +15,8 @@ import type { RouteDefinition } from '../rest/route-definition';
 import { ROUTES } from '../rest/routes';
 import { classifyError } from './classify-error';
 import { ContextBuilder } from './context-builder';
-import { createHttpServer } from './create-http-server';
+import { handleClientError } from './client-error';
+import { createHttpServer, type DelMethodMode } from './create-http-server';
 import { shapeErrorBody } from './error-envelope';
 import { registerJsonBodyParser } from './json-body-parser';
 import { MethodTable } from './method-table';
@@ -41,6 +42,8 @@ export interface BuildAppOptions {
   logger?: Logger;
   /** Where that default logger writes (stdout when omitted); tests capture the log stream with it. */
   logStream?: DestinationStream;
+  /** How `DEL` requests are accepted; the fastest this Node allows when omitted (tests set both). */
+  delMethodMode?: DelMethodMode;
 }
 
 declare module 'fastify' {
@@ -69,7 +72,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
     genReqId: requestIdFor,
-    serverFactory: (handler) => createHttpServer(handler),
+    serverFactory: (handler) => createHttpServer(handler, options.delMethodMode),
+    clientErrorHandler: handleClientError,
     routerOptions: { ignoreTrailingSlash: true },
     // One line per request from src/security/request-log.ts instead (route, status, subject).
     logController: new LogController({ disableRequestLogging: true }),

@@ -1,10 +1,20 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
+import { supportsDelResume, watchReads } from './del-method-resume';
 import { DelMethodRewriter } from './del-method-rewriter';
 
 const REWRITTEN = Symbol('del-method-rewriting');
 
 type Connection = Duplex & { _handle?: { _consumed?: boolean } | null; [REWRITTEN]?: true };
+
+/**
+ * How `DEL` requests reach the router as DELETE:
+ * - `resume` (the default where Node allows it): llhttp reads every connection natively and a
+ *   refused `DEL` is resumed as DELETE (del-method-resume.ts, with handleClientError);
+ * - `rewrite`: every byte passes through DelMethodRewriter before the parser (see rewriteDelMethod),
+ *   about a fifth slower on a cached answer; for a Node whose parser internals differ.
+ */
+export type DelMethodMode = 'resume' | 'rewrite';
 
 /**
  * Makes every byte a connection receives pass through DelMethodRewriter before Node's HTTP
@@ -32,14 +42,23 @@ export function rewriteDelMethod(connection: Duplex): void {
   };
 }
 
+/** The mode a server gets unless told otherwise. */
+export function defaultDelMethodMode(): DelMethodMode {
+  return supportsDelResume() ? 'resume' : 'rewrite';
+}
+
 /**
- * fastify `serverFactory`: a plain http.Server whose connections rewrite the DEL method (see
- * rewriteDelMethod). It remains one server: fastify listens on it, closes it and tracks its
- * connections as usual.
+ * fastify `serverFactory`: a plain http.Server that accepts `DEL` (see DelMethodMode). It remains
+ * one server: fastify listens on it, closes it and tracks its connections as usual.
  */
-export function createHttpServer(handler: http.RequestListener): http.Server {
+export function createHttpServer(handler: http.RequestListener, mode: DelMethodMode = defaultDelMethodMode()): http.Server {
   const server = http.createServer(handler);
-  // Before the HTTP server's own listener, which starts parsing.
-  server.prependListener('connection', rewriteDelMethod);
+  if (mode === 'resume') {
+    // After the HTTP server's own listener, which gives the connection its parser.
+    server.on('connection', watchReads);
+  } else {
+    // Before the HTTP server's own listener, which starts parsing.
+    server.prependListener('connection', rewriteDelMethod);
+  }
   return server;
 }

@@ -7,6 +7,7 @@ import { loadConfig, type GatewayConfig } from '../../src/config';
 import type { RouteDefinition } from '../../src/rest/route-definition';
 import { MemberModel } from '../../src/models/member.model';
 import { buildApp } from '../../src/server/build-app';
+import type { DelMethodMode } from '../../src/server/create-http-server';
 import { connectDatabase } from '../../src/db/connect-database';
 import { ensureIndexes } from '../../src/db/ensure-indexes';
 import type { EmbeddedMongoServer } from '../../src/store/server';
@@ -18,6 +19,8 @@ export interface StartGatewayOptions {
   extraRoutes?: readonly RouteDefinition[];
   /** Receives the gateway's log lines (set LOG_LEVEL in env to see more than nothing). */
   logStream?: { write(line: string): void };
+  /** How the server accepts `DEL` (default: the fastest this Node allows). */
+  delMethodMode?: DelMethodMode;
 }
 
 export interface RequestOptions {
@@ -91,6 +94,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
     secrets: { jwtSecret, adminToken, generatedAdminToken: null },
     extraRoutes: options.extraRoutes,
     logStream: options.logStream,
+    delMethodMode: options.delMethodMode,
   });
   // Unique indexes must exist before the first write a test makes, as at start-up.
   await ensureIndexes();

@@ -1,48 +1,25 @@
-import net from 'node:net';
 import { startGateway, type TestGateway } from '../helpers/gateway';
-import { TEST_ROUTES } from '../rest/platform/test-routes';
+import { ok, type RouteDefinition } from '../../src/rest/route-definition';
+import { EchoInput, TEST_ROUTES } from '../rest/platform/test-routes';
+import { rawExchange, type RawResponse } from '../helpers/raw-http';
 
-interface RawResponse {
-  status: number;
-  body: any;
-}
+// Answers after the requests pipelined behind it have been read.
+const SLOW_ECHO: RouteDefinition<EchoInput> = {
+  method: 'GET',
+  path: '/test/slow-echo',
+  summary: 'slow echo',
+  tag: 'Test',
+  authenticated: true,
+  input: EchoInput,
+  response: {},
+  handler: (_ctx, input) => new Promise((resolve) => setTimeout(() => resolve(ok('GET slowly echoed', { input: { ...input } })), 200)),
+};
 
-/** Sends raw bytes on one connection and reads `expected` responses (Content-Length framed). */
-function rawExchange(port: number, payload: string, expected: number): Promise<RawResponse[]> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    let buffer = Buffer.alloc(0);
-    const responses: RawResponse[] = [];
-    socket.on('error', reject);
-    socket.on('data', (chunk) => {
-      buffer = Buffer.concat([buffer, chunk]);
-      for (;;) {
-        const headEnd = buffer.indexOf('\r\n\r\n');
-        if (headEnd === -1) break;
-        const head = buffer.subarray(0, headEnd).toString('latin1');
-        const length = Number(/content-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
-        if (buffer.length < headEnd + 4 + length) break;
-        const body = buffer.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8');
-        responses.push({ status: Number(head.split(' ')[1]), body: JSON.parse(body) });
-        buffer = buffer.subarray(headEnd + 4 + length);
-      }
-      if (responses.length === expected) {
-        socket.end();
-        resolve(responses);
-      }
-    });
-    socket.on('close', () => {
-      if (responses.length < expected) reject(new Error(`connection closed after ${responses.length} of ${expected} responses`));
-    });
-    socket.write(payload);
-  });
-}
-
-describe('the DEL method on the wire', () => {
+describe.each(['resume', 'rewrite'] as const)('the DEL method on the wire (%s)', (delMethodMode) => {
   let gw: TestGateway;
   let auth: string;
   beforeAll(async () => {
-    gw = await startGateway({ extraRoutes: TEST_ROUTES });
+    gw = await startGateway({ extraRoutes: [...TEST_ROUTES, SLOW_ECHO], delMethodMode });
     auth = `Authorization: Bearer ${gw.adminToken}\r\n`;
   });
   afterAll(async () => {
@@ -54,7 +31,7 @@ describe('the DEL method on the wire', () => {
 
   it('routes a raw DEL request as DELETE', async () => {
     const [res] = await rawExchange(gw.port, jsonRequest('DEL', '/test/echo', '{"id":"m-1"}'), 1);
-    expect(res).toEqual({ status: 200, body: { message: 'DELETE echoed', success: true, statusCode: 200, input: { id: 'm-1', limit: 20 } } });
+    expect(res).toMatchObject({ status: 200, body: { message: 'DELETE echoed', success: true, statusCode: 200, input: { id: 'm-1', limit: 20 } } });
   });
 
   it('handles pipelined requests on one keep-alive connection, with a body containing "DEL "', async () => {
@@ -88,7 +65,65 @@ describe('the DEL method on the wire', () => {
     const [del] = await rawExchange(gw.port, jsonRequest('DELETE', '/test/echo', '{}'), 1);
     expect(del.status).toBe(200);
     const [notAllowed] = await rawExchange(gw.port, `DEL /healthz HTTP/1.1\r\nHost: x\r\n\r\n`, 1);
-    expect(notAllowed).toEqual({ status: 405, body: { message: 'Method DELETE is not allowed on /healthz; allowed: GET, HEAD', success: false, statusCode: 405 } });
+    expect(notAllowed).toMatchObject({ status: 405, body: { message: 'Method DELETE is not allowed on /healthz; allowed: GET, HEAD', success: false, statusCode: 405 } });
+  });
+
+  const get = (id: string): string => `GET /test/echo?id=${id} HTTP/1.1\r\nHost: x\r\n${auth}\r\n`;
+  const del = (id: string): string => `DEL /test/echo?id=${id} HTTP/1.1\r\nHost: x\r\n${auth}\r\n`;
+  const summary = (responses: RawResponse[]): unknown[] => responses.map((r) => [r.status, r.body.message, r.body.input?.id]);
+
+  it('recognises a DEL split between two reads, wherever the split falls in the method', async () => {
+    for (let split = 0; split <= 4; split++) {
+      const second = del('s-2');
+      const responses = await rawExchange(gw.port, [get('s-1') + second.slice(0, split), second.slice(split)], 2);
+      expect([split, ...summary(responses)]).toEqual([split, [200, 'GET echoed', 's-1'], [200, 'DELETE echoed', 's-2']]);
+    }
+  });
+
+  it('refuses methods that only look like DEL (split or not) with a 400 envelope, and closes the connection', async () => {
+    const cases: string[][] = [
+      [get('r-1') + 'UN', 'L /test/echo HTTP/1.1\r\nHost: x\r\n\r\n'], // "UNL", not "DEL", across the split
+      [get('r-1') + 'D', ' /test/echo HTTP/1.1\r\nHost: x\r\n\r\n'],
+      [get('r-1') + 'L /test/echo HTTP/1.1\r\nHost: x\r\n\r\n'],
+      [get('r-1') + 'DELX /test/echo HTTP/1.1\r\nHost: x\r\n\r\n'],
+      [get('r-1') + 'del /test/echo HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ];
+    for (const chunks of cases) {
+      const responses = await rawExchange(gw.port, chunks, 3);
+      expect([chunks.join('|').slice(-40), ...summary(responses)]).toEqual([
+        chunks.join('|').slice(-40),
+        [200, 'GET echoed', 'r-1'],
+        [400, 'Malformed HTTP request: Invalid method encountered', undefined],
+      ]);
+      expect(responses[1]!.body).toEqual({ message: 'Malformed HTTP request: Invalid method encountered', success: false, statusCode: 400 });
+    }
+  });
+
+  it('answers pipelined requests in order when a DEL follows a slower request', async () => {
+    const responses = await rawExchange(gw.port, [`GET /test/slow-echo?id=p-1 HTTP/1.1\r\nHost: x\r\n${auth}\r\n` + del('p-2') + get('p-3')], 3);
+    expect(summary(responses)).toEqual([
+      [200, 'GET slowly echoed', 'p-1'],
+      [200, 'DELETE echoed', 'p-2'],
+      [200, 'GET echoed', 'p-3'],
+    ]);
+  });
+
+  it('answers 150 pipelined requests, a third of them DEL, sent in small writes split anywhere', async () => {
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const requests = Array.from({ length: 150 }, (_, i) => (i % 3 === 1 ? del(`b-${i}`) : i % 3 === 2 ? jsonRequest('POST', '/test/echo', `{"id":"b-${i}"}`) : get(`b-${i}`)));
+    const bytes = requests.join('');
+    const chunks: string[] = [];
+    for (let at = 0; at < bytes.length; ) {
+      const size = 1 + random(400);
+      chunks.push(bytes.slice(at, at + size));
+      at += size;
+    }
+    const responses = await rawExchange(gw.port, chunks, requests.length, 1);
+    expect(summary(responses)).toEqual(requests.map((_, i) => [200, `${['GET', 'DELETE', 'POST'][i % 3]} echoed`, `b-${i}`]));
   });
 
   it('deletes a member with DEL /teams/members', async () => {
@@ -101,7 +136,7 @@ describe('the DEL method on the wire', () => {
     const member = created.body.member;
     expect(member.member_id).toEqual(expect.any(String));
     const [res] = await rawExchange(gw.port, jsonRequest('DEL', '/teams/members', JSON.stringify({ member_id: member.member_id })), 1);
-    expect(res).toEqual({ status: 200, body: { message: `Member ${member.member_id} deleted`, success: true, statusCode: 200 } });
+    expect(res).toMatchObject({ status: 200, body: { message: `Member ${member.member_id} deleted`, success: true, statusCode: 200 } });
     const after = await gw.request('GET', `/teams/members/${member.member_id}`);
     expect(after.status).toBe(404);
   });
