@@ -12,10 +12,13 @@ export interface RestRouteConfig {
   graphql?: boolean;
 }
 
-/** A kept REST answer: the status and the body exactly as it was serialised. */
+/**
+ * A kept REST answer: the status and the body exactly as it was serialised, encoded once (a
+ * string would be encoded to UTF-8 again on every send).
+ */
 interface SerialisedAnswer {
   status: number;
-  text: string;
+  body: Buffer;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -45,7 +48,7 @@ export function registerRestRoutes(
     /** The key of a request's answer, or null when it is not to be kept (not cacheable, or sent with a body). */
     const keyOf = (ctx: RequestContext, request: FastifyRequest): string | null =>
       cacheable && request.body === undefined ? `${callerKey(ctx.principal)}\u0000${request.url}` : null;
-    const sendKept = (reply: FastifyReply, kept: SerialisedAnswer): FastifyReply => reply.code(kept.status).type(JSON_TYPE).send(kept.text);
+    const sendKept = (reply: FastifyReply, kept: SerialisedAnswer): FastifyReply => reply.code(kept.status).type(JSON_TYPE).send(kept.body);
 
     /**
      * The whole way: authenticate, check and build the input, run the service, serialise. `known`:
@@ -63,9 +66,9 @@ export function registerRestRoutes(
       reply.code(status);
       if (key === null) return reply.send(result);
       // The route's compiled response serialiser, as reply.send would use it.
-      const text = String(reply.serialize(result));
-      if (status === 200) answers.keep(key, { status, text }, key.length + text.length, ticket);
-      return reply.type(JSON_TYPE).send(text);
+      const body = Buffer.from(String(reply.serialize(result)));
+      if (status === 200) answers.keep(key, { status, body }, key.length + body.length, ticket);
+      return reply.type(JSON_TYPE).send(body);
     }
 
     app.route({
