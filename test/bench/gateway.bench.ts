@@ -9,7 +9,8 @@
  * cores the way a client on the same machine would. 10 connections, one autocannon thread.
  * The cases are measured in rounds, one after the other within each round, and each figure is
  * the median of its rounds (p99: the worst round): on a shared machine the load from elsewhere
- * changes from minute to minute, and interleaving spreads it over every case alike.
+ * changes from minute to minute, and interleaving spreads it over every case alike. Ratios are
+ * taken within each round (cases seconds apart) and their median reported.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -62,7 +63,9 @@ interface CaseResult {
   /** Database commands received during the measured run ÷ requests; null for servers without a database. */
   roundTripsPerRequest: number | null;
   commands?: Record<string, number>;
+  /** Median over the rounds of this case's rate ÷ the bare server's in the same round. */
   ratioToBare?: number;
+  /** The same against the Mercurius reference. */
   ratioToMercurius?: number;
 }
 
@@ -87,9 +90,9 @@ interface Options {
 function options(): Options {
   const { values } = parseArgs({
     options: {
-      duration: { type: 'string', default: '5' },
+      duration: { type: 'string', default: '4' },
       warmup: { type: 'string', default: '3' },
-      rounds: { type: 'string', default: '3' },
+      rounds: { type: 'string', default: '5' },
       connections: { type: 'string', default: '10' },
       sizes: { type: 'string', default: 'demo,100k' },
       'large-deals': { type: 'string', default: '100000' },
@@ -290,11 +293,13 @@ async function runSize(size: string, deals: number, opts: Options): Promise<Size
       )),
     );
 
-    const bareRate = cases[0].reqPerSec;
-    const mercuriusRate = cases.at(-1)!.reqPerSec;
+    // Each ratio is the median of the ratios within a round, where the two cases ran a few seconds
+    // apart: the machine's speed drifts from minute to minute, and this cancels that drift.
+    const ratio = (c: CaseResult, reference: CaseResult): number =>
+      Math.round(median(c.rounds.map((rate, round) => rate / reference.rounds[round]!)) * 100) / 100;
     for (const c of cases) {
-      c.ratioToBare = Math.round((c.reqPerSec / bareRate) * 100) / 100;
-      c.ratioToMercurius = Math.round((c.reqPerSec / mercuriusRate) * 100) / 100;
+      c.ratioToBare = ratio(c, cases[0]!);
+      c.ratioToMercurius = ratio(c, cases.at(-1)!);
     }
     return { size, deals, seedSeconds: ready.seedSeconds, pipelines: arrays.pipelines.length, cases };
   } finally {
@@ -324,7 +329,7 @@ function printTable(results: SizeResult[]): void {
 async function main(): Promise<void> {
   const opts = options();
   console.log(
-    `Gateway benchmark: ${opts.connections} connections, ${opts.warmup} s warm-up, then ${opts.rounds} rounds of ${opts.duration} s per case (cases interleaved; medians); each server in its own child process, autocannon (one thread) in this one.`,
+    `Gateway benchmark: ${opts.connections} connections, ${opts.warmup} s warm-up, then ${opts.rounds} rounds of ${opts.duration} s per case (cases interleaved; medians, ratios per round); each server in its own child process, autocannon (one thread) in this one.`,
   );
   const results: SizeResult[] = [];
   for (const size of opts.sizes) results.push(await runSize(size, size === 'demo' ? 3000 : opts.largeDeals, opts));
