@@ -24,7 +24,8 @@ export function registerRequestTimeout(app: FastifyInstance, timeoutMs: number):
     for (const [request, { reply, deadline }] of inFlight) {
       if (deadline > now) break;
       inFlight.delete(request);
-      if (reply.sent) continue;
+      // Answered, or the client went away (it needs no 503).
+      if (reply.sent || request.raw.socket?.destroyed === true) continue;
       request.log.warn({ requestId: request.id, timeoutMs }, 'request timed out');
       reply.send(new ServiceUnavailableError(`The request did not complete within ${timeoutMs} ms; try again shortly`));
     }
@@ -46,9 +47,7 @@ export function registerRequestTimeout(app: FastifyInstance, timeoutMs: number):
     inFlight.delete(request);
     done();
   });
-  // A client that went away needs no 503.
-  app.addHook('onRequestAbort', (request, done) => {
-    inFlight.delete(request);
-    done();
-  });
+  // No onRequestAbort hook for clients that go away: fastify would then add a 'close' listener
+  // (and a closure) to every request, about a tenth of a cached answer's throughput; the sweep
+  // skips them instead.
 }

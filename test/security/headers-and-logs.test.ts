@@ -1,3 +1,4 @@
+import net from 'node:net';
 import type { RouteDefinition } from '../../src/rest/route-definition';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 
@@ -15,13 +16,17 @@ const SLOW: RouteDefinition = {
   handler: () => new Promise((resolve) => setTimeout(() => resolve({ message: 'late', success: true, statusCode: 200 }), 1500)),
 };
 
+// The same, for a request whose body was read before the handler ran (Node has destroyed the
+// request stream by then; the time budget must still apply).
+const SLOW_POST: RouteDefinition = { ...SLOW, method: 'POST', path: '/test/slow-post' };
+
 describe('security headers, request logs and the time budget', () => {
   let gw: TestGateway;
   const lines: string[] = [];
   beforeAll(async () => {
     gw = await startGateway({
       env: { LOG_LEVEL: 'info', ADMIN_TOKEN, JWT_SECRET, REQUEST_TIMEOUT_MS: '300' },
-      extraRoutes: [SLOW],
+      extraRoutes: [SLOW, SLOW_POST],
       logStream: { write: (line: string) => lines.push(line) },
     });
   });
@@ -69,5 +74,22 @@ describe('security headers, request logs and the time budget', () => {
     expect(res.body).toMatchObject({ success: false, statusCode: 503, message: 'The request did not complete within 300 ms; try again shortly' });
     await new Promise((r) => setTimeout(r, 1400)); // the late answer is dropped without crashing anything
     expect((await gw.request('GET', '/healthz')).status).toBe(200);
+  });
+
+  it('applies the budget to a request whose body was read, and not to a client that went away', async () => {
+    const posted = await gw.request('POST', '/test/slow-post', { body: { name: 'x' } });
+    expect(posted.status).toBe(503);
+    const requestId = 'client-went-away-1';
+    await new Promise<void>((resolve) => {
+      const socket = net.connect(gw.port, '127.0.0.1', () => {
+        socket.write(`GET /test/slow HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nX-Request-Id: ${requestId}\r\n\r\n`);
+        setTimeout(() => socket.destroy(), 50);
+      });
+      socket.on('close', () => resolve());
+    });
+    await new Promise((r) => setTimeout(r, 600)); // past the budget: the sweep has seen it
+    const records = lines.map((line) => JSON.parse(line));
+    expect(records.filter((r) => r.msg === 'request timed out' && r.requestId === requestId)).toEqual([]);
+    expect(records.filter((r) => r.msg === 'request timed out' && r.requestId === posted.headers['x-request-id'])).toHaveLength(1);
   });
 });
