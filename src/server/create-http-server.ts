@@ -43,7 +43,7 @@ export function rewriteDelMethod(connection: Duplex): void {
 }
 
 /** The mode a server gets unless told otherwise. */
-export function defaultDelMethodMode(): DelMethodMode {
+function defaultDelMethodMode(): DelMethodMode {
   return supportsDelResume() ? 'resume' : 'rewrite';
 }
 
