@@ -24,6 +24,9 @@ const UNAVAILABLE_NAMES = new Set([
   'MongoTopologyClosedError',
   'MongoPoolClosedError',
   'MongoPoolClearedError',
+  // A pool cleared because its server's monitor timed out (a subclass naming itself apart).
+  'PoolClearedOnNetworkError',
+  'MongoServerClosedError',
 ]);
 
 /** True when the database cannot be reached (as opposed to refusing a command). */
