@@ -27,7 +27,7 @@ import { RedisRateLimitStore } from '../security/rate-limit/redis-store';
 import { registerRequestLog } from '../security/request-log';
 import { registerRequestSubject } from '../security/request-subject';
 import { registerRequestTimeout } from '../security/request-timeout';
-import { registerSecurityHeaders } from '../security/security-headers';
+import { registerSecurityHeaders, setSecurityHeaders } from '../security/security-headers';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 
 export interface BuildAppOptions {
@@ -68,12 +68,29 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const authenticator = new Authenticator({ signer, adminToken: secrets.adminToken });
   const contexts = new ContextBuilder(authenticator, signer);
 
+  function renderError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    const { error: clientError, unexpected } = classifyError(error, request.id, {
+      bodyLimit: config.bodyLimit,
+      contentType: request.headers['content-type'],
+    });
+    if (unexpected) request.log.error({ err: error, requestId: request.id }, 'unexpected error');
+    const route = request.routeOptions.config as RestRouteConfig | undefined;
+    return reply.code(clientError.status).headers(clientError.headers).send(shapeErrorBody(clientError, route));
+  }
+
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
     genReqId: requestIdFor,
     serverFactory: (handler) => createHttpServer(handler, options.delMethodMode),
     clientErrorHandler: handleClientError,
+    // Requests fastify refuses before routing (a path that does not percent-decode, a parameter
+    // over the length limit) run no hook: they get the headers and the envelope here.
+    frameworkErrors: (error, request, reply) => {
+      setSecurityHeaders(reply);
+      reply.header(REQUEST_ID_HEADER, request.id);
+      renderError(error, request, reply);
+    },
     routerOptions: { ignoreTrailingSlash: true },
     // One line per request from src/security/request-log.ts instead (route, status, subject).
     logController: new LogController({ disableRequestLogging: true }),
@@ -89,6 +106,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const methods = new MethodTable();
   app.addHook('onRoute', (route) => methods.add(route.url, route.method));
+  // First, so that every answer from here on carries them.
+  registerSecurityHeaders(app);
   // Hooks that need not wait take fastify's `done` callback: an async hook costs a promise per request.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
@@ -96,23 +115,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   registerRequestTimeout(app, config.requestTimeoutMs);
   registerRequestSubject(app, authenticator);
-  registerSecurityHeaders(app);
-  registerRequestLog(app);
+  registerRequestLog(app, logger);
   if (config.rateLimit > 0) {
     const store = config.rateLimitRedisUrl ? new RedisRateLimitStore(config.rateLimitRedisUrl) : new MemoryRateLimitStore();
     registerRateLimit(app, { limit: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds, store });
   }
   registerJsonBodyParser(app);
 
-  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const { error: clientError, unexpected } = classifyError(error, request.id, {
-      bodyLimit: config.bodyLimit,
-      contentType: request.headers['content-type'],
-    });
-    if (unexpected) request.log.error({ err: error, requestId: request.id }, 'unexpected error');
-    const route = request.routeOptions.config as RestRouteConfig | undefined;
-    return reply.code(clientError.status).headers(clientError.headers).send(shapeErrorBody(clientError, route));
-  });
+  app.setErrorHandler(renderError);
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0];
     const allowed = methods.allowed(pathname);

@@ -62,7 +62,7 @@ function errorResponse(status: number, message: string): string {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
     ...FIXED_SECURITY_HEADERS,
-    'Content-Security-Policy': JSON_CSP,
+    'content-security-policy': JSON_CSP,
     'Cache-Control': 'no-store',
     Connection: 'close',
   };

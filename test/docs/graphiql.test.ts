@@ -68,6 +68,24 @@ describe('GraphiQL explorer', () => {
     }
   });
 
+  it('gives the page and its assets every security header, and no-store when the request carries credentials', async () => {
+    const page = await gateway.request<string>('GET', '/graphiql', { token: null });
+    const script = assetUrls(page.body).find((u) => u.endsWith('.js'))!;
+    const asset = await gateway.request('GET', script, { token: null });
+    for (const res of [page, asset]) {
+      expect(res.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY', 'cross-origin-resource-policy': 'same-origin' });
+    }
+    expect(asset.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    // With a token (GraphiQL's own requests, a proxy adding one): nothing is stored, the page keeps its CSP.
+    const pageWithToken = await gateway.request('GET', '/graphiql');
+    expect(pageWithToken.headers['cache-control']).toBe('no-store');
+    expect(pageWithToken.headers['content-security-policy']).toBe(EXPLORER_CSP);
+    expect((await gateway.request('GET', script)).headers['cache-control']).toBe('no-store');
+    const htmlAtGraphql = await gateway.request('GET', '/graphql', { headers: { accept: BROWSER_ACCEPT } });
+    expect(htmlAtGraphql.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(htmlAtGraphql.headers['cache-control']).toBe('no-store');
+  });
+
   it('answers 404 for a file the build did not write, without touching the file system', async () => {
     const res = await gateway.request('GET', '/graphiql/assets/manifest.json', { token: null });
     expect(res.status).toBe(404);

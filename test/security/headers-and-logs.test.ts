@@ -51,6 +51,21 @@ describe('security headers, request logs and the time budget', () => {
     expect(page.headers['x-content-type-options']).toBe('nosniff');
   });
 
+  it('answers a path that does not percent-decode with the envelope and the same headers (fastify refuses it before any hook)', async () => {
+    for (const path of ['/pipelines/%E0%A4%A', '/teams/%zz', '/%']) {
+      const res = await gw.request('GET', path);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ success: false, statusCode: 400, message: `Bad request: '${path}' is not a valid url component` });
+      expect(res.headers).toMatchObject({
+        'content-type': 'application/json; charset=utf-8',
+        'x-content-type-options': 'nosniff',
+        'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+        'cache-control': 'no-store',
+      });
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
   it('logs one structured line per request with the request id and subject, and never a credential', async () => {
     const member = await gw.request('POST', '/auth/tokens', { body: { member_id: 'nobody', expires_in: 3600 } });
     expect(member.status).toBe(404);

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError, ServiceUnavailableError } from '../../errors';
+import { cachePolicy } from '../../security/security-headers';
 import { type AssetManifest, readAssetManifest } from './asset-manifest';
 import { assetContentType } from './content-types';
 import { EXPLORER_DEFAULT_HEADERS, EXPLORER_DEFAULT_QUERY } from './defaults';
@@ -18,13 +19,10 @@ export interface GraphiqlPluginOptions {
   defaultQuery?: string;
 }
 
+/** On top of the security headers every answer has (src/security/security-headers.ts). */
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-cache',
   'content-security-policy': EXPLORER_CSP,
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
 };
 
 /** Asset names carry their content hash, so a browser may keep them for good. */
@@ -50,12 +48,12 @@ async function graphiqlPlugin(app: FastifyInstance, options: GraphiqlPluginOptio
     return manifest;
   }
 
-  function sendPage(reply: FastifyReply): FastifyReply {
+  function sendPage(request: FastifyRequest, reply: FastifyReply): FastifyReply {
     const page = renderExplorerPage(currentManifest(), config);
-    return reply.code(200).headers(PAGE_HEADERS).send(page);
+    return reply.code(200).headers(PAGE_HEADERS).header('cache-control', cachePolicy(request, 'no-cache')).send(page);
   }
 
-  app.get('/graphiql', async (_request, reply) => sendPage(reply));
+  app.get('/graphiql', async (request, reply) => sendPage(request, reply));
 
   app.get<{ Params: { file: string } }>(`${EXPLORER_ASSET_PREFIX}:file`, async (request, reply) => {
     const { file } = request.params;
@@ -66,7 +64,7 @@ async function graphiqlPlugin(app: FastifyInstance, options: GraphiqlPluginOptio
       contents = await readFile(join(assetDir, file));
       files.set(file, contents);
     }
-    return reply.code(200).headers({ 'content-type': assetContentType(file), 'cache-control': IMMUTABLE, 'x-content-type-options': 'nosniff' }).send(contents);
+    return reply.code(200).headers({ 'content-type': assetContentType(file), 'cache-control': cachePolicy(request, IMMUTABLE) }).send(contents);
   });
 
   // Runs for every request: the method is checked first, and it does not wait (no promise).
@@ -75,7 +73,7 @@ async function graphiqlPlugin(app: FastifyInstance, options: GraphiqlPluginOptio
     const pathname = (request.url.split('?')[0] ?? '').replace(/\/+$/, ''); // the router ignores a trailing slash too
     if (pathname !== graphqlPath || !prefersHtml(request.headers.accept)) return done();
     try {
-      sendPage(reply); // answered here: the route never runs
+      sendPage(request, reply); // answered here: the route never runs
     } catch (error) {
       done(error as Error);
     }
