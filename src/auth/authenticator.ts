@@ -12,10 +12,22 @@ export const ADMIN_TOKEN_SUBJECT = 'admin-token';
 // Any visible characters: ADMIN_TOKEN may be chosen freely (JWTs are base64url and dots).
 const BEARER = /^Bearer[ \t]+([\x21-\x7e]+)[ \t]*$/i;
 
+/**
+ * The last header parsed and its token. Why: a request's header is parsed twice (who is calling,
+ * then who may do what), and a client sends the same one request after request; handing back
+ * the same token string also spares hashing it again for the verified-token lookup.
+ */
+let lastHeader: string | undefined;
+let lastToken: string | null = null;
+
 /** The token of an `Authorization: Bearer <token>` header, or null. */
 export function bearerToken(authorization: unknown): string | null {
-  const match = typeof authorization === 'string' ? BEARER.exec(authorization) : null;
-  return match ? match[1] : null;
+  if (typeof authorization !== 'string') return null;
+  if (authorization === lastHeader) return lastToken;
+  const match = BEARER.exec(authorization);
+  lastHeader = authorization;
+  lastToken = match ? match[1] : null;
+  return lastToken;
 }
 
 function memberPrincipal(memberId: string, member: Pick<MemberDoc, 'role' | 'teamId'>): Principal {
