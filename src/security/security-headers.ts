@@ -1,9 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-/**
- * Headers on every answer, whatever its route. Names are lower case, as fastify and Node keep
- * them: a mixed-case name is lowered (a new string, hashed again) on every answer.
- */
+/** Headers on every answer, whatever its route (names in lower case, as fastify keeps them). */
 export const FIXED_SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
@@ -23,8 +20,9 @@ const DEFAULT_HEADERS = { ...FIXED_SECURITY_HEADERS, 'content-security-policy': 
  * with its own, and its assets choose their cache policy through cachePolicy.
  *
  * Why they are set when the request arrives, not in an onSend hook: every answer sent after that
- * (route, error handler, 404, time budget, rate limit) carries them, and an onSend hook would cost
- * a hook run per answer, a twentieth of a kept answer's work. This hook is registered first.
+ * (route, error handler, 404, time budget, rate limit) carries them without a second hook run per
+ * answer (about 2% of a kept answer's instructions, counted with callgrind). This hook is
+ * registered first.
  */
 export function registerSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onRequest', (_request, reply, done) => {
