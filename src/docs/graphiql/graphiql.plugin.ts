@@ -67,20 +67,24 @@ async function graphiqlPlugin(app: FastifyInstance, options: GraphiqlPluginOptio
     return reply.code(200).headers({ 'content-type': assetContentType(file), 'cache-control': cachePolicy(request, IMMUTABLE) }).send(contents);
   });
 
-  // Runs for every request: the method is checked first, and it does not wait (no promise).
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.method !== 'GET' || !request.url.startsWith(graphqlPath)) return done();
-    const pathname = (request.url.split('?')[0] ?? '').replace(/\/+$/, ''); // the router ignores a trailing slash too
-    if (pathname !== graphqlPath || !prefersHtml(request.headers.accept)) return done();
+  // A browser asking the GraphQL endpoint for HTML gets the page: a hook on that route alone
+  // (added as the route is declared), so no other request runs it. It does not wait (no promise).
+  const pageForBrowsers = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
+    if (request.method !== 'GET' || !prefersHtml(request.headers.accept)) return done();
     try {
       sendPage(request, reply); // answered here: the route never runs
     } catch (error) {
       done(error as Error);
     }
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.url !== graphqlPath) return;
+    const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [pageForBrowsers, ...own];
   });
 }
 
-// Registered without encapsulation, so the `/graphql` hook also sees the GraphQL route's requests.
+// Registered without encapsulation, so its onRoute hook sees the GraphQL route, declared elsewhere.
 Object.defineProperty(graphiqlPlugin, Symbol.for('skip-override'), { value: true });
 
 export { graphiqlPlugin };
