@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Headers on every answer, whatever its route (names in lower case, as fastify keeps them). */
 export const FIXED_SECURITY_HEADERS = {
@@ -15,23 +15,16 @@ export const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
 const DEFAULT_HEADERS = { ...FIXED_SECURITY_HEADERS, 'content-security-policy': JSON_CSP, 'cache-control': 'no-store' } as const;
 
 /**
- * Headers on every answer. JSON answers cannot be framed or run as a page (`frame-ancestors
- * 'none'`, `default-src 'none'`) and are not stored by caches; the GraphiQL page replaces the CSP
- * with its own, and its assets choose their cache policy through cachePolicy.
+ * Puts the headers every answer starts with on a reply; the gateway does it for every request
+ * as it arrives (src/server/build-app.ts), and for those fastify refuses before routing. JSON
+ * answers cannot be framed or run as a page (`frame-ancestors 'none'`, `default-src 'none'`) and
+ * are not stored by caches; the GraphiQL page replaces the CSP with its own, and its assets choose
+ * their cache policy through cachePolicy.
  *
- * Why they are set when the request arrives, not in an onSend hook: every answer sent after that
- * (route, error handler, 404, time budget, rate limit) carries them without a second hook run per
- * answer (about 2% of a kept answer's instructions, counted with callgrind). This hook is
- * registered first.
+ * Why on arrival, not in an onSend hook: every answer sent after that (route, error handler, 404,
+ * time budget, rate limit) carries them without a second hook run per answer (about 2% of a kept
+ * answer's instructions, counted with callgrind).
  */
-export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onRequest', (_request, reply, done) => {
-    setSecurityHeaders(reply);
-    done();
-  });
-}
-
-/** Puts the headers every answer starts with on a reply (the hook does it for every routed request). */
 export function setSecurityHeaders(reply: FastifyReply): void {
   reply.headers(DEFAULT_HEADERS);
 }

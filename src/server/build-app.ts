@@ -27,7 +27,7 @@ import { RedisRateLimitStore } from '../security/rate-limit/redis-store';
 import { registerRequestLog } from '../security/request-log';
 import { registerRequestSubject } from '../security/request-subject';
 import { registerRequestTimeout } from '../security/request-timeout';
-import { registerSecurityHeaders, setSecurityHeaders } from '../security/security-headers';
+import { setSecurityHeaders } from '../security/security-headers';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 
 export interface BuildAppOptions {
@@ -68,6 +68,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const authenticator = new Authenticator({ signer, adminToken: secrets.adminToken });
   const contexts = new ContextBuilder(authenticator, signer);
 
+  /** What every answer starts with: the security headers and the request id. */
+  function startReply(request: FastifyRequest, reply: FastifyReply): void {
+    setSecurityHeaders(reply);
+    reply.header(REQUEST_ID_HEADER, request.id);
+  }
+
   function renderError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
     const { error: clientError, unexpected } = classifyError(error, request.id, {
       bodyLimit: config.bodyLimit,
@@ -87,8 +93,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Requests fastify refuses before routing (a path that does not percent-decode, a parameter
     // over the length limit) run no hook: they get the headers and the envelope here.
     frameworkErrors: (error, request, reply) => {
-      setSecurityHeaders(reply);
-      reply.header(REQUEST_ID_HEADER, request.id);
+      startReply(request, reply);
       renderError(error, request, reply);
     },
     routerOptions: { ignoreTrailingSlash: true },
@@ -106,11 +111,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const methods = new MethodTable();
   app.addHook('onRoute', (route) => methods.add(route.url, route.method));
-  // First, so that every answer from here on carries them.
-  registerSecurityHeaders(app);
-  // Hooks that need not wait take fastify's `done` callback: an async hook costs a promise per request.
+  // First, so that every answer from here on carries them. Hooks that need not wait take
+  // fastify's `done` callback: an async hook costs a promise per request.
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header(REQUEST_ID_HEADER, request.id);
+    startReply(request, reply);
     done();
   });
   registerRequestTimeout(app, config.requestTimeoutMs);
