@@ -6,6 +6,7 @@ import { SETTINGS_ID } from '../models/settings.model';
 import { MetricDefinition, metricDefinition } from './metrics/catalogue';
 import { evaluateMetric } from './metrics/evaluate';
 import { parseMetricNames } from './metrics/select-metrics';
+import { derivedFromTargets, mayReadTargetsOfAll, withheldError } from './metrics/target-access';
 import { findPipeline } from './pipeline.service';
 
 export const MAX_DURATION = 104;
@@ -49,7 +50,8 @@ function checkDuration(duration: number): void {
  * period; null where there is no snapshot, where the pipeline was not in it, or where the metric has
  * no value there (a division by zero, no targets for that period). Period not set, or a currency
  * metric while the currency is not set: 409. Unknown metric or bad duration: 400. A pipeline in
- * neither the latest snapshot nor any snapshot of the window: 404.
+ * neither the latest snapshot nor any snapshot of the window: 404. A metric derived from targets
+ * the caller may not all read (metrics/target-access.ts): 403.
  */
 export async function getTimeseries(ctx: RequestContext, request: TimeseriesRequest): Promise<Timeseries> {
   const [name] = parseMetricNames([request.metricName], 'metrics.metric_name') ?? [];
@@ -89,6 +91,11 @@ export async function getTimeseries(ctx: RequestContext, request: TimeseriesRequ
       if (loaded instanceof Error) throw loaded;
       targets.push(...loaded);
     }
+  }
+  // Every period's value sums the targets of that snapshot's members: all of them must be readable.
+  if (derivedFromTargets(definition)) {
+    const memberIds = facts.flatMap((f) => f?.memberIds ?? []);
+    if (!(await mayReadTargetsOfAll(ctx, memberIds, targets))) throw withheldError([definition]);
   }
   const env = { currency: settings.currency, period, targets };
   const points = slots.map((slot, i): SeriesPoint => {

@@ -46,8 +46,9 @@ export class PipelineResolver {
 
   @FieldResolver(() => [MetricResult], {
     description:
-      'Metrics for the period containing the snapshot. Without `names`, metrics that cannot be computed yet are left out; ' +
-      'named, they are a CONFLICT; an unknown name is BAD_USER_INPUT.',
+      'Metrics for the period containing the snapshot. Without `names`, metrics that cannot be computed yet are left out, and so are ' +
+      'metrics derived from targets (quota_attainment, pipeline_coverage) unless the caller may read the targets of every member of the ' +
+      'pipeline; named, they are a CONFLICT and FORBIDDEN respectively; an unknown name is BAD_USER_INPUT.',
   })
   async metrics(
     @Root() pipeline: Pipeline,
@@ -58,7 +59,11 @@ export class PipelineResolver {
     return selection.values.map(toMetricResult);
   }
 
-  @FieldResolver(() => MetricSeries, { description: 'One metric over the last `duration` periods; CONFLICT when the period is not set.' })
+  @FieldResolver(() => MetricSeries, {
+    description:
+      'One metric over the last `duration` periods; CONFLICT when the period is not set; FORBIDDEN for a metric derived from targets ' +
+      'unless the caller may read the targets of every member of the pipeline.',
+  })
   async timeseries(@Root() pipeline: Pipeline, @Args() args: TimeseriesArgs, @Ctx() ctx: RequestContext): Promise<MetricSeries> {
     return toMetricSeries(await getTimeseries(ctx, { pipelineId: pipeline.id, metricName: args.metric, duration: args.duration }));
   }

@@ -4,10 +4,11 @@ import { factsKey } from '../../loaders/pipeline.loaders';
 import { SETTINGS_ID } from '../../models/settings.model';
 import { getPipeline } from '../pipeline.service';
 import type { PipelineView, SnapshotView } from '../snapshot-cache';
-import { MetricName } from './catalogue';
+import { METRIC_CATALOGUE, MetricName, metricDefinition } from './catalogue';
 import { MetricEnvironment } from './evaluate';
 import { PipelineFacts } from './facts';
-import { MetricSelection, parseMetricNames, selectMetrics } from './select-metrics';
+import { MetricSelection, parseMetricNames, selectMetrics, withhold } from './select-metrics';
+import { derivedFromTargets, mayReadTargetsOfAll, withheldError } from './target-access';
 
 export interface PipelineMetricsRequest {
   pipelineId: string;
@@ -19,7 +20,9 @@ export interface PipelineMetricsRequest {
 
 /**
  * The metrics of one pipeline. Unknown metric name: 400 (checked first, before any read); unknown
- * pipeline or snapshot: 404; a metric asked for by name that cannot be computed yet: 409.
+ * pipeline or snapshot: 404; a target-derived metric the caller may not see asked for by name: 403
+ * (before 409, whose reason would tell whether targets exist); a metric asked for by name that
+ * cannot be computed yet: 409.
  */
 export async function getPipelineMetrics(ctx: RequestContext, request: PipelineMetricsRequest): Promise<{ pipeline: PipelineView; selection: MetricSelection }> {
   const names = parseMetricNames(request.metrics);
@@ -49,11 +52,25 @@ export async function metricEnvironment(ctx: RequestContext, snapshot: Pick<Snap
  */
 const allMetricsMemo = new WeakMap<PipelineFacts, { currency: string | null; period: string | null; targets: unknown; selection: MetricSelection }>();
 
-/** Evaluates metrics (all when `names` is undefined) on a pipeline already resolved. */
+/**
+ * Evaluates metrics (all when `names` is undefined) on a pipeline already resolved. Metrics derived
+ * from targets the caller may not all read are withheld: left out of an unfiltered answer (and
+ * named in `withheld`), a 403 when asked for by name.
+ */
 export async function metricsOf(ctx: RequestContext, pipeline: PipelineView, names?: readonly MetricName[]): Promise<MetricSelection> {
   const facts = await factsOf(ctx, pipeline.snapshotId, pipeline.id);
   const env = await metricEnvironment(ctx, facts);
-  if (names) return selectMetrics(facts, env, names);
+  const asked = names ? names.map(metricDefinition) : METRIC_CATALOGUE;
+  const visible = !asked.some(derivedFromTargets) || (await mayReadTargetsOfAll(ctx, facts.memberIds, env.targets));
+  if (names) {
+    if (!visible) throw withheldError(asked.filter(derivedFromTargets));
+    return selectMetrics(facts, env, names);
+  }
+  const selection = allMetrics(facts, env);
+  return visible ? selection : withhold(selection, derivedFromTargets);
+}
+
+function allMetrics(facts: PipelineFacts, env: MetricEnvironment): MetricSelection {
   const memo = allMetricsMemo.get(facts);
   if (memo && memo.currency === env.currency && memo.period === env.period && memo.targets === env.targets) return memo.selection;
   const selection = selectMetrics(facts, env);

@@ -1,7 +1,8 @@
 import { BadUserInputError, ConflictError } from '../../errors';
-import { METRIC_CATALOGUE, METRIC_NAMES, MetricName, isMetricName, metricDefinition } from './catalogue';
+import { METRIC_CATALOGUE, METRIC_NAMES, MetricDefinition, MetricName, isMetricName, metricDefinition } from './catalogue';
 import { MetricEnvironment, MetricOutcome, evaluateMetric } from './evaluate';
 import { PipelineFacts } from './facts';
+import { WITHHELD_REASON } from './target-access';
 
 export type MetricValue = Extract<MetricOutcome, { kind: 'value' }>;
 export type MetricUnavailable = Extract<MetricOutcome, { kind: 'unavailable' }>;
@@ -10,6 +11,8 @@ export interface MetricSelection {
   values: MetricValue[];
   /** Left out of an unfiltered answer because they cannot be computed yet. */
   omitted: MetricUnavailable[];
+  /** Left out of an unfiltered answer because the caller may not see them (target-access.ts). */
+  withheld: MetricDefinition[];
 }
 
 /**
@@ -44,12 +47,26 @@ export function selectMetrics(facts: PipelineFacts, env: MetricEnvironment, name
   if (names && omitted.length > 0) {
     throw new ConflictError(`Cannot compute ${omitted.map((o) => `${o.definition.apiCodename}: ${o.reason}`).join('; ')}`);
   }
-  return { values, omitted };
+  return { values, omitted, withheld: [] };
+}
+
+/** The selection without the metrics `hidden` picks, which move to `withheld`. */
+export function withhold(selection: MetricSelection, hidden: (definition: MetricDefinition) => boolean): MetricSelection {
+  return {
+    values: selection.values.filter((v) => !hidden(v.definition)),
+    omitted: selection.omitted.filter((o) => !hidden(o.definition)),
+    withheld: [...selection.withheld, ...METRIC_CATALOGUE.filter(hidden)],
+  };
 }
 
 /** The contract's `status.message` for a metrics answer. */
 export function metricsStatusMessage(selection: MetricSelection): string {
-  if (selection.omitted.length === 0) return 'Metrics found and retrieved';
-  const left = selection.omitted.map((o) => `${o.definition.apiCodename} (${o.reason})`).join(', ');
-  return `Metrics found and retrieved; not computed yet: ${left}`;
+  let message = 'Metrics found and retrieved';
+  if (selection.omitted.length > 0) {
+    message += `; not computed yet: ${selection.omitted.map((o) => `${o.definition.apiCodename} (${o.reason})`).join(', ')}`;
+  }
+  if (selection.withheld.length > 0) {
+    message += `; not available to this caller: ${selection.withheld.map((d) => d.apiCodename).join(', ')} (${WITHHELD_REASON})`;
+  }
+  return message;
 }
