@@ -27,7 +27,11 @@ export interface GatewayConfig {
   jwtAudience: string;
   /** BODY_LIMIT in bytes, default 1048576 (1 MiB). */
   bodyLimit: number;
-  /** RATE_LIMIT: requests per window per token subject (else client address); 0 (the default) turns limiting off. */
+  /**
+   * RATE_LIMIT, default 600: requests per window per token subject (else client address); 0 turns
+   * limiting off. Generous for people and dashboards (10 a second sustained), a wall for a script
+   * looping over the API with one token.
+   */
   rateLimit: number;
   /** RATE_LIMIT_WINDOW in seconds, default 60. */
   rateLimitWindowSeconds: number;
@@ -45,6 +49,9 @@ export interface GatewayConfig {
    */
   seedDemo: boolean;
 }
+
+/** Requests per RATE_LIMIT_WINDOW (60 s) per caller when RATE_LIMIT is unset. */
+export const DEFAULT_RATE_LIMIT = 600;
 
 /** A bad environment variable; the message names the variable, what was expected and what came. */
 export class ConfigError extends Error {
@@ -118,7 +125,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     jwtIssuer: text(env, 'JWT_ISSUER') ?? 'pipeline-gateway',
     jwtAudience: text(env, 'JWT_AUDIENCE') ?? 'pipeline-gateway',
     bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
-    rateLimit: integer(env, 'RATE_LIMIT', 0, 0, 1_000_000),
+    rateLimit: integer(env, 'RATE_LIMIT', DEFAULT_RATE_LIMIT, 0, 1_000_000),
     rateLimitWindowSeconds: integer(env, 'RATE_LIMIT_WINDOW', 60, 1, 86_400),
     rateLimitRedisUrl,
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 10_000, 0, 600_000),

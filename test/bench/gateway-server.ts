@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   await seedDemo({ deals });
   const seedSeconds = (performance.now() - seeded) / 1000;
 
-  const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), port: 0, host: '127.0.0.1' };
+  const config = { ...loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT: '0' }), port: 0, host: '127.0.0.1' };
   const adminToken = randomBytes(24).toString('base64url');
   const jwtSecret = new TextEncoder().encode(randomBytes(32).toString('base64url'));
   const app = await buildApp({ connection: database.connection, config, secrets: { jwtSecret, adminToken, generatedAdminToken: null } });

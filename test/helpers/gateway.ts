@@ -49,6 +49,8 @@ export interface TestGateway {
   port: number;
   /** The bootstrap admin secret the gateway runs with. */
   adminToken: string;
+  /** The HS256 key the gateway signs and verifies tokens with (generated unless JWT_SECRET is set). */
+  jwtSecret: Uint8Array;
   /** A freshly signed token for an existing member (its role is read from the member). */
   tokenFor(memberId: string, expiresInSeconds?: number): Promise<string>;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<GatewayResponse<T>>;
@@ -150,6 +152,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
     url,
     port,
     adminToken,
+    jwtSecret,
     server,
     connection,
     app,

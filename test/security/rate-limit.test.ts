@@ -101,6 +101,28 @@ describe('RedisRateLimitStore when Redis is unreachable', () => {
   });
 });
 
+describe('rate limiting by default', () => {
+  it('is on with no configuration (600 a minute per caller), and RATE_LIMIT=0 turns it off', async () => {
+    const defaults = await startGateway();
+    try {
+      const res = await defaults.request('GET', '/teams');
+      expect(res.status).toBe(200);
+      expect(res.headers['ratelimit-policy']).toBe('"default";q=600;w=60');
+      expect(res.headers.ratelimit).toMatch(/^"default";r=599;t=\d+$/);
+    } finally {
+      await defaults.stop();
+    }
+    const off = await startGateway({ env: { RATE_LIMIT: '0' } });
+    try {
+      const res = await off.request('GET', '/teams');
+      expect(res.status).toBe(200);
+      expect(res.headers['ratelimit-policy']).toBeUndefined();
+    } finally {
+      await off.stop();
+    }
+  });
+});
+
 describe('RATE_LIMIT over HTTP', () => {
   let gw: TestGateway;
   beforeAll(async () => {

@@ -13,7 +13,7 @@ describe('loadConfig', () => {
       jwtIssuer: 'pipeline-gateway',
       jwtAudience: 'pipeline-gateway',
       bodyLimit: 1048576,
-      rateLimit: 0,
+      rateLimit: 600,
       rateLimitWindowSeconds: 60,
       rateLimitRedisUrl: undefined,
       requestTimeoutMs: 10000,
