@@ -2,12 +2,12 @@ import { UnauthenticatedError } from '../errors';
 import { readCaches } from '../cache/read-caches';
 import { MemberModel, type MemberDoc } from '../models/member.model';
 import { constantTimeEquals } from './constant-time';
-import { InvalidTokenError, type TokenSigner } from './jwt';
+import { InvalidTokenError, RESERVED_SUBJECT, type TokenSigner } from './jwt';
 import type { Principal } from './principal';
 import { Role } from './role';
 
-/** Subject of the bootstrap ADMIN_TOKEN principal. */
-export const ADMIN_TOKEN_SUBJECT = 'admin-token';
+/** Subject of the bootstrap ADMIN_TOKEN principal; reserved: the signer refuses it in tokens. */
+export const ADMIN_TOKEN_SUBJECT = RESERVED_SUBJECT;
 
 // Any visible characters: ADMIN_TOKEN may be chosen freely (JWTs are base64url and dots).
 const BEARER = /^Bearer[ \t]+([\x21-\x7e]+)[ \t]*$/i;
@@ -60,10 +60,20 @@ export class Authenticator {
   async subjectOf(token: string): Promise<string | null> {
     const remembered = this.rememberedSubject(token);
     if (remembered !== undefined) return remembered;
-    const { signer, adminToken } = this.options;
-    if (adminToken !== undefined && constantTimeEquals(token, adminToken)) return ADMIN_TOKEN_SUBJECT;
+    if (this.isAdminSecret(token)) return ADMIN_TOKEN_SUBJECT;
+    return this.memberIdOf(token);
+  }
+
+  /** Whether the token is the bootstrap admin secret: the only way to the admin-token identity. */
+  private isAdminSecret(token: string): boolean {
+    const { adminToken } = this.options;
+    return adminToken !== undefined && constantTimeEquals(token, adminToken);
+  }
+
+  /** The member a signed token names, or null when it does not verify (the signer refuses the admin subject). */
+  private async memberIdOf(token: string): Promise<string | null> {
     try {
-      return (await signer.verify(token)).memberId;
+      return (await this.options.signer.verify(token)).memberId;
     } catch (error) {
       if (error instanceof InvalidTokenError) return null;
       throw error;
@@ -77,10 +87,12 @@ export class Authenticator {
 
   async authenticate(authorization: string | undefined): Promise<Principal> {
     const token = bearerToken(authorization);
-    const subject = token === null ? null : await this.subjectOf(token);
-    if (subject === null) throw new UnauthenticatedError();
-    if (subject === ADMIN_TOKEN_SUBJECT) return { subject: ADMIN_TOKEN_SUBJECT, role: Role.ADMIN, memberId: null, teamId: null };
-    const memberId = subject;
+    if (token === null) throw new UnauthenticatedError();
+    const remembered = this.rememberedSubject(token);
+    // The admin identity comes from the secret itself, never from a subject a token carries.
+    if (remembered === undefined && this.isAdminSecret(token)) return { subject: ADMIN_TOKEN_SUBJECT, role: Role.ADMIN, memberId: null, teamId: null };
+    const memberId = remembered ?? (await this.memberIdOf(token));
+    if (memberId === null) throw new UnauthenticatedError();
     // Cached until the members collection is written (src/cache): a role change or a deletion
     // still counts from the next request on.
     const member = await readCaches.membersById.get(memberId, () => MemberModel.findById(memberId).lean());

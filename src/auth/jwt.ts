@@ -1,6 +1,9 @@
 import { SignJWT, jwtVerify } from 'jose';
 import { isRole, type Role } from './role';
 
+/** The bootstrap admin secret's subject (authenticator.ts), which no signed token may carry. */
+export const RESERVED_SUBJECT = 'admin-token';
+
 /** Verified tokens remembered at most (then the memory starts over). */
 const VERIFIED_TOKENS_KEPT = 10_000;
 
@@ -44,6 +47,7 @@ export class TokenSigner {
   }
 
   async sign(memberId: string, role: Role, expiresInSeconds: number, now = new Date()): Promise<SignedToken> {
+    if (memberId === RESERVED_SUBJECT) throw new Error(`TokenSigner signs member tokens; "${RESERVED_SUBJECT}" is not a member id`);
     const issuedAt = Math.floor(now.getTime() / 1000);
     const expiresAt = issuedAt + expiresInSeconds;
     const token = await new SignJWT({ role })
@@ -90,6 +94,9 @@ export class TokenSigner {
     if (typeof payload.sub !== 'string' || payload.sub === '' || !isRole(payload.role)) {
       throw new InvalidTokenError('subject or role claim missing');
     }
+    // Signed tokens name members; the bootstrap admin's subject is reserved for its secret, so a
+    // token carrying it (signed with a leaked key, say) cannot borrow its identity or its rate limit.
+    if (payload.sub === RESERVED_SUBJECT) throw new InvalidTokenError('reserved subject');
     return { memberId: payload.sub, role: payload.role, expiresAt: payload.exp as number };
   }
 }
