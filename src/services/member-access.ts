@@ -10,7 +10,7 @@ import { ForbiddenError } from '../errors';
  * |---|---|---|---|
  * | settings, teams (write) | yes | no | no |
  * | create, attach, delete members | yes | own team only, never admins | no |
- * | set targets | yes | members of own team | no |
+ * | set targets | yes | members of own team, not their own nor an admin's | no |
  * | read targets | yes | own team | own only |
  *
  * Decision (the contract leaves it open): a manager may create `member`s and `manager`s of their
@@ -70,13 +70,20 @@ export function assertCanAttachTo(principal: Principal, teamId: string): void {
   }
 }
 
-export function assertCanSetTargets(principal: Principal, member: { _id: string; teamId: string }): void {
-  if (principal.role === Role.ADMIN || managesTeam(principal, member.teamId)) return;
-  throw new ForbiddenError(
-    principal.role === Role.MANAGER
-      ? `A manager may only set targets of members of their own team ${principal.teamId ?? '(none)'}; member ${member._id} is in team ${member.teamId}`
-      : `A member may not set targets; an admin or the member's manager may`,
-  );
+/**
+ * Set `member`'s targets. A manager sets those of the members of their own team, but neither their
+ * own (nobody sets their own quota) nor an admin's (as attach and delete refuse admins).
+ */
+export function assertCanSetTargets(principal: Principal, member: { _id: string; teamId: string; role: Role }): void {
+  if (principal.role === Role.ADMIN) return;
+  if (principal.role === Role.MEMBER) throw new ForbiddenError(`A member may not set targets; an admin or the member's manager may`);
+  if (!managesTeam(principal, member.teamId)) {
+    throw new ForbiddenError(
+      `A manager may only set targets of members of their own team ${principal.teamId ?? '(none)'}; member ${member._id} is in team ${member.teamId}`,
+    );
+  }
+  if (member._id === principal.memberId) throw new ForbiddenError('A manager may not set their own targets; an admin may');
+  if (member.role === Role.ADMIN) throw new ForbiddenError("A manager may not set an admin's targets; only an admin may");
 }
 
 export function canReadTargets(principal: Principal, member: { _id: string; teamId: string }): boolean {

@@ -45,11 +45,14 @@ describe('role table of the members half', () => {
     expect(() => assertCanAttachTo(admin, 'blue')).not.toThrow();
   });
 
-  it('lets admins and own-team managers set targets, nobody else', () => {
+  it("lets admins and own-team managers set targets, nobody else, and never a manager their own or an admin's", () => {
     expect(() => assertCanSetTargets(admin, blueMember)).not.toThrow();
+    expect(() => assertCanSetTargets(admin, redAdmin)).not.toThrow();
     expect(() => assertCanSetTargets(manager, redMember)).not.toThrow();
     expect(() => assertCanSetTargets(manager, blueMember)).toThrow(ForbiddenError);
-    expect(() => assertCanSetTargets(member, { _id: 'mem', teamId: 'red' })).toThrow(/A member may not set targets/);
+    expect(() => assertCanSetTargets(manager, redAdmin)).toThrow(/may not set an admin's targets/);
+    expect(() => assertCanSetTargets(manager, { _id: 'mgr', role: Role.MANAGER, teamId: 'red' })).toThrow(/may not set their own targets/);
+    expect(() => assertCanSetTargets(member, { _id: 'mem', role: Role.MEMBER, teamId: 'red' })).toThrow(/A member may not set targets/);
   });
 
   it('lets members read only their own targets, managers their team, admins all', () => {

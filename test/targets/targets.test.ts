@@ -3,6 +3,7 @@ import { startGateway, type TestGateway } from '../helpers/gateway';
 import { seedMember, seedSettings, seedTeam, type RestMember } from '../members/support/seed';
 
 let gw: TestGateway;
+let redManager: RestMember;
 let redManagerToken: string;
 let red: RestMember;
 let redToken: string;
@@ -19,7 +20,8 @@ beforeAll(async () => {
   gw = await startGateway();
   await seedTeam(gw, 'red');
   await seedTeam(gw, 'blue');
-  redManagerToken = await gw.tokenFor((await seedMember(gw, 'red', 'manager')).member_id);
+  redManager = await seedMember(gw, 'red', 'manager');
+  redManagerToken = await gw.tokenFor(redManager.member_id);
   red = await seedMember(gw, 'red');
   redToken = await gw.tokenFor(red.member_id);
   redPeer = await seedMember(gw, 'red');
@@ -130,6 +132,27 @@ describe('POST /teams/members/{member_id}/targets', () => {
       const res = await gw.request('POST', path(memberId), { token, body: { year: 2026, targets: [9, 9, 9, 9] } });
       expect({ memberId, status: res.status }).toEqual({ memberId, status: 403 });
       expect(await stored(memberId)).toEqual(before);
+    }
+  });
+
+  it("refuses a manager their own targets and an admin's in their team, on REST and GraphQL, changing nothing", async () => {
+    const redAdmin = await seedMember(gw, 'red', 'admin');
+    for (const memberId of [redManager.member_id, redAdmin.member_id]) {
+      const before = await stored(memberId);
+      const rest = await gw.request('POST', path(memberId), { token: redManagerToken, body: { year: 2026, targets: [9, 9, 9, 9] } });
+      expect({ memberId, status: rest.status }).toEqual({ memberId, status: 403 });
+      expect(rest.body.message).toMatch(memberId === redAdmin.member_id ? /may not set an admin's targets/ : /may not set their own targets/);
+      const gql = await gw.graphql<any>(
+        'mutation($id: ID!) { setMemberTargets(input: { memberId: $id, year: 2026, targets: [9, 9, 9, 9] }) { year } }',
+        { id: memberId },
+        redManagerToken,
+      );
+      expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
+      expect(await stored(memberId)).toEqual(before);
+    }
+    // An admin still sets both.
+    for (const memberId of [redManager.member_id, redAdmin.member_id]) {
+      expect((await gw.request('POST', path(memberId), { body: { year: 2031, targets: [1, 1, 1, 1] } })).status).toBe(200);
     }
   });
 
