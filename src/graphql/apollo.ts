@@ -44,6 +44,10 @@ export async function mountGraphQL(
     introspection: security.introspection !== 'off',
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
+    // No automatic persisted queries: no client of ours sends hashes, and a store of documents any
+    // caller can fill is memory and surface nobody needs. A hash-only request answers
+    // PERSISTED_QUERY_NOT_SUPPORTED.
+    persistedQueries: false,
     // No cache hints are used: the cache-control plugin would only cost a hook per field.
     plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), unavailableStatusPlugin(), graphqlGuardPlugin(security), requestIdPlugin()],
     logger: logger.child({ component: 'apollo' }),

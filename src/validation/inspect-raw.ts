@@ -3,6 +3,9 @@ import { describeValue } from './describe-value';
 import { joinPath } from './field-path';
 import { FORBIDDEN_KEYS, INPUT_LIMITS } from './limits';
 
+/** Half of a surrogate pair without its other half: JSON escapes allow it, UTF-8 cannot store it. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /** Objects whose own keys are walked; Dates, Buffers and the like are leaves. */
 function isWalkable(value: object): boolean {
   return !(value instanceof Date || value instanceof RegExp || ArrayBuffer.isView(value) || value instanceof Map || value instanceof Set);
@@ -11,8 +14,8 @@ function isWalkable(value: object): boolean {
 /**
  * Walks a raw input (parsed JSON, query object, GraphQL argument) before anything else reads it
  * and lists what no input may contain: `$`-prefixed keys (MongoDB operators), `__proto__` /
- * `constructor` / `prototype` keys, NaN or ±Infinity, strings with NUL bytes or over the length
- * limit, and nesting deeper than the limit. Iterative, so hostile nesting cannot overflow the stack.
+ * `constructor` / `prototype` keys, NaN or ±Infinity, strings with NUL bytes, lone surrogates or
+ * over the length limit, and nesting deeper than the limit. Iterative, so hostile nesting cannot overflow the stack.
  */
 export function inspectRaw(raw: unknown, rootPath = ''): FieldError[] {
   const errors: FieldError[] = [];
@@ -26,6 +29,7 @@ export function inspectRaw(raw: unknown, rootPath = ''): FieldError[] {
     }
     if (typeof value === 'string') {
       if (value.includes('\u0000')) errors.push({ field, message: 'expected text without NUL bytes, got a string containing \\u0000' });
+      else if (LONE_SURROGATE.test(value)) errors.push({ field, message: 'expected well-formed Unicode text, got a lone surrogate (\\ud800–\\udfff)' });
       else if (value.length > INPUT_LIMITS.maxStringLength) {
         errors.push({ field, message: `expected at most ${INPUT_LIMITS.maxStringLength} characters, got ${value.length}` });
       }

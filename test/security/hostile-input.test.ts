@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { generateKeyPair, SignJWT } from 'jose';
 import { Role } from '../../src/auth/role';
@@ -55,6 +56,37 @@ describe('hostile input: refused with a clear status, nothing written', () => {
       expect((await refused(413, () => gw.request('POST', '/teams', { body }))).statusCode).toBe(413);
     });
 
+    it('bytes that are not UTF-8, and lone surrogates, are refused rather than replaced (REST and GraphQL)', async () => {
+      const latin1 = Buffer.concat([Buffer.from('{"team_id":"utf","name":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+      const headers = { 'content-type': 'application/json' };
+      expect((await refused(400, () => gw.request('POST', '/teams', { body: latin1, headers }))).message).toBe('The request body is not valid UTF-8');
+      const gqlBytes = Buffer.concat([Buffer.from('{"query":"mutation { createTeam(input: { id: \\"utf\\", name: \\"caf'), Buffer.from([0xff]), Buffer.from('\\" }) { id } }"}')]);
+      expect((await refused(400, () => gw.request('POST', '/graphql', { body: gqlBytes, headers }))).errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      const surrogate = await refused(400, () => gw.request('POST', '/teams', { body: '{"team_id":"utf","name":"a\\ud800b"}', headers }));
+      expect(surrogate.errors).toEqual([{ field: 'name', message: expect.stringContaining('lone surrogate') }]);
+      const gql = await refused(400, () => gw.graphql('mutation($n: String!) { createTeam(input: { id: "utf", name: $n }) { id } }', { n: 'a\udc00' }));
+      expect(gql.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      // Well-formed text outside ASCII is of course fine.
+      expect((await gw.request('POST', '/teams', { body: { team_id: 'utf-ok', name: 'Café 😀' } })).status).toBe(200);
+      expect((await gw.request('GET', '/teams/utf-ok')).body.team.name).toBe('Café 😀');
+    });
+
+    it('automatic persisted queries are off: a hash alone runs nothing', async () => {
+      const hashOnly = { extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } };
+      // 200, as the APQ protocol answers, so that a client falls back to sending the text.
+      const res = await refused(200, () => gw.request('POST', '/graphql', { body: hashOnly }));
+      expect(res.data).toBeUndefined();
+      expect(res.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_SUPPORTED');
+      // The text with a hash is not kept either: the hash alone still runs nothing.
+      const query = '{ teams { id } }';
+      const sha256Hash = createHash('sha256').update(query).digest('hex');
+      expect((await gw.request('POST', '/graphql', { body: { query, extensions: { persistedQuery: { version: 1, sha256Hash } } } })).body.errors[0].extensions.code).toBe(
+        'PERSISTED_QUERY_NOT_SUPPORTED',
+      );
+      const again = await gw.request('POST', '/graphql', { body: { extensions: { persistedQuery: { version: 1, sha256Hash } } } });
+      expect(again.body.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_SUPPORTED');
+    });
+
     it('wrong content type', async () => {
       const res = await refused(415, () => gw.request('POST', '/teams', { body: 'team_id=x&name=y', headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
       expect(res.message).toMatch(/must be JSON/);
@@ -91,6 +123,8 @@ describe('hostile input: refused with a clear status, nothing written', () => {
         await new SignJWT(claims).setProtectedHeader({ alg: 'RS256' }).setExpirationTime(now + 600).sign(privateKey),
         await hs({ iss: 'someone-else' }),
         await hs({ aud: 'someone-else' }),
+        // Validly signed, but naming the bootstrap admin's reserved subject: no way to its identity.
+        await hs({ sub: 'admin-token', role: 'admin' }),
       ];
       const bodies = new Set<string>();
       for (const token of tokens) {
