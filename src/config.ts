@@ -39,6 +39,8 @@ export interface GatewayConfig {
   rateLimitRedisUrl: string | undefined;
   /** REQUEST_TIMEOUT_MS, default 10000: a request still unanswered then gets 503 (0 turns it off). */
   requestTimeoutMs: number;
+  /** SHUTDOWN_GRACE_MS, default 30000: on SIGTERM/SIGINT, the longest wait for in-flight requests (imports included). */
+  shutdownGraceMs: number;
   /** INTROSPECTION, default `admins`: who may query `__schema`/`__type` (`admins`, `all`, `off`). */
   introspection: 'admins' | 'all' | 'off';
   /** LOG_LEVEL, default `info`. */
@@ -129,6 +131,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     rateLimitWindowSeconds: integer(env, 'RATE_LIMIT_WINDOW', 60, 1, 86_400),
     rateLimitRedisUrl,
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 10_000, 0, 600_000),
+    shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 3_600_000),
     introspection,
     logLevel: logLevel as LogLevel,
     seedDemo: flag(env, 'SEED_DEMO', true) && mongodbUri === undefined,

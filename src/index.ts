@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   await ensureIndexes();
   const seeded = await seedDemoIfEmpty(database.connection, { ...process.env, SEED_DEMO: String(config.seedDemo) });
   const app = await buildApp({ connection: database.connection, config });
-  installGracefulShutdown(app, () => database.close());
+  installGracefulShutdown(app, { closeDatabase: () => database.close(), graceMs: config.shutdownGraceMs });
   const address = await app.listen({ port: config.port, host: config.host });
   if (seeded) console.log('Empty embedded database: loaded the demo company (SEED_DEMO=false to skip).');
   if (app.generatedAdminToken) {

@@ -51,6 +51,10 @@ export async function mountGraphQL(
     // No cache hints are used: the cache-control plugin would only cost a hook per field.
     plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), unavailableStatusPlugin(), graphqlGuardPlugin(security), requestIdPlugin()],
     logger: logger.child({ component: 'apollo' }),
+    // The app owns the process's signals (server/shutdown.ts): it drains requests, then stops
+    // Apollo through fastify's onClose. Apollo's own handlers would stop it first and re-raise
+    // the signal, cutting in-flight requests and exiting 130/143.
+    stopOnTerminationSignals: false,
   });
   await apollo.start();
   const handler = fastifyApolloHandler(apollo, { context: createGraphQLContext(contexts) });

@@ -1,27 +1,49 @@
 import type { FastifyInstance } from 'fastify';
 
+export interface GracefulShutdownOptions {
+  /** Closes the database once requests are drained. */
+  closeDatabase: () => Promise<void>;
+  /** Longest wait for in-flight requests (SHUTDOWN_GRACE_MS); then their connections are cut. */
+  graceMs: number;
+  /** Work that outlives its request and must end before the database closes (a running import). */
+  settled?: () => Promise<void>;
+}
+
 /**
  * On SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish (fastify's close
- * waits for them and answers new ones with 503), close the database, exit 0. A second signal
- * while closing exits at once.
+ * waits for them and answers new ones with 503) and the work they started settle, close the
+ * database, exit 0. Past the grace period the remaining connections are cut, the database closed,
+ * and the exit code is 1. A second signal while closing exits at once with 1.
  */
-export function installGracefulShutdown(app: FastifyInstance, closeDatabase: () => Promise<void>): void {
+export function installGracefulShutdown(app: FastifyInstance, options: GracefulShutdownOptions): void {
   let closing = false;
   const shutdown = (signal: NodeJS.Signals): void => {
     if (closing) process.exit(1);
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    app
+    app.log.info({ signal }, 'shutting down: draining in-flight requests');
+    let timer: NodeJS.Timeout | undefined;
+    const overdue = new Promise<'overdue'>((resolve) => {
+      timer = setTimeout(() => resolve('overdue'), options.graceMs);
+    });
+    const drained = app
       .close()
-      .then(closeDatabase)
-      .then(
-        () => process.exit(0),
-        (error: unknown) => {
-          app.log.error({ err: error }, 'error while shutting down');
-          process.exit(1);
-        },
-      );
+      .then(() => options.settled?.())
+      .then(() => 'drained' as const);
+    Promise.race([drained, overdue])
+      .then(async (outcome) => {
+        clearTimeout(timer);
+        if (outcome === 'overdue') {
+          app.log.warn({ graceMs: options.graceMs }, 'shutting down: grace period over, cutting the remaining connections');
+          app.server.closeAllConnections();
+        }
+        await options.closeDatabase();
+        process.exit(outcome === 'drained' ? 0 : 1);
+      })
+      .catch((error: unknown) => {
+        app.log.error({ err: error }, 'error while shutting down');
+        process.exit(1);
+      });
   };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
 }

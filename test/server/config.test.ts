@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       rateLimitWindowSeconds: 60,
       rateLimitRedisUrl: undefined,
       requestTimeoutMs: 10000,
+      shutdownGraceMs: 30000,
       introspection: 'admins',
       logLevel: 'info',
       seedDemo: true,
