@@ -5,12 +5,17 @@ import { Role } from '../auth/role';
 import { CrmOwnerLinkModel } from '../models/crm-owner-link.model';
 import { MemberModel } from '../models/member.model';
 import { TeamModel } from '../models/team.model';
+import { createMissing } from './create-missing';
 import type { NormalisedOwner, NormalisedTeam } from './normalised.types';
 
 /** Where owners without any HubSpot team go (README "Importing HubSpot data"). */
 export const UNASSIGNED_TEAM: NormalisedTeam = { id: 'unassigned', name: 'Unassigned' };
 
-/** Ids of what an import created: recorded before creating, so a failure can remove exactly these. */
+/**
+ * Ids of what an import created, kept on its primary snapshot. Owner links are recorded before
+ * they are created, so a failure can remove exactly these; members and teams carry their import's
+ * id themselves (`pendingImportId`) until it commits, and are recorded once created.
+ */
 export interface CreatedEntities {
   memberIds: string[];
   teamIds: string[];
@@ -30,10 +35,16 @@ export interface OwnerResolution {
  * an existing link (crm_owner_links) wins, then a member with the same e-mail (case-insensitive),
  * else a new member with role `member` in the owner's primary team (or first, or `unassigned`).
  * Owners' HubSpot teams become teams (id = HubSpot team id) when they do not exist yet.
- * `record` is awaited before each creation with the ids about to be written.
+ *
+ * What is created carries `pendingImportId: importId` and stays invisible until the import
+ * publishes it; only visible members and teams are matched. A team or e-mail taken meanwhile by
+ * an admin is used as if it had been there; one held by another import that has not committed
+ * is a 409 (see createMissing). `record` is awaited before links are created with their ids, and
+ * after members and teams are created with theirs.
  */
 export async function resolveOwners(
   owners: NormalisedOwner[],
+  importId: string,
   record: (created: Partial<CreatedEntities>) => Promise<void>,
 ): Promise<OwnerResolution> {
   const byOwner = new Map<string, { memberId: string; teamId: string }>();
@@ -60,10 +71,14 @@ export async function resolveOwners(
     (await TeamModel.find({ _id: trusted({ $in: [...teams.keys()] }) }, { _id: 1 }).lean()).map((t) => t._id as string),
   );
   const newTeams = [...teams.values()].filter((t) => !existingTeams.has(t.id));
-  if (newTeams.length > 0) {
-    await record({ teamIds: newTeams.map((t) => t.id) });
-    await TeamModel.insertMany(newTeams.map((t) => ({ _id: t.id, name: t.name })), { ordered: true });
-  }
+  const createdTeams = await createMissing(
+    TeamModel,
+    newTeams.map((t) => ({ _id: t.id, name: t.name, pendingImportId: importId })),
+    '_id',
+    (id) => TeamModel.exists({ _id: id }).lean().then((found) => found !== null),
+    (id) => `Team ${id} is being created by another import that has not committed yet; try again once it has`,
+  );
+  if (createdTeams.length > 0) await record({ teamIds: createdTeams });
 
   // 3. Members by e-mail, then new members (two owners with one e-mail share one member).
   const unlinked = owners.filter((o) => !byOwner.has(o.ownerId));
@@ -72,7 +87,7 @@ export async function resolveOwners(
   for (const m of await MemberModel.find({ emailLower: trusted({ $in: emails }) }, { emailLower: 1, teamId: 1 }).lean()) {
     byEmail.set(m.emailLower, { memberId: m._id as string, teamId: m.teamId });
   }
-  const newMembers: Record<string, unknown>[] = [];
+  const newMembers: NewMember[] = [];
   for (const owner of unlinked) {
     const key = owner.email.toLowerCase();
     if (!byEmail.has(key)) {
@@ -88,14 +103,25 @@ export async function resolveOwners(
         emailLower: key,
         role: Role.MEMBER,
         teamId,
+        pendingImportId: importId,
       });
     }
+    // The same object for every owner of one e-mail: repointing it (below) repoints them all.
     byOwner.set(owner.ownerId, byEmail.get(key)!);
   }
-  if (newMembers.length > 0) {
-    await record({ memberIds: newMembers.map((m) => m._id as string) });
-    await MemberModel.insertMany(newMembers, { ordered: true });
-  }
+  const createdMembers = await createMissing(
+    MemberModel,
+    newMembers,
+    'emailLower',
+    async (emailLower) => {
+      const found = await MemberModel.findOne({ emailLower }, { teamId: 1 }).lean();
+      if (!found) return false;
+      Object.assign(byEmail.get(emailLower)!, { memberId: found._id as string, teamId: found.teamId });
+      return true;
+    },
+    (emailLower) => `A member with e-mail ${emailLower} is being created by another import that has not committed yet; try again once it has`,
+  );
+  if (createdMembers.length > 0) await record({ memberIds: createdMembers });
 
   // 4. Links for every owner matched or created now.
   if (unlinked.length > 0) {
@@ -105,5 +131,16 @@ export async function resolveOwners(
       { ordered: true },
     );
   }
-  return { byOwner, teamCount: teams.size, membersCreated: newMembers.length };
+  return { byOwner, teamCount: teams.size, membersCreated: createdMembers.length };
+}
+
+interface NewMember {
+  _id: string;
+  firstname: string;
+  lastname: string;
+  email: string;
+  emailLower: string;
+  role: Role;
+  teamId: string;
+  pendingImportId: string;
 }

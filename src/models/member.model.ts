@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Schema, model } from 'mongoose';
 import { ROLES, Role } from '../auth/role';
+import { hidePendingImports } from '../import/pending-import-visibility';
 
 /** A stored member, as `lean()` reads return it. */
 export interface MemberDoc {
@@ -14,6 +15,11 @@ export interface MemberDoc {
   emailLower: string;
   role: Role;
   teamId: string;
+  /**
+   * Set while the import that created the member has not committed: no query sees the member
+   * then unless it opts in (hidePendingImports). Absent on every member a caller can read.
+   */
+  pendingImportId?: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -33,6 +39,7 @@ const memberSchema = new Schema<MemberDoc>(
   { collection: 'members', timestamps: true, versionKey: false },
 );
 
+memberSchema.plugin(hidePendingImports);
 memberSchema.index({ emailLower: 1 }, { unique: true });
 // Listing by team (and the team → members loader) reads in `_id` order inside a team.
 memberSchema.index({ teamId: 1, _id: 1 });

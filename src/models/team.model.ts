@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Schema, model } from 'mongoose';
+import { hidePendingImports } from '../import/pending-import-visibility';
 
 /** A stored team. */
 export interface TeamDoc {
   /** The contract's `team_id`: chosen by the client or a generated UUID. */
   _id: string;
   name: string;
+  /** Set while the import that created the team has not committed (see MemberDoc.pendingImportId). */
+  pendingImportId?: string;
   createdAt: Date;
 }
 
@@ -16,5 +19,7 @@ const teamSchema = new Schema<TeamDoc>(
   },
   { collection: 'teams', timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
 );
+
+teamSchema.plugin(hidePendingImports);
 
 export const TeamModel = model<TeamDoc>('Team', teamSchema);

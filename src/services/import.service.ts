@@ -3,8 +3,9 @@ import type { Principal } from '../auth/principal';
 import type { PeriodUnit } from '../domain/period';
 import { backfillPeriodEnds } from '../import/backfill-periods';
 import { buildPipelines } from '../import/build-pipelines';
-import { discardImport } from '../import/discard-import';
+import { discardImport, settleImport } from '../import/discard-import';
 import { normaliseCrmData } from '../import/normalise';
+import { publishImport } from '../import/publish-import';
 import type { NormalisedCrmData } from '../import/normalised.types';
 import { currentState, DealState, stateAt } from '../import/opportunity-state';
 import { CreatedEntities, resolveOwners } from '../import/resolve-owners';
@@ -73,39 +74,70 @@ function exclusive<T>(task: () => Promise<T>): Promise<T> {
   return run;
 }
 
+// Imports of this process whose clean-up or publishing failed (the database went away): the next
+// import finishes them first, so their hidden members and teams neither linger until a restart
+// nor collide with what the next one creates.
+const unsettled = new Set<string>();
+
+async function settleLeftovers(): Promise<void> {
+  for (const importId of unsettled) {
+    await settleImport(importId);
+    unsettled.delete(importId);
+  }
+}
+
 /**
  * Imports HubSpot CRM data (POST /crm/imports, the importCrmData mutation, the CLI, the demo seed).
  * Admin only (403). Structural problems: 400 naming the paths, nothing written. Data problems are
- * decided and reported in `skipped`. All-or-nothing without transactions: snapshots are written
- * `pending` and flipped to `committed` last; on any failure everything the import wrote or created
- * is removed before the error is rethrown. Idempotent by source hash.
+ * decided and reported in `skipped`. Idempotent by source hash.
+ *
+ * All-or-nothing without transactions: snapshots are written `pending`, and the members and teams
+ * the import creates carry its id (`pendingImportId`), which hides them from every caller. The
+ * commit point is flipping the snapshots to `committed`; the members and teams are published
+ * right after. A failure before the commit point removes what the import wrote or created
+ * before the error is rethrown; a failure after it finishes publishing later (next import, or
+ * start-up), never undoing snapshots readers may have seen.
  */
 export async function importCrmData(principal: Principal, raw: RawCrmImport, options: ImportOptions = {}): Promise<CrmImportResult> {
   requireAdmin(principal, 'import CRM data');
   const validated = validateCrmDocuments(raw);
   const data = normaliseCrmData(validated.documents);
   return exclusive(async () => {
+    await settleLeftovers();
     const unit = validated.backfill ? await backfillUnit() : null;
     const sourceHash = sourceHashOf(data, validated.snapshotAt, unit);
     const existing = await findImported(sourceHash);
     if (existing) return existing;
     const importedAt = options.now ?? new Date();
     const importId = randomUUID();
+    const onProgress = options.onProgress ?? (() => undefined);
+    let result: CrmImportResult;
     try {
-      return await writeImport(data, {
+      result = await writeImport(data, {
         importId,
         importedAt,
         snapshotAt: validated.snapshotAt ?? importedAt,
         backfillUnit: unit,
         sourceHash,
-        onProgress: options.onProgress ?? (() => undefined),
+        onProgress,
       });
+      // The commit point: from here on readers see the snapshots.
+      onProgress({ step: 'committing', done: 0, total: 1 });
+      await SnapshotModel.updateMany({ importId }, { $set: { status: 'committed' } });
     } catch (error) {
-      // The import's own error is what the caller needs; should the clean-up fail too, its
-      // snapshots are still pending (invisible) and start-up removes them.
-      await discardImport(importId).catch(() => undefined);
+      // The import's own error is what the caller needs; should the clean-up fail too, everything
+      // is still hidden, and the next import or start-up removes it.
+      await discardImport(importId).catch(() => unsettled.add(importId));
       throw error;
     }
+    try {
+      await publishImport(importId);
+    } catch (error) {
+      unsettled.add(importId);
+      throw error;
+    }
+    onProgress({ step: 'committing', done: 1, total: 1 });
+    return result;
   });
 }
 
@@ -133,6 +165,7 @@ interface WriteContext {
   onProgress: (progress: ImportProgress) => void;
 }
 
+/** Writes everything an import makes, hidden: snapshots `pending`, members and teams marked. */
 async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<CrmImportResult> {
   const counts: CrmImportCounts = {
     pipelines: data.definitions.length,
@@ -162,7 +195,7 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     await SnapshotModel.updateOne({ _id: primaryId }, { $push: push });
   };
   ctx.onProgress({ step: 'owners', done: 0, total: 1 });
-  const owners = await resolveOwners(data.owners, record);
+  const owners = await resolveOwners(data.owners, ctx.importId, record);
   counts.teams = owners.teamCount;
   counts.membersCreated = owners.membersCreated;
   await SnapshotModel.updateOne({ _id: primaryId }, { $set: { counts } });
@@ -202,11 +235,6 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     await buildPipelineFacts(snapshot.id);
     ctx.onProgress({ step: 'snapshots', done, total });
   }
-
-  // Last step: from here on readers see the import.
-  ctx.onProgress({ step: 'committing', done: 0, total: 1 });
-  await SnapshotModel.updateMany({ importId: ctx.importId }, { $set: { status: 'committed' } });
-  ctx.onProgress({ step: 'committing', done: 1, total: 1 });
   return {
     snapshotId: primaryId,
     snapshotAt: ctx.snapshotAt,

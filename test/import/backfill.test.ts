@@ -1,6 +1,7 @@
 import type { Principal } from '../../src/auth/principal';
 import { Role } from '../../src/auth/role';
 import { discardPendingImports } from '../../src/import/discard-import';
+import { INCLUDE_PENDING_IMPORTS } from '../../src/import/pending-import-visibility';
 import { CrmOwnerLinkModel } from '../../src/models/crm-owner-link.model';
 import { MemberModel } from '../../src/models/member.model';
 import { OpportunityModel } from '../../src/models/opportunity.model';
@@ -103,17 +104,18 @@ describe('discardPendingImports', () => {
     await OpportunityModel.create({
       _id: 'crashed-snap:1', snapshotId: 'crashed-snap', dealId: '1', definitionId: 'sales', stageId: 's1', amount: 1, outcome: 'open',
     });
-    await TeamModel.create({ _id: 'crashed-team', name: 'Crashed' });
+    await TeamModel.create({ _id: 'crashed-team', name: 'Crashed', pendingImportId: 'crashed-import' });
     await MemberModel.create({
       _id: 'crashed-member', firstname: 'C', lastname: 'M', email: 'c@example.com', emailLower: 'c@example.com', role: Role.MEMBER, teamId: 'crashed-team',
+      pendingImportId: 'crashed-import',
     });
     await CrmOwnerLinkModel.create({ _id: 'crashed-owner', memberId: 'crashed-member' });
 
     expect(await discardPendingImports()).toBe(1);
     expect((await SnapshotModel.find().lean()).map((s) => s._id)).toEqual([committed.snapshotId]);
     expect(await OpportunityModel.find({ snapshotId: 'crashed-snap' }).lean()).toEqual([]);
-    expect(await MemberModel.findById('crashed-member').lean()).toBeNull();
-    expect(await TeamModel.findById('crashed-team').lean()).toBeNull();
+    expect(await MemberModel.findById('crashed-member').setOptions(INCLUDE_PENDING_IMPORTS).lean()).toBeNull();
+    expect(await TeamModel.findById('crashed-team').setOptions(INCLUDE_PENDING_IMPORTS).lean()).toBeNull();
     expect(await CrmOwnerLinkModel.findById('crashed-owner').lean()).toBeNull();
     expect(await TeamModel.findById('kept-team').lean()).not.toBeNull();
     expect(await OpportunityModel.find({ snapshotId: committed.snapshotId }).lean()).toHaveLength(4);
