@@ -83,7 +83,8 @@ function assertEmailReadable(email: string): void {
 
 /**
  * Creates a member. Order of checks: role table (403), team exists (404), e-mail free (409, decided
- * by the unique index on the lower-cased e-mail, so it holds under concurrent creates too).
+ * by the unique index on the lower-cased e-mail, so it holds under concurrent creates too; a member
+ * an uncommitted import is creating holds its e-mail as well).
  */
 export async function createMember(principal: Principal, input: CreateMemberInput): Promise<MemberDoc> {
   assertEmailReadable(input.email);
@@ -100,10 +101,12 @@ export async function createMember(principal: Principal, input: CreateMemberInpu
     });
     return created.toObject<MemberDoc>();
   } catch (error) {
-    if (isDuplicateKeyError(error, 'emailLower')) {
+    if (!isDuplicateKeyError(error, 'emailLower')) throw error;
+    if (await MemberModel.exists({ emailLower: input.email.toLowerCase() }).exec()) {
       throw new ConflictError(`A member with e-mail ${input.email} already exists (e-mails are compared case-insensitively)`);
     }
-    throw error;
+    // Held by a member an import is creating: it shows up once the import commits, or the e-mail is free again.
+    throw new ConflictError(`A member with e-mail ${input.email} is being created by a CRM import that has not committed yet; try again once it has`);
   }
 }
 

@@ -21,15 +21,20 @@ export async function getTeam(_principal: Principal, teamId: string): Promise<Te
   return team;
 }
 
-/** Admin only; a taken `teamId` is a 409 (the `_id` index decides, so concurrent creates cannot both win). */
+/**
+ * Admin only; a taken `teamId` is a 409 (the `_id` index decides, so concurrent creates cannot both
+ * win). An id held by a team an import is creating is taken too, and the message says so: only
+ * admins create teams and only admins import, so it tells the caller nothing they could not know.
+ */
 export async function createTeam(principal: Principal, input: CreateTeamInput): Promise<TeamDoc> {
   requireAdmin(principal, 'create teams');
   try {
     const created = await TeamModel.create({ ...(input.teamId ? { _id: input.teamId } : {}), name: input.name });
     return created.toObject<TeamDoc>();
   } catch (error) {
-    if (isDuplicateKeyError(error, '_id')) throw new ConflictError(`Team ${input.teamId} already exists`);
-    throw error;
+    if (!isDuplicateKeyError(error, '_id')) throw error;
+    if (await TeamModel.exists({ _id: input.teamId }).exec()) throw new ConflictError(`Team ${input.teamId} already exists`);
+    throw new ConflictError(`Team ${input.teamId} is being created by a CRM import that has not committed yet; try again once it has`);
   }
 }
 
