@@ -31,7 +31,12 @@ if (newest > builtAt()) {
   // npm's own binary: the one running this script's npm, not whichever is first on PATH.
   const npm = process.env.npm_execpath;
   const command = npm ? [process.execPath, [npm, 'run', '--silent', 'build']] : ['npm', ['run', '--silent', 'build']];
-  execFileSync(command[0], command[1], { cwd: root, stdio: 'inherit' });
+  try {
+    execFileSync(command[0], command[1], { cwd: root, stdio: 'inherit' });
+  } catch {
+    process.stderr.write('The build failed (its errors are above); nothing was started.\n');
+    process.exit(1);
+  }
   writeFileSync(stamp, `${new Date(started).toISOString()}\n`);
   // Dated when the build started: a source saved during the build still counts as newer.
   utimesSync(stamp, started / 1000, started / 1000);

@@ -2,7 +2,9 @@ import 'reflect-metadata';
 import { loadConfig } from './config';
 import { connectDatabase } from './db/connect-database';
 import { ensureIndexes } from './db/ensure-indexes';
+import { createProgressReporter } from './import/progress-reporter';
 import { seedDemoIfEmpty } from './seed/seed-demo';
+import { formatBanner } from './server/banner';
 import { buildApp } from './server/build-app';
 import { installGracefulShutdown } from './server/shutdown';
 import { tuneRuntime } from './server/tune-runtime';
@@ -13,16 +15,17 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = await connectDatabase({ uri: config.mongodbUri, dataDir: config.dataDir });
   await ensureIndexes();
-  const seeded = await seedDemoIfEmpty(database.connection, { ...process.env, SEED_DEMO: String(config.seedDemo) });
+  const progress = createProgressReporter();
+  const seeded = await seedDemoIfEmpty(database.connection, { ...process.env, SEED_DEMO: String(config.seedDemo) }, {
+    onStart: () => console.log('Empty embedded database: loading the demo company (SEED_DEMO=false to skip)...'),
+    onProgress: process.stderr.isTTY ? progress.report : undefined,
+  });
+  progress.done();
+  if (seeded) console.log(`Demo company loaded: ${seeded.import.counts.deals} deals, ${seeded.import.snapshotIds.length} snapshots.`);
   const app = await buildApp({ connection: database.connection, config });
   installGracefulShutdown(app, { closeDatabase: () => database.close(), graceMs: config.shutdownGraceMs });
   const address = await app.listen({ port: config.port, host: config.host });
-  if (seeded) console.log('Empty embedded database: loaded the demo company (SEED_DEMO=false to skip).');
-  if (app.generatedAdminToken) {
-    console.log(`Generated admin token (kept in ${config.dataDir}/admin-token): ${app.generatedAdminToken}`);
-  }
-  // Last, so whoever waits for this line (people, scripts, tests) has everything printed before it.
-  console.log(`Pipeline Gateway listening on ${address} (GraphQL at ${address}/graphql, explorer at ${address}/graphiql)`);
+  console.log(formatBanner({ address, config, generatedAdminToken: app.generatedAdminToken }));
 }
 
 main().catch((error: unknown) => {

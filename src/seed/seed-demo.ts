@@ -18,6 +18,8 @@ const SEED_PRINCIPAL: Principal = { subject: 'demo-seed', role: Role.ADMIN, memb
 
 export interface SeedDemoOptions extends DemoOptions {
   onProgress?: (progress: ImportProgress) => void;
+  /** Called when seeding begins (it takes seconds), before anything is written. */
+  onStart?: () => void;
 }
 
 export interface SeedDemoResult {
@@ -81,11 +83,29 @@ const SHARED_DB_IMPORT_GRACE_MS = 6 * 60 * 60 * 1000;
 const IN_USE = ['pipeline_snapshots', 'members', 'teams', 'settings', 'targets'];
 
 /**
+ * Where the seed records its progress: `loading` before its first write, `loaded` after its last.
+ * A start that finds `loading` knows the previous one was stopped mid-seed (Ctrl-C, SIGKILL, a
+ * crash): nobody else can have written since (the gateway listens only after seeding, and the data
+ * directory is locked), so everything is cleared and the demo loaded again.
+ */
+const SEED_STATE = { collection: 'gateway_state', id: 'demo-seed' } as const;
+
+type SeedState = { _id: string; state: 'loading' | 'loaded'; at: Date };
+
+/** Empties every collection but the seed's own record: what a stopped seed left, indexes kept. */
+async function clearPartialSeed(connection: Connection): Promise<void> {
+  const db = connection.db!;
+  for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray()) {
+    if (name !== SEED_STATE.collection) await db.collection(name).deleteMany({});
+  }
+}
+
+/**
  * Start-up step after connecting. First removes what a crashed import left (pending snapshots and
  * what they created): all of it on the embedded database, only imports older than six hours on a
  * MONGODB_URI database that other gateways may share. Then seeds the demo company when the
- * database is empty, but only on the embedded database (never when MONGODB_URI is set) and unless
- * SEED_DEMO is 0/false/no/off.
+ * database is empty, or again when the last seed was stopped half-way (SEED_STATE), but only on
+ * the embedded database (never when MONGODB_URI is set) and unless SEED_DEMO is 0/false/no/off.
  * Answers the seed result, or null when nothing was seeded. `connection` must be the default
  * mongoose connection, the one the models use.
  */
@@ -100,8 +120,19 @@ export async function seedDemoIfEmpty(
   await discardPendingImports(shared ? { startedBefore: new Date(Date.now() - SHARED_DB_IMPORT_GRACE_MS) } : {});
   if (shared) return null;
   if (['0', 'false', 'no', 'off'].includes((env.SEED_DEMO ?? '').trim().toLowerCase())) return null;
-  for (const name of IN_USE) {
-    if ((await connection.collection(name).findOne({}, { projection: { _id: 1 } })) !== null) return null;
+  const states = connection.db!.collection<SeedState>(SEED_STATE.collection);
+  const previous = await states.findOne({ _id: SEED_STATE.id });
+  if (previous?.state === 'loaded') return null;
+  if (previous?.state === 'loading') {
+    await clearPartialSeed(connection);
+  } else {
+    for (const name of IN_USE) {
+      if ((await connection.collection(name).findOne({}, { projection: { _id: 1 } })) !== null) return null;
+    }
   }
-  return seedDemo(options);
+  options.onStart?.();
+  await states.updateOne({ _id: SEED_STATE.id }, { $set: { state: 'loading', at: new Date() } }, { upsert: true });
+  const result = await seedDemo(options);
+  await states.updateOne({ _id: SEED_STATE.id }, { $set: { state: 'loaded', at: new Date() } });
+  return result;
 }

@@ -19,6 +19,7 @@ import { handleClientError } from './client-error';
 import { createHttpServer, type DelMethodMode } from './create-http-server';
 import { shapeErrorBody } from './error-envelope';
 import { registerJsonBodyParser } from './json-body-parser';
+import { logDestination } from './log-destination';
 import { MethodTable } from './method-table';
 import { LOG_REDACTION } from '../security/log-redaction';
 import { MemoryRateLimitStore } from '../security/rate-limit/memory-store';
@@ -40,7 +41,7 @@ export interface BuildAppOptions {
   extraRoutes?: readonly RouteDefinition[];
   /** Defaults to a pino logger at config.logLevel, with credentials redacted. */
   logger?: Logger;
-  /** Where that default logger writes (stdout when omitted); tests capture the log stream with it. */
+  /** Where that default logger writes (stdout when omitted: JSON lines, readable ones on a terminal); tests capture the log stream with it. */
   logStream?: DestinationStream;
   /** How `DEL` requests are accepted; the fastest this Node allows when omitted (tests set both). */
   delMethodMode?: DelMethodMode;
@@ -62,7 +63,7 @@ declare module 'fastify' {
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, connection } = options;
-  const logger = options.logger ?? pino({ level: config.logLevel, redact: LOG_REDACTION }, options.logStream);
+  const logger = options.logger ?? pino({ level: config.logLevel, redact: LOG_REDACTION }, options.logStream ?? logDestination());
   const secrets = options.secrets ?? (await loadSecrets(config, connection));
   const signer = new TokenSigner({ secret: secrets.jwtSecret, issuer: config.jwtIssuer, audience: config.jwtAudience });
   const authenticator = new Authenticator({ signer, adminToken: secrets.adminToken });

@@ -9,17 +9,26 @@ export interface GracefulShutdownOptions {
   settled?: () => Promise<void>;
 }
 
+/** Signals closer together than this count as one (see the handler). */
+const SAME_PRESS_MS = 1_000;
+
 /**
  * On SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish (fastify's close
  * waits for them and answers new ones with 503) and the work they started settle, close the
  * database, exit 0. Past the grace period the remaining connections are cut, the database closed,
- * and the exit code is 1. A second signal while closing exits at once with 1.
+ * and the exit code is 1. A second signal while closing (a second Ctrl-C) exits at once with 1.
  */
 export function installGracefulShutdown(app: FastifyInstance, options: GracefulShutdownOptions): void {
-  let closing = false;
+  let closingSince: number | null = null;
   const shutdown = (signal: NodeJS.Signals): void => {
-    if (closing) process.exit(1);
-    closing = true;
+    if (closingSince !== null) {
+      // `npm start` forwards the terminal's Ctrl-C to its child, which the terminal signalled
+      // too: a repeat within a second is that same press. A later one is the user insisting.
+      if (Date.now() - closingSince < SAME_PRESS_MS) return;
+      app.log.warn({ signal }, 'shutting down: second signal, exiting without waiting');
+      process.exit(1);
+    }
+    closingSince = Date.now();
     app.log.info({ signal }, 'shutting down: draining in-flight requests');
     let timer: NodeJS.Timeout | undefined;
     const overdue = new Promise<'overdue'>((resolve) => {

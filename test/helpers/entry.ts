@@ -14,12 +14,22 @@ export interface RunningEntry {
   exited: Promise<number | null>;
 }
 
+export interface SpawnedEntry {
+  child: ChildProcess;
+  /** Everything it printed so far (stdout and stderr). */
+  output: () => string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+  /** Resolves with the first match of `pattern` in the output; rejects if the entry exits first. */
+  waitFor: (pattern: RegExp) => Promise<RegExpExecArray>;
+}
+
 /**
- * Starts `src/index.ts` on an ephemeral port and `dataDir`, with no demo seed, no generated
- * secrets carried over from the environment and no `MONGODB_URI`, and waits for its "listening"
- * line. `env` adds or overrides variables.
+ * Spawns `src/index.ts` on an ephemeral port and `dataDir`, with no demo seed, no generated
+ * secrets carried over from the environment and no `MONGODB_URI`. `env` adds or overrides
+ * variables.
  */
-export async function startEntry(dataDir: string, env: Record<string, string> = {}): Promise<RunningEntry> {
+export function spawnEntry(dataDir: string, env: Record<string, string> = {}): SpawnedEntry {
   const child = spawn(process.execPath, ['-r', './test/helpers/ts-register.js', 'src/index.ts'], {
     cwd: ROOT,
     env: {
@@ -39,18 +49,26 @@ export async function startEntry(dataDir: string, env: Record<string, string> = 
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const check = setInterval(() => {
-      const match = /listening on (http:\/\/[^\s]+) /.exec(output);
-      if (match) {
+  const waitFor = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = setInterval(() => {
+        const match = pattern.exec(output);
+        if (match) {
+          clearInterval(check);
+          resolve(match);
+        }
+      }, 50);
+      void exited.then((code) => {
         clearInterval(check);
-        resolve(match[1]);
-      }
-    }, 50);
-    void exited.then((code) => {
-      clearInterval(check);
-      reject(new Error(`entry exited with ${code} before listening:\n${output}`));
+        reject(new Error(`entry exited with ${code} before printing ${pattern}:\n${output}`));
+      });
     });
-  });
-  return { child, url, output: () => output, exited };
+  return { child, output: () => output, exited, waitFor };
+}
+
+/** spawnEntry, then waits for its "listening" line (the banner, printed last). */
+export async function startEntry(dataDir: string, env: Record<string, string> = {}): Promise<RunningEntry> {
+  const entry = spawnEntry(dataDir, env);
+  const [, url] = await entry.waitFor(/listening on (http:\/\/\S+)\n/);
+  return { child: entry.child, url, output: entry.output, exited: entry.exited };
 }

@@ -58,6 +58,31 @@ describe('seedDemoIfEmpty', () => {
     expect(await SnapshotModel.find({}, { _id: 1 }).lean()).toHaveLength(count.length);
   });
 
+  it('loads the whole demo again when the previous seed was stopped half-way, leftovers cleared', async () => {
+    await db.clear();
+    await mongoose.connection.db!.collection('gateway_state').deleteMany({});
+    let snapshotsReported = 0;
+    const stopHalfWay = (progress: { step: string }) => {
+      if (progress.step === 'snapshots' && ++snapshotsReported === 3) throw new Error('stopped half-way');
+    };
+    await expect(seedDemoIfEmpty(mongoose.connection, {}, { now: NOW, deals: DEALS, onProgress: stopHalfWay })).rejects.toThrow('stopped half-way');
+    // Settings were already written: such a database must not count as in use.
+    expect(await SettingsModel.findById('account').lean()).not.toBeNull();
+    // A SIGKILL also leaves what the import had written; stand in for it with a stray team.
+    await TeamModel.create({ _id: 'leftover', name: 'Leftover' });
+
+    const result = await seedDemoIfEmpty(mongoose.connection, {}, { now: NOW, deals: DEALS });
+    expect(result).not.toBeNull();
+    expect((await TeamModel.find().sort({ _id: 1 }).lean()).map((t) => t.name)).toEqual(['Nordics', 'DACH', 'Benelux']);
+    expect(await MemberModel.countDocuments()).toBe(12);
+    expect(await TargetModel.countDocuments()).toBe(24);
+    const snapshots = await SnapshotModel.find().lean();
+    expect(snapshots.length).toBeGreaterThanOrEqual(9);
+    expect(snapshots.every((s) => s.status === 'committed')).toBe(true);
+    // Loaded now: a later start leaves it alone.
+    expect(await seedDemoIfEmpty(mongoose.connection, {}, { now: NOW, deals: DEALS })).toBeNull();
+  });
+
   it('never seeds with MONGODB_URI set or SEED_DEMO=0', async () => {
     await db.clear();
     expect(await seedDemoIfEmpty(mongoose.connection, { MONGODB_URI: 'mongodb://elsewhere:27017/x' }, { now: NOW })).toBeNull();
