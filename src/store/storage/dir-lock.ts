@@ -1,5 +1,6 @@
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join, sep } from 'node:path';
+import { PRIVATE_FILE_MODE } from './private-dir';
 
 export const LOCK_FILE_NAME = 'mongod.lock';
 
@@ -48,7 +49,7 @@ export class DirLock {
     // The message shows the directory as the caller named it (e.g. "./data/mongod.lock").
     const shown = `${dir.replace(/[\\/]+$/, '')}${sep}${LOCK_FILE_NAME}`;
     const temp = join(dir, `${LOCK_FILE_NAME}.${process.pid}.tmp`);
-    const fd = openSync(temp, 'w');
+    const fd = openSync(temp, 'w', PRIVATE_FILE_MODE);
     try {
       writeSync(fd, `${process.pid}\n`);
       fsyncSync(fd);

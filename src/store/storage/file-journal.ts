@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import type { DeserializeOptions } from 'bson';
 import { DirLock } from './dir-lock';
@@ -10,6 +9,7 @@ import { inDir, listJournalFiles, logName, snapshotName, tempName } from './jour
 import { CorruptJournalError, JournalStateError } from './journal/journal-error';
 import { LogWriter, type WriterStats } from './journal/log-writer';
 import type { Mutation } from './mutation';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from './private-dir';
 
 /** The moments of a compaction, in order; a crash after any of them must recover cleanly. */
 export type CompactionStep =
@@ -53,7 +53,8 @@ type State =
 /**
  * The durable journal of the embedded store, in one data directory:
  * `journal-N.log` (append-only log of batches), `snapshot-N.bson` (state at the start of log N,
- * none for N = 0) and `mongod.lock`. See journal/frame.ts for the byte format.
+ * none for N = 0) and `mongod.lock`. See journal/frame.ts for the byte format. The directory is
+ * kept private (0700, files 0600: see private-dir.ts): it holds every document in clear.
  *
  * Compaction order (each arrow is an fsync'd step; a crash between any two recovers):
  * write snapshot N+1 to a temp file → write log N+1 (records appended meanwhile) to a temp file
@@ -71,8 +72,9 @@ export class FileJournal implements Journal {
   private readonly bsonOptions: DeserializeOptions;
 
   /**
-   * @param dir the data directory; created if missing. The default (`DATA_DIR`, else `./data`)
-   *   is chosen by the callers: connectDatabase() and the `npm run db` CLI.
+   * @param dir the data directory; created (mode 0700) if missing, tightened if more open. The
+   *   default (`DATA_DIR`, else `./data`) is chosen by the callers: connectDatabase() and the
+   *   `npm run db` CLI.
    */
   constructor(
     readonly dir: string,
@@ -98,11 +100,11 @@ export class FileJournal implements Journal {
     if (this.state.kind !== 'new') {
       throw new JournalStateError(`open() expects a new journal; this one is ${this.state.kind}`);
     }
-    mkdirSync(this.dir, { recursive: true });
+    ensurePrivateDir(this.dir);
     const lock = DirLock.acquire(this.dir);
     try {
       const { generation, mutations, logBytes } = await this.recover();
-      const handle = await open(inDir(this.dir, logName(generation)), 'a');
+      const handle = await open(inDir(this.dir, logName(generation)), 'a', PRIVATE_FILE_MODE);
       this.state = { kind: 'open', lock, writer: new LogWriter(handle), generation };
       this.logRecordBytes = logBytes;
       return mutations;
@@ -294,7 +296,7 @@ export class FileJournal implements Journal {
         await renameSynced(snapshotTemp, inDir(this.dir, snapshotName(next)), this.dir);
         installed = true;
         step('snapshot-installed');
-        const handle: FileHandle = await open(nextLog, 'a');
+        const handle: FileHandle = await open(nextLog, 'a', PRIVATE_FILE_MODE);
         // Records queued before the capture are in the snapshot, those after it in log N+1:
         // all of them are durable now.
         const previous = writer.switchTo(handle, taken.seq);

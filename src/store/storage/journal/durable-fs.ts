@@ -1,5 +1,6 @@
 // Internal to FileJournal: the few filesystem steps whose order and fsyncs make it crash-safe.
 import { open, rename, unlink } from 'node:fs/promises';
+import { PRIVATE_FILE_MODE } from '../private-dir';
 
 /** fsync a directory, so a rename or create in it survives a power cut. */
 export async function fsyncDir(dir: string): Promise<void> {
@@ -11,9 +12,9 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
-/** Writes `chunks` to a new file at `path` (replacing any) and fsyncs it. */
+/** Writes `chunks` to a new file at `path` (replacing any; mode 0600 when created) and fsyncs it. */
 export async function writeFileSynced(path: string, chunks: readonly Buffer[]): Promise<number> {
-  const handle = await open(path, 'w');
+  const handle = await open(path, 'w', PRIVATE_FILE_MODE);
   let bytes = 0;
   try {
     for (const chunk of chunks) {
