@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Document } from 'bson';
+import type { ConnectionAuth } from './auth/connection-auth';
 import type { CommandContext } from './commands/command';
 import { findCommandByName } from './commands/registry';
 import type { CursorRegistry } from './cursors';
@@ -13,6 +14,8 @@ import { MSG_MORE_TO_COME } from './wire/op-codes';
 export interface ConnectionInfo {
   id: number;
   remoteAddress: string;
+  /** Who the connection authenticated as, and whether it must have. */
+  auth: ConnectionAuth;
 }
 
 /** Events of the handler: `command` fires for every command received, before it runs. */
@@ -64,12 +67,16 @@ export class RequestHandler extends EventEmitter<HandlerEvents> {
     if (name === undefined) return errorReply(new StoreError('Location40414', 'no command name in an empty document'));
     try {
       this.emit('command', name, db, body);
+      const command = findCommandByName(name);
+      // Before anything else looks at the request: an unauthenticated client learns nothing more.
+      if (command && !connection.auth.mayRun(command)) {
+        throw new StoreError('Unauthorized', `Command ${command.name} requires authentication`);
+      }
       // A standalone mongod refuses every transaction number (and so every transaction).
       if (body.txnNumber !== undefined) {
         throw new StoreError('IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos');
       }
       validateDbName(db);
-      const command = findCommandByName(name);
       if (!command) throw new StoreError('CommandNotFound', `no such command: '${name}'`);
       const ctx: CommandContext = { db, body, catalog: this.catalog, cursors: this.cursors, connection };
       const result = await command.run(ctx);

@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import { ObjectId, type Document } from 'bson';
+import { Authenticator } from '../../src/store/auth/authenticator';
 import { commandRegistry } from '../../src/store/commands/registry';
 import { CursorRegistry } from '../../src/store/cursors';
 import { RequestHandler } from '../../src/store/handler';
 import { Catalog } from '../../src/store/storage/catalog';
 import { MemoryJournal } from '../../src/store/storage/memory-journal';
 
-const connection = { id: 1, remoteAddress: '127.0.0.1:1' };
+const connection = { id: 1, remoteAddress: '127.0.0.1:1', auth: new Authenticator(null).forConnection() };
 
 async function setup(): Promise<{ handler: RequestHandler; catalog: Catalog; cursors: CursorRegistry }> {
   const catalog = await Catalog.open(new MemoryJournal());

@@ -6,6 +6,7 @@ export const SERVER_VERSION = '7.0.0';
 export const buildInfoCommand: Command = {
   name: 'buildInfo',
   aliases: ['buildinfo'],
+  allowedUnauthenticated: true,
   run: () => ({
     version: SERVER_VERSION,
     gitVersion: 'embedded',

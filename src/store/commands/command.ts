@@ -1,4 +1,5 @@
 import type { Document } from 'bson';
+import type { ConnectionAuth } from '../auth/connection-auth';
 import type { CursorRegistry } from '../cursors';
 import type { Catalog } from '../storage/catalog';
 
@@ -10,7 +11,7 @@ export interface CommandContext {
   body: Document;
   catalog: Catalog;
   cursors: CursorRegistry;
-  connection: { id: number; remoteAddress: string };
+  connection: { id: number; remoteAddress: string; auth: ConnectionAuth };
 }
 
 /**
@@ -21,5 +22,11 @@ export interface Command {
   /** The canonical name, e.g. "findAndModify"; the registry matches it case-insensitively. */
   name: string;
   aliases?: string[];
+  /**
+   * Runs on a connection that has not authenticated (handshake, authentication, liveness), as
+   * mongod's `requiresAuth() == false`. Default false: refused with Unauthorized (13) when the
+   * server asks for credentials.
+   */
+  allowedUnauthenticated?: boolean;
   run(ctx: CommandContext): Promise<Document> | Document;
 }

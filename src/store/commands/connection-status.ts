@@ -1,7 +1,19 @@
+import { AUTH_DB } from '../auth/scram-credential';
 import type { Command } from './command';
 
-/** No authentication: every connection is unauthenticated with no roles, as mongod without auth. */
+/**
+ * Who this connection is: nobody before authentication (or on a server without credentials), else
+ * the store's one user, who may do everything (mongod's `root`).
+ */
 export const connectionStatusCommand: Command = {
   name: 'connectionStatus',
-  run: () => ({ authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] } }),
+  allowedUnauthenticated: true,
+  run(ctx) {
+    const user = ctx.connection.auth.user;
+    return {
+      authInfo: user === null
+        ? { authenticatedUsers: [], authenticatedUserRoles: [] }
+        : { authenticatedUsers: [{ user, db: AUTH_DB }], authenticatedUserRoles: [{ role: 'root', db: AUTH_DB }] },
+    };
+  },
 };

@@ -1,3 +1,3 @@
 import type { Command } from './command';
 
-export const pingCommand: Command = { name: 'ping', run: () => ({}) };
+export const pingCommand: Command = { name: 'ping', allowedUnauthenticated: true, run: () => ({}) };

@@ -7,6 +7,8 @@ import { dbStatsCommand } from './db-stats';
 import { distinctCommand } from './distinct';
 import { findAndModifyCommand } from './find-and-modify';
 import { renameCollectionCommand } from './rename-collection';
+import { saslContinueCommand } from './sasl-continue';
+import { saslStartCommand } from './sasl-start';
 import { serverStatusCommand } from './server-status';
 import { connectionStatusCommand } from './connection-status';
 import { createCommand } from './create';
@@ -30,7 +32,7 @@ import { updateCommand } from './update';
 import { whatsMyUriCommand } from './whatsmyuri';
 
 const COMMANDS: Command[] = [
-  helloCommand, pingCommand, buildInfoCommand, getParameterCommand, connectionStatusCommand, whatsMyUriCommand,
+  helloCommand, saslStartCommand, saslContinueCommand, pingCommand, buildInfoCommand, getParameterCommand, connectionStatusCommand, whatsMyUriCommand,
   listDatabasesCommand, listCollectionsCommand, createCommand, dropCommand, dropDatabaseCommand,
   insertCommand, findCommand, getMoreCommand, killCursorsCommand, updateCommand, deleteCommand,
   createIndexesCommand, listIndexesCommand, dropIndexesCommand,
