@@ -16,7 +16,10 @@ export interface ConnectDatabaseOptions {
 export interface Database {
   /** The default mongoose connection, which the models use. */
   connection: Connection;
-  /** The URL mongoose connected to. */
+  /**
+   * The URL mongoose connected to. For the embedded server: `mongodb://<percent-encoded socket
+   * path>/`, which the driver and mongoose open like any other URL.
+   */
   uri: string;
   /** The embedded server when one was started, else null. */
   embedded: EmbeddedMongoServer | null;
@@ -27,10 +30,13 @@ export interface Database {
 const EMBEDDED_DB_NAME = 'pipeline-gateway';
 
 /**
- * Connects mongoose to `MONGODB_URI`, or starts the embedded MongoDB-compatible server on an
- * ephemeral loopback port (in process) and connects to that. Queries are strict (`strictQuery:
- * 'throw'`: an unknown filter path is an error, not a silent match-all) and filters are sanitised
- * (`sanitizeFilter`: `$`-operators smuggled in as values are neutralised).
+ * Connects mongoose to `MONGODB_URI`, or starts the embedded MongoDB-compatible server in process
+ * and connects to that. The embedded server listens on a Unix socket only this user can reach
+ * (`mongod.sock` in the 0700 data directory, or in a private temp directory), never on TCP. It
+ * asks for no credentials: whoever can reach that socket can read the data directory anyway.
+ * Queries are strict (`strictQuery: 'throw'`: an unknown filter path is an error, not a silent
+ * match-all) and filters are sanitised (`sanitizeFilter`: `$`-operators smuggled in as values are
+ * neutralised).
  */
 export async function connectDatabase(options: ConnectDatabaseOptions = {}): Promise<Database> {
   mongoose.set('strictQuery', 'throw');
@@ -52,7 +58,7 @@ export async function connectDatabase(options: ConnectDatabaseOptions = {}): Pro
     // 352 vs 315 with 200 µs of it, the rounds overlapping either way. A worker adds a thread hop
     // per message and a second lifecycle (start, crash, stop) to own, and whatever listens to the
     // server's `command` events (cache invalidation) would have to cross threads.
-    embedded = await EmbeddedMongoServer.start({ host: '127.0.0.1', port: 0, dataDir });
+    embedded = await EmbeddedMongoServer.start({ privateSocket: true, dataDir });
     uri = embedded.uri;
     dbName ??= EMBEDDED_DB_NAME;
   }
