@@ -1,16 +1,30 @@
 import { EmbeddedMongoServer } from './server';
+import { publishStoreAccess, resolveStoreAccess } from './standalone/store-access';
+import { parseStandaloneOptions } from './standalone/standalone-options';
 
-/** `npm run db`: the embedded store as a standalone process (PORT/--port, DATA_DIR). */
+const NO_AUTH_WARNING = `
+WARNING: --no-auth: the store accepts every connection without credentials. Any local user
+can read and change all data through it. Use it for local development only.
+
+`;
+
+/**
+ * `npm run db`: the embedded store as a standalone server over TCP (--port/STORE_PORT,
+ * --host/STORE_HOST, DATA_DIR). Clients authenticate (SCRAM-SHA-256) unless --no-auth.
+ */
 async function main(): Promise<void> {
-  const portFlag = process.argv.indexOf('--port');
-  const rawPort = portFlag >= 0 ? process.argv[portFlag + 1] : (process.env.PORT ?? '27017');
-  const port = Number(rawPort);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`expected a port number 0..65535 in --port/PORT, got ${JSON.stringify(rawPort)}`);
-  }
-  const dataDir = process.env.DATA_DIR ?? './data';
-  const server = await EmbeddedMongoServer.start({ host: process.env.HOST ?? '127.0.0.1', port, dataDir });
-  process.stdout.write(`embedded MongoDB-compatible store listening: ${server.uri} (data in ${dataDir})\n`);
+  const options = parseStandaloneOptions(process.argv.slice(2), process.env);
+  const access = resolveStoreAccess(options);
+  if (access.kind === 'open') process.stderr.write(NO_AUTH_WARNING);
+  const server = await EmbeddedMongoServer.start({
+    host: options.host,
+    port: options.port,
+    dataDir: options.dataDir,
+    credential: access.kind === 'open' ? null : access.credential,
+  });
+  for (const line of publishStoreAccess(options.dataDir, access, server)) process.stdout.write(`${line}\n`);
+  // Last, so whoever waits for this line has everything printed before it.
+  process.stdout.write(`embedded MongoDB-compatible store listening on ${server.host}:${server.port} (data in ${options.dataDir})\n`);
   const shutdown = (signal: string): void => {
     process.stdout.write(`${signal}: stopping\n`);
     server.stop().then(
