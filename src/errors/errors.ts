@@ -44,6 +44,13 @@ export class ConflictError extends ErrorWithCode {
   }
 }
 
+/** The client did not send the whole request within the time budget; the connection is closed. */
+export class RequestTimeoutError extends ErrorWithCode {
+  constructor(message: string) {
+    super(message, ErrorCode.REQUEST_TIMEOUT);
+  }
+}
+
 export class PayloadTooLargeError extends ErrorWithCode {
   constructor(limitBytes: number) {
     super(`Request body is larger than the limit of ${limitBytes} bytes`, ErrorCode.PAYLOAD_TOO_LARGE);

@@ -29,6 +29,10 @@ export const ERROR_RESPONSES: Record<ErrorCode, ErrorResponseSpec> = {
     headers: { Allow: { description: 'The methods the path supports', schema: { type: 'string' } } },
   },
   [ErrorCode.CONFLICT]: { name: 'Conflict', description: 'The current state forbids it (period or currency not set yet, e-mail taken, ...)' },
+  [ErrorCode.REQUEST_TIMEOUT]: {
+    name: 'RequestTimeout',
+    description: 'The request body did not arrive within the time budget (REQUEST_TIMEOUT_MS); the connection is closed',
+  },
   [ErrorCode.PAYLOAD_TOO_LARGE]: { name: 'PayloadTooLarge', description: 'The body is over the limit (1 MiB by default)' },
   [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: { name: 'UnsupportedMediaType', description: 'The body is not JSON' },
   [ErrorCode.TOO_MANY_REQUESTS]: {
