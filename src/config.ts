@@ -37,8 +37,17 @@ export interface GatewayConfig {
   rateLimitWindowSeconds: number;
   /** RATE_LIMIT_REDIS_URL: share the counters through Redis (`redis://host:port`); unset: in memory. */
   rateLimitRedisUrl: string | undefined;
-  /** REQUEST_TIMEOUT_MS, default 10000: a request still unanswered then gets 503 (0 turns it off). */
+  /**
+   * REQUEST_TIMEOUT_MS, default 10000: a request still unanswered then gets 503, or 408 and a closed
+   * connection when its body has not all arrived (0 turns it off).
+   */
   requestTimeoutMs: number;
+  /** HEADERS_TIMEOUT_MS, default 10000: a connection whose request headers take longer gets 408 and is closed. */
+  headersTimeoutMs: number;
+  /** KEEP_ALIVE_TIMEOUT_MS, default 5000: an idle kept-alive connection is closed then (above a proxy's idle timeout). */
+  keepAliveTimeoutMs: number;
+  /** MAX_CONNECTIONS, default 1024: connections beyond are closed as they arrive (0 turns the cap off). */
+  maxConnections: number;
   /** SHUTDOWN_GRACE_MS, default 30000: on SIGTERM/SIGINT, the longest wait for in-flight requests (imports included). */
   shutdownGraceMs: number;
   /** INTROSPECTION, default `admins`: who may query `__schema`/`__type` (`admins`, `all`, `off`). */
@@ -131,6 +140,9 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     rateLimitWindowSeconds: integer(env, 'RATE_LIMIT_WINDOW', 60, 1, 86_400),
     rateLimitRedisUrl,
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 10_000, 0, 600_000),
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', 1024, 0, 1_000_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 3_600_000),
     introspection,
     logLevel: logLevel as LogLevel,

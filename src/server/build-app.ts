@@ -89,7 +89,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
     genReqId: requestIdFor,
-    serverFactory: (handler) => createHttpServer(handler, options.delMethodMode),
+    serverFactory: (handler) =>
+      createHttpServer(handler, {
+        delMethodMode: options.delMethodMode,
+        limits: {
+          requestBudgetMs: config.requestTimeoutMs,
+          headersTimeoutMs: config.headersTimeoutMs,
+          keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+          maxConnections: config.maxConnections,
+        },
+      }),
     clientErrorHandler: handleClientError,
     // Requests fastify refuses before routing (a path that does not percent-decode, a parameter
     // over the length limit) run no hook: they get the headers and the envelope here.

@@ -17,6 +17,9 @@ describe('loadConfig', () => {
       rateLimitWindowSeconds: 60,
       rateLimitRedisUrl: undefined,
       requestTimeoutMs: 10000,
+      headersTimeoutMs: 10000,
+      keepAliveTimeoutMs: 5000,
+      maxConnections: 1024,
       shutdownGraceMs: 30000,
       introspection: 'admins',
       logLevel: 'info',
@@ -63,6 +66,9 @@ describe('loadConfig', () => {
     [{ ADMIN_TOKEN: 'has spaces inside it' }, 'ADMIN_TOKEN must be visible ASCII characters without spaces (it travels as "Authorization: Bearer <token>")'],
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET must be at least 32 characters, got 5'],
     [{ SEED_DEMO: 'maybe' }, 'SEED_DEMO must be true or false, got "maybe"'],
+    [{ HEADERS_TIMEOUT_MS: '0' }, 'HEADERS_TIMEOUT_MS must be an integer from 100 to 600000, got "0"'],
+    [{ KEEP_ALIVE_TIMEOUT_MS: '5s' }, 'KEEP_ALIVE_TIMEOUT_MS must be an integer from 100 to 600000, got "5s"'],
+    [{ MAX_CONNECTIONS: '-1' }, 'MAX_CONNECTIONS must be an integer from 0 to 1000000, got "-1"'],
   ])('rejects %j with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
   });
