@@ -4,9 +4,10 @@
  */
 import mongoose from 'mongoose';
 import { connectDatabase } from '../../src/db/connect-database';
+import { INCLUDE_PENDING_IMPORTS } from '../../src/import/pending-import-visibility';
 
 export interface TestDatabase {
-  /** Empties every collection of every registered model (indexes stay). */
+  /** Empties every collection of every registered model (indexes stay), pending imports' members and teams included. */
   clear(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -16,7 +17,8 @@ export async function startTestDatabase(): Promise<TestDatabase> {
   await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).init()));
   return {
     async clear() {
-      await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).deleteMany({})));
+      // Members and teams of an uncommitted import too, which queries skip unless told.
+      await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).deleteMany({}).setOptions(INCLUDE_PENDING_IMPORTS)));
     },
     stop: () => database.close(),
   };
