@@ -45,7 +45,7 @@ export function graphqlGuardPlugin(options: { introspection: IntrospectionPolicy
           }
           if (!operation) return; // Apollo itself refuses a document without the named operation
           const cost = estimateCost(schema, document, operation, request.variables ?? {});
-          if (cost > maxCost) throw refused(`Query cost ${cost} exceeds the limit of ${maxCost} (lower page sizes or select fewer nested lists)`);
+          if (cost > maxCost) throw refused(`Query cost ${cost} exceeds the limit of ${maxCost} (lower page sizes, time-series durations or metric counts, or select fewer nested lists)`);
         },
       };
     },

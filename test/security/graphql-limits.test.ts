@@ -71,11 +71,52 @@ describe('GraphQL abuse limits (refused before any resolver or database work)', 
     // teams (10 assumed) × pages of 100 members × their pipelines (10 assumed): 1 + 10 × (1 + 100 × 28) = 28 011.
     const member = 'id email firstname lastname role pipelines { id __typename }';
     const query = `{ teams { members(first: 100) { edges { node { ${member} } } } } }`;
-    expect((await refused(query)).message).toBe('Query cost 28011 exceeds the limit of 20000 (lower page sizes or select fewer nested lists)');
+    expect((await refused(query)).message).toBe(
+      'Query cost 28011 exceeds the limit of 20000 (lower page sizes, time-series durations or metric counts, or select fewer nested lists)',
+    );
     // The variable's value counts as well.
     const paged = `query($n: Int!) { teams { members(first: $n) { edges { node { ${member} } } } } }`;
     expect((await gw.graphql(paged, { n: 1 })).status).toBe(200);
     expect((await refused(paged, { n: 100 })).message).toMatch(/Query cost/);
+  });
+
+  it("counts a variable's default when the request does not send the variable", async () => {
+    // teams (10) × pipelines (10) × pages of 100: 1 + 10 × (1 + 10 × (1 + 100 × 4)) = 40 111.
+    const query = 'query($n: Int! = 100) { teams { pipelines { opportunities(first: $n) { edges { node { id amount } } } } } }';
+    expect((await refused(query)).message).toMatch(/^Query cost 40111 exceeds the limit of 20000/);
+    expect((await refused(query, { n: 100 })).message).toMatch(/^Query cost 40111 /);
+    expect((await gw.graphql(query, { n: 1 })).status).toBe(200);
+  });
+
+  it("counts the schema's default page size when `first` is absent", async () => {
+    // `first: Int! = 20` in the schema: 1 + 10 × (1 + 10 × (1 + 20 × 11)) = 22 111.
+    const node = 'id name amount outcome createdAt closedAt __typename i: id n: name';
+    expect((await refused(`{ teams { pipelines { opportunities { edges { node { ${node} } } } } } }`)).message).toMatch(/^Query cost 22111 /);
+    expect((await gw.graphql(`{ teams { pipelines { opportunities(first: 1) { edges { node { ${node} } } } } } }`)).status).toBe(200);
+  });
+
+  it('refuses a flood of long time series (finding 5) with its cost, before any work', async () => {
+    // definitions (10) × pipelines (10) × 14 × (1 + 104 evaluations × 3 + points (1 + 104)): 585 212.
+    const series = Array.from({ length: 14 }, (_, i) => `a${i + 1}: timeseries(metric: "win_rate", duration: 104) { points { value } }`).join(' ');
+    const error = await refused(`query { snapshot { definitions { pipelines { ${series} } } } }`);
+    expect(error).toEqual({
+      message: 'Query cost 585212 exceeds the limit of 20000 (lower page sizes, time-series durations or metric counts, or select fewer nested lists)',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
+    // A member is refused alike; the duration of a variable's default counts too.
+    const member = await gw.graphql(`query { snapshot { definitions { pipelines { ${series} } } } }`, undefined, memberToken);
+    expect(member.status).toBe(400);
+    expect(member.body.errors[0].message).toMatch(/^Query cost 585212 /);
+    const defaulted = 'query($d: Int! = 104) { snapshot { definitions { pipelines { timeseries(metric: "win_rate", duration: $d) { points { value } } } } } }';
+    expect((await refused(defaulted)).message).toMatch(/^Query cost 41812 /);
+    expect((await gw.graphql(defaulted, { d: 8 })).status).not.toBe(400);
+  });
+
+  it('counts metrics by the number evaluated: all eight without names', async () => {
+    const all = Array.from({ length: 15 }, (_, i) => `m${i}: metrics { value }`).join(' ');
+    expect((await refused(`{ snapshot { definitions { pipelines { ${all} } } } }`)).message).toMatch(/^Query cost 49512 /);
+    const one = Array.from({ length: 15 }, (_, i) => `m${i}: metrics(names: ["win_rate"]) { value }`).join(' ');
+    expect((await gw.graphql(`{ snapshot { definitions { pipelines { ${one} } } } }`)).status).not.toBe(400);
   });
 
   it('keeps the explorer default query under the cost limit', async () => {
