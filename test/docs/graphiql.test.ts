@@ -1,4 +1,5 @@
 import { buildExplorerAssets } from '../../src/docs/graphiql/build-assets';
+import { EXPLORER_DEFAULT_QUERY, EXPLORER_HOWTO_WIDTH } from '../../src/docs/graphiql/defaults';
 import { EXPLORER_CSP } from '../../src/docs/graphiql/explorer-page';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 
@@ -46,6 +47,13 @@ describe('GraphiQL explorer', () => {
     expect(JSON.parse(config.defaultHeaders)).toEqual({ Authorization: 'Bearer <paste the token printed at start>' });
     expect(config.defaultQuery).toContain('query ExplorerOverview');
     expect(config.defaultQuery).toMatch(/definitions \{[\s\S]*pipelines \{[\s\S]*metrics \{[\s\S]*stages \{/);
+  });
+
+  it('opens the default query on a how-to (paste the token, run) in lines short enough to show whole', () => {
+    const howTo = EXPLORER_DEFAULT_QUERY.slice(0, EXPLORER_DEFAULT_QUERY.indexOf('\n\n')).split('\n');
+    expect(howTo.every((line) => line.startsWith('#'))).toBe(true);
+    expect(howTo.join(' ').replace(/#\s*/g, '')).toMatch(/Paste the token printed at start into Headers.*Run the query/);
+    expect(howTo.filter((line) => line.length > EXPLORER_HOWTO_WIDTH)).toEqual([]);
   });
 
   it('serves every asset of the page and of its stylesheet as immutable, with the right type', async () => {
