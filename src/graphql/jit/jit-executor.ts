@@ -1,5 +1,6 @@
 import { execute, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { asGraphQLJsError } from './jit-errors';
 
 export interface ExecuteRequest {
   document: DocumentNode;
@@ -14,11 +15,15 @@ export interface ExecuteRequest {
  * Executes operations with graphql-jit, compiled once per parsed document (Apollo hands the same
  * DocumentNode for the same query text, so the compiled form is reused) and operation name.
  *
- * graphql-js stays the reference: mutations always run on it (a fallback must never run a write
- * twice), so do documents graphql-jit cannot compile, and a query whose compiled run reports any
- * error is run again with graphql-js and answered from there, so every error (codes, messages,
- * paths, coercion failures) is exactly what graphql-js gives. Queries are reads: running one
- * twice changes nothing.
+ * Every operation runs once: resolvers never run twice, an error included. graphql-js runs
+ * mutations, documents graphql-jit cannot compile, and queries whose variables graphql-jit
+ * refuses: its coercion errors are worded differently, it stops before any resolver, and
+ * graphql-js then stops at the same point, so its exact wording costs one coercion. Any other
+ * error is graphql-jit's, rebuilt as graphql-js's error object (jit-errors.ts), with the
+ * message, locations, path and code graphql-js gives (test/security/jit-errors.test.ts). Known
+ * difference: when a non-null violation (a server bug) found synchronously nulls the whole
+ * `data`, graphql-js stops there and reports that error alone; graphql-jit also reports the
+ * errors of the sibling fields it had already run.
  */
 export class JitExecutor {
   private readonly compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
@@ -59,7 +64,9 @@ export class JitExecutor {
     const compiled = this.compile(request.document, request.operationName);
     if (!compiled) return reference();
     const result = await compiled.query(undefined, request.contextValue, request.variables);
-    if (result.errors && result.errors.length > 0) return reference();
-    return result as ExecutionResult;
+    if (!result.errors || result.errors.length === 0) return result as ExecutionResult;
+    // Without `data` nothing ran: the variables did not coerce.
+    if (!('data' in result)) return reference();
+    return { data: result.data, errors: result.errors.map(asGraphQLJsError) } as ExecutionResult;
   }
 }
