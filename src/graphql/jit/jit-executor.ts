@@ -11,9 +11,18 @@ export interface ExecuteRequest {
   contextValue: unknown;
 }
 
+export interface JitExecutorOptions {
+  /**
+   * The execution of a document from which it runs compiled; the runs before go to graphql-js.
+   * Default 1 (compiled at once).
+   */
+  compileAt?: number;
+}
+
 /**
  * Executes operations with graphql-jit, compiled once per parsed document (Apollo hands the same
- * DocumentNode for the same query text, so the compiled form is reused) and operation name.
+ * DocumentNode for the same query text, so the compiled form is reused) and operation name, from
+ * the document's `compileAt`-th execution on.
  *
  * Every operation runs once: resolvers never run twice, an error included. graphql-js runs
  * mutations, documents graphql-jit cannot compile, and queries whose variables graphql-jit
@@ -27,8 +36,15 @@ export interface ExecuteRequest {
  */
 export class JitExecutor {
   private readonly compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
+  private readonly runs = new WeakMap<DocumentNode, number>();
+  private readonly compileAt: number;
 
-  constructor(private readonly schema: GraphQLSchema) {}
+  constructor(
+    private readonly schema: GraphQLSchema,
+    options: JitExecutorOptions = {},
+  ) {
+    this.compileAt = options.compileAt ?? 1;
+  }
 
   /** The compiled form, or null where graphql-jit cannot compile the document. */
   private compile(document: DocumentNode, operationName: string | null): CompiledQuery | null {
@@ -51,6 +67,15 @@ export class JitExecutor {
     return compiled;
   }
 
+  /** True once the document has run often enough to be worth compiling. */
+  private due(document: DocumentNode): boolean {
+    if (this.compileAt <= 1) return true;
+    const runs = (this.runs.get(document) ?? 0) + 1;
+    if (runs >= this.compileAt) return true;
+    this.runs.set(document, runs);
+    return false;
+  }
+
   async execute(request: ExecuteRequest): Promise<ExecutionResult> {
     const reference = () =>
       execute({
@@ -60,7 +85,7 @@ export class JitExecutor {
         variableValues: request.variables,
         contextValue: request.contextValue,
       });
-    if (request.operation !== 'query') return reference();
+    if (request.operation !== 'query' || !this.due(request.document)) return reference();
     const compiled = this.compile(request.document, request.operationName);
     if (!compiled) return reference();
     const result = await compiled.query(undefined, request.contextValue, request.variables);
