@@ -1,9 +1,11 @@
+import { SCRAM_SHA_256 } from '../auth/scram-credential';
 import { StoreError } from '../errors';
 import type { Command } from './command';
 
 const PARAMETERS: Record<string, unknown> = {
   featureCompatibilityVersion: { version: '7.0' },
-  authenticationMechanisms: [],
+  // What the store speaks, whether or not this server asks for credentials (as mongod reports it).
+  authenticationMechanisms: [SCRAM_SHA_256],
   cursorTimeoutMillis: 600_000,
   maxBSONDepth: 100,
   internalQueryMaxBlockingSortMemoryUsageBytes: 104_857_600,
