@@ -1,12 +1,14 @@
 import type { Document } from 'bson';
 import { canonicalKey } from '../storage/canonical-key';
 import type { Collection } from '../storage/collection';
+import type { Index } from '../storage/index';
 import { isPlainObject } from '../storage/document-paths';
 
 /**
  * The documents a filter can possibly match, narrowed by a hash index when the filter has an
- * equality (or `$in`) on `_id` or on a field with a plain single-field index; otherwise every
- * document. The caller still applies the whole filter to each candidate.
+ * equality (or `$in`) on `_id`, on a field with a plain single-field index, or on the leading
+ * fields of a plain compound index; otherwise every document. The caller still applies the whole filter to
+ * each candidate.
  */
 export function candidateDocuments(coll: Collection, filter: Document): Document[] | Iterable<Document> {
   const ids = indexedIds(coll, filter);
@@ -33,7 +35,35 @@ function indexedIds(coll: Collection, filter: Document): Set<string> | null {
     const values = equalityValues(cond);
     if (values) consider(lookup(coll, field, values));
   }
+  for (const index of coll.secondaryIndexes()) {
+    if (index.fields.length > 1 && !index.spec.sparse && !index.spec.partialFilterExpression) consider(compoundLookup(index, filter));
+  }
   return best;
+}
+
+/** Past this many combinations of `$in` values a compound lookup is not worth it: scan instead. */
+const MAX_COMPOUND_KEYS = 1_000;
+
+/**
+ * The ids a compound hash index holds for a filter with equality (or `$in`) on its leading fields,
+ * as many as the filter has (all of them or a prefix); null when it has none on the first. Its keys
+ * join the fields' canonical keys (Index.keysFor).
+ */
+function compoundLookup(index: Index, filter: Document): Set<string> | null {
+  let keys: string[] = [];
+  let length = 0;
+  for (const field of index.fields) {
+    const values = Object.hasOwn(filter, field) ? equalityValues(filter[field]) : null;
+    if (!values || values.length === 0) break;
+    const next = length === 0 ? values.map(canonicalKey) : keys.flatMap((prefix) => values.map((v) => `${prefix}\u0000${canonicalKey(v)}`));
+    if (next.length > MAX_COMPOUND_KEYS) break;
+    keys = next;
+    length += 1;
+  }
+  if (length === 0) return null;
+  const ids = new Set<string>();
+  for (const key of keys) for (const id of index.lookupPrefix(length, key) ?? []) ids.add(id);
+  return ids;
 }
 
 /** The values a condition requires equality with, when they are all hashable; else null. */

@@ -20,10 +20,17 @@ export interface IndexKey {
 export class Index {
   readonly fields: string[];
   private readonly entries = new Map<string, Set<string>>();
+  /**
+   * For a compound index, the same ids by each proper prefix of its fields (`prefixes[0]`: the
+   * first field alone), so that a filter with equality on the leading fields only is served as a
+   * B-tree index serves it on mongod.
+   */
+  private readonly prefixes: Array<Map<string, Set<string>>>;
   private readonly partial: Query | null;
 
   constructor(readonly spec: IndexSpec) {
     this.fields = Object.keys(spec.key);
+    this.prefixes = this.fields.slice(1).map(() => new Map());
     try {
       this.partial = spec.partialFilterExpression ? new Query(spec.partialFilterExpression, mingoOptions()) : null;
       this.partial?.test({});
@@ -83,23 +90,34 @@ export class Index {
 
   add(id: string, doc: Document): void {
     for (const { key } of this.keysFor(doc)) {
-      let ids = this.entries.get(key);
-      if (!ids) this.entries.set(key, (ids = new Set()));
-      ids.add(id);
+      addTo(this.entries, key, id);
+      this.eachPrefix(key, (map, prefix) => addTo(map, prefix, id));
     }
   }
 
   remove(id: string, doc: Document): void {
     for (const { key } of this.keysFor(doc)) {
-      const ids = this.entries.get(key);
-      if (!ids) continue;
-      ids.delete(id);
-      if (ids.size === 0) this.entries.delete(key);
+      removeFrom(this.entries, key, id);
+      this.eachPrefix(key, (map, prefix) => removeFrom(map, prefix, id));
     }
   }
 
+  /** The ids holding a whole key (every field's canonical key, joined as keysFor joins them). */
   lookup(key: string): ReadonlySet<string> | undefined {
     return this.entries.get(key);
+  }
+
+  /** The ids whose first `length` fields hold `key` (joined likewise); `length` may be all fields. */
+  lookupPrefix(length: number, key: string): ReadonlySet<string> | undefined {
+    return length === this.fields.length ? this.entries.get(key) : this.prefixes[length - 1]?.get(key);
+  }
+
+  private eachPrefix(key: string, visit: (map: Map<string, Set<string>>, prefix: string) => void): void {
+    let end = -1;
+    for (const map of this.prefixes) {
+      end = key.indexOf('\u0000', end + 1);
+      visit(map, key.slice(0, end));
+    }
   }
 
   get keyCount(): number {
@@ -117,4 +135,17 @@ export class Index {
       { keyPattern, keyValue },
     );
   }
+}
+
+function addTo(map: Map<string, Set<string>>, key: string, id: string): void {
+  let ids = map.get(key);
+  if (!ids) map.set(key, (ids = new Set()));
+  ids.add(id);
+}
+
+function removeFrom(map: Map<string, Set<string>>, key: string, id: string): void {
+  const ids = map.get(key);
+  if (!ids) return;
+  ids.delete(id);
+  if (ids.size === 0) map.delete(key);
 }
