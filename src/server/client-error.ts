@@ -49,6 +49,14 @@ export function handleClientError(this: FastifyInstance, error: ClientError, con
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const status = statusOf(error);
   this.log.debug({ code: error.code, status }, 'client error');
+  const pending = socket._httpMessage as { headersSent?: boolean } | null | undefined;
+  if (status === 408 && pending && !pending.headersSent) {
+    // Node's request timeout names the request still being received: the answer owed to it has
+    // not started and never will (its handler waits for the rest of the body), so it is this one.
+    if (socket.writable) socket.write(errorResponse(status, messageOf(status, error)));
+    socket.destroySoon();
+    return;
+  }
   afterPendingAnswers(socket, () => {
     if (socket.destroyed) return;
     if (socket.writable) socket.write(errorResponse(status, messageOf(status, error)));

@@ -1,3 +1,6 @@
+import http from 'node:http';
+import net from 'node:net';
+import { handleClientError } from '../../src/server/client-error';
 import { restAfterDel } from '../../src/server/del-method-resume';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 import { rawExchange } from '../helpers/raw-http';
@@ -62,5 +65,32 @@ describe('requests Node cannot parse', () => {
     expect(res!.status).toBe(400);
     expect(res!.body.message).toMatch(/^Malformed HTTP request: /);
     expect(JSON.stringify(res)).not.toContain('secret-value');
+  });
+});
+
+describe("Node's own request timeout", () => {
+  it('answers 408 in place of the request whose body never arrives, and closes, without waiting for its handler', async () => {
+    // The gateway's own budget answers a late body first; Node's timeout is the backstop that
+    // remains when that budget is off (REQUEST_TIMEOUT_MS=0). A short one stands in for it here.
+    const server = http.createServer({ requestTimeout: 500, connectionsCheckingInterval: 100 }, (req, res) => {
+      req.resume();
+      req.on('end', () => res.end('complete'));
+    });
+    server.on('clientError', handleClientError.bind({ log: { debug: () => undefined } } as never));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const socket = net.connect((server.address() as net.AddressInfo).port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
+      const sent = Date.now();
+      socket.write('POST /x HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":');
+      const closedAt = await closed;
+      expect(received).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+      expect(received).toContain('"message":"The request was not received in time"');
+      expect(closedAt - sent).toBeLessThan(5_000);
+    } finally {
+      server.close();
+    }
   });
 });
