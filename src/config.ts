@@ -6,7 +6,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
  * Every setting of the gateway, read once from the environment at start. Each field documents
- * its variable and default; README's configuration table mirrors this list.
+ * its variable and default; docs/configuration.md mirrors this list (a test checks it).
  */
 export interface GatewayConfig {
   /** PORT, default 4000. 0 asks the system for a free port (tests). */

@@ -180,7 +180,7 @@ function normaliseDeal(deal: HubSpotDeal, ctx: DealContext, skipped: SkippedItem
 
 /**
  * Turns structurally valid HubSpot documents into the import's model, deciding every data problem
- * (see README "Importing HubSpot data"): nothing here throws on bad data, it reports it in `skipped`.
+ * (docs/importing.md): nothing here throws on bad data, it reports it in `skipped`.
  * Output order is canonical (definitions by display order, owners and deals by id) so that the
  * source hash does not depend on page order.
  */

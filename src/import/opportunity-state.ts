@@ -15,7 +15,7 @@ export function currentState(deal: NormalisedDeal): DealState {
 
 /**
  * The state of `deal` at instant `at`, reconstructed from its dates, or null when it did not exist
- * yet (or its creation date is unknown). Rules (README "Backfill"):
+ * yet (or its creation date is unknown). Rules (docs/importing.md, "Backfill"):
  * - it exists if created ≤ at;
  * - a deal now won/lost was in its final closed stage if it closed ≤ at (a closed deal whose close
  *   date is unknown counts as closed since creation);

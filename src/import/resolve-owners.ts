@@ -8,7 +8,7 @@ import { TeamModel } from '../models/team.model';
 import { createMissing } from './create-missing';
 import type { NormalisedOwner, NormalisedTeam } from './normalised.types';
 
-/** Where owners without any HubSpot team go (README "Importing HubSpot data"). */
+/** Where owners without any HubSpot team go (docs/importing.md). */
 export const UNASSIGNED_TEAM: NormalisedTeam = { id: 'unassigned', name: 'Unassigned' };
 
 /**

@@ -18,7 +18,7 @@ export interface MetricDefinition {
   apiCodename: MetricName;
   unitKind: MetricUnitKind;
   requires: MetricRequirements;
-  /** One line, for the GraphQL description and the README. */
+  /** One line, for the GraphQL description and docs/metrics.md. */
   description: string;
 }
 

@@ -35,7 +35,7 @@ export interface PipelineFacts {
   openWeighted: number;
   /**
    * The pipeline's members, whose targets quota_attainment and pipeline_coverage use: the members
-   * owning at least one opportunity of this pipeline in this snapshot (see README, "Metrics").
+   * owning at least one opportunity of this pipeline in this snapshot (docs/metrics.md).
    */
   memberIds: string[];
   /** Only days with activity, sorted by `d`; at most 366. */
