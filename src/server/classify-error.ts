@@ -29,10 +29,17 @@ const UNAVAILABLE_NAMES = new Set([
   'MongoServerClosedError',
 ]);
 
+/**
+ * Socket errors of a connection the database closed. The driver wraps most in MongoNetworkError,
+ * but a write racing the server's close surfaces as the socket's own error (EPIPE).
+ */
+const CLOSED_SOCKET_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNABORTED', 'ENOTCONN']);
+
 /** True when the database cannot be reached (as opposed to refusing a command). */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
     if (UNAVAILABLE_NAMES.has(current.name)) return true;
+    if (CLOSED_SOCKET_CODES.has(String((current as { code?: unknown }).code))) return true;
     // mongoose queues operations while disconnected and fails them with this text after a timeout.
     if (current.name === 'MongooseError' && /buffering timed out|Client must be connected/.test(current.message)) return true;
   }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startStandalone } from '../store/standalone-process';
+import { nodeForOtherUsers } from '../helpers/other-user-node';
 
 const ROOT = resolve(__dirname, '../..');
 const NOBODY = 65534;
@@ -28,7 +29,7 @@ function intrude(uri: string): Promise<{ find: unknown; promote: unknown }> {
       console.log(JSON.stringify(outcome));
     })();`;
   return new Promise((res, rej) => {
-    const child = spawn(process.execPath, ['-e', script, uri], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}) });
+    const child = spawn(nodeForOtherUsers(), ['-e', script, uri], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}) });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));

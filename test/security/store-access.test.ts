@@ -6,6 +6,7 @@ import { MongoClient } from 'mongodb';
 import { connectDatabase } from '../../src/db/connect-database';
 import { EmbeddedMongoServer } from '../../src/store/server';
 import { startEntry } from '../helpers/entry';
+import { nodeForOtherUsers } from '../helpers/other-user-node';
 
 const ROOT = resolve(__dirname, '../..');
 const asRoot = process.getuid?.() === 0;
@@ -43,7 +44,7 @@ const itWithProc = hasProc ? it : it.skip;
 function connectAs(uid: number, socketPath: string): Promise<string> {
   const script = `require('node:net').connect(process.argv[1]).on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); });`;
   return new Promise((res, rej) => {
-    const child = spawn(process.execPath, ['-e', script, socketPath], { uid, gid: uid, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(nodeForOtherUsers(), ['-e', script, socketPath], { uid, gid: uid, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.on('error', rej);
@@ -254,7 +255,7 @@ describe('the data directory is private (0700, files 0600)', () => {
     chmodSync(dataDir, 0o755);
     // Owned by root and started as another user: chmod is not permitted.
     const script = `require(process.argv[1]).EmbeddedMongoServer.start({ dataDir: process.argv[2], privateSocket: true }).then(() => process.exit(0), (e) => { console.log(e.message); process.exit(3); });`;
-    const child = spawn(process.execPath, ['-r', join(ROOT, 'test/helpers/ts-register.js'), '-e', script, join(ROOT, 'src/store/server.ts'), dataDir], {
+    const child = spawn(nodeForOtherUsers(), ['-r', join(ROOT, 'test/helpers/ts-register.js'), '-e', script, join(ROOT, 'src/store/server.ts'), dataDir], {
       uid: NOBODY,
       gid: NOBODY,
       cwd: ROOT,

@@ -2,6 +2,7 @@ import { startGateway, type TestGateway } from '../helpers/gateway';
 import { ok, type RouteDefinition } from '../../src/rest/route-definition';
 import { EchoInput, TEST_ROUTES } from '../rest/platform/test-routes';
 import { rawExchange, type RawResponse } from '../helpers/raw-http';
+import { supportsDelResume } from '../../src/server/del-method-resume';
 
 // Answers after the requests pipelined behind it have been read.
 const SLOW_ECHO: RouteDefinition<EchoInput> = {
@@ -15,7 +16,11 @@ const SLOW_ECHO: RouteDefinition<EchoInput> = {
   handler: (_ctx, input) => new Promise((resolve) => setTimeout(() => resolve(ok('GET slowly echoed', { input: { ...input } })), 200)),
 };
 
-describe.each(['resume', 'rewrite'] as const)('the DEL method on the wire (%s)', (delMethodMode) => {
+// Resuming needs parser internals some Node versions lack (supportsDelResume); there the server
+// rewrites bytes, which these tests cover everywhere.
+const MODES = supportsDelResume() ? (['resume', 'rewrite'] as const) : (['rewrite'] as const);
+
+describe.each(MODES)('the DEL method on the wire (%s)', (delMethodMode) => {
   let gw: TestGateway;
   let auth: string;
   beforeAll(async () => {
