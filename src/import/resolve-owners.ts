@@ -3,7 +3,7 @@ import { trusted } from 'mongoose';
 import { randomUUID } from 'node:crypto';
 import { Role } from '../auth/role';
 import { CrmOwnerLinkModel } from '../models/crm-owner-link.model';
-import { MemberModel } from '../models/member.model';
+import { MemberModel, type MemberDoc } from '../models/member.model';
 import { TeamModel } from '../models/team.model';
 import { createMissing } from './create-missing';
 import type { NormalisedOwner, NormalisedTeam } from './normalised.types';
@@ -134,13 +134,5 @@ export async function resolveOwners(
   return { byOwner, teamCount: teams.size, membersCreated: createdMembers.length };
 }
 
-interface NewMember {
-  _id: string;
-  firstname: string;
-  lastname: string;
-  email: string;
-  emailLower: string;
-  role: Role;
-  teamId: string;
-  pendingImportId: string;
-}
+/** A member the import creates: a stored member before its timestamps, marked as the import's. */
+type NewMember = Omit<MemberDoc, 'createdAt' | 'updatedAt' | 'pendingImportId'> & { pendingImportId: string };
