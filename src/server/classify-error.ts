@@ -37,11 +37,14 @@ const CLOSED_SOCKET_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNABORTED', 'ENO
 
 /** True when the database cannot be reached (as opposed to refusing a command). */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
-    if (UNAVAILABLE_NAMES.has(current.name)) return true;
-    if (CLOSED_SOCKET_CODES.has(String((current as { code?: unknown }).code))) return true;
+  // Duck-typed rather than `instanceof Error`: errors raised by Node's own socket code may come
+  // from another realm than the code that catches them (a test runner's sandbox, a vm context).
+  let current = error as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown } | null | undefined;
+  for (let depth = 0; typeof current === 'object' && current !== null && depth < 5; current = current.cause as typeof current, depth += 1) {
+    if (UNAVAILABLE_NAMES.has(String(current.name))) return true;
+    if (CLOSED_SOCKET_CODES.has(String(current.code))) return true;
     // mongoose queues operations while disconnected and fails them with this text after a timeout.
-    if (current.name === 'MongooseError' && /buffering timed out|Client must be connected/.test(current.message)) return true;
+    if (current.name === 'MongooseError' && /buffering timed out|Client must be connected/.test(String(current.message))) return true;
   }
   return false;
 }
