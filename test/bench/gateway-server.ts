@@ -1,8 +1,12 @@
 /**
- * Internal (benchmark): the gateway under test, run in its own process by gateway.bench.ts.
- * Starts an in-memory embedded database, seeds the demo company with `--deals N`, starts the
- * gateway on a free port and reports over IPC. It counts the commands its embedded server
- * receives (driver heartbeats left out) so the bench can divide them by requests.
+ * Internal (benchmark): the gateway in its own process, started by gateway.bench.ts.
+ * Embedded (default): starts an in-memory embedded database, seeds the demo company with
+ * `--deals N` and counts the commands its embedded server receives (driver heartbeats left out)
+ * so the bench can divide them by requests. With BENCH_MONGODB_URI: connects to that database,
+ * already seeded (the gateway never seeds an external database), and counts nothing.
+ * BENCH_JWT_SECRET and BENCH_ADMIN_TOKEN, when set, are the gateway's secrets, so that two
+ * instances on one store accept each other's tokens. Rate limiting is off (RATE_LIMIT=0): the
+ * bench is one client sending far more than any one caller may.
  */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
@@ -19,14 +23,22 @@ import { tuneRuntime } from '../../src/server/tune-runtime';
 /** Commands the driver sends on its own (monitoring, sessions): not round trips of a request. */
 const HEARTBEATS = new Set(['hello', 'ismaster', 'isMaster', 'ping', 'endSessions', 'buildInfo', 'buildinfo']);
 
+export interface MemberToken {
+  memberId: string;
+  role: Role;
+  token: string;
+}
+
 export interface GatewayReady {
   type: 'ready';
   port: number;
   adminToken: string;
-  /** A member token (the demo admin member: a JWT, so every request looks the member up). */
-  memberToken: string;
-  memberId: string;
+  /** A JWT of every member, the admin member first: every request looks its member up. */
+  memberTokens: MemberToken[];
+  /** 0 when the database was seeded elsewhere. */
   seedSeconds: number;
+  /** Whether database commands are counted (embedded only). */
+  counts: boolean;
 }
 
 export type GatewayRequest = { type: 'reset' } | { type: 'count' } | { type: 'stop' };
@@ -42,28 +54,36 @@ async function main(): Promise<void> {
   const dealsArg = process.argv.indexOf('--deals');
   const deals = dealsArg > 0 ? Number(process.argv[dealsArg + 1]) : 3000;
   if (!Number.isInteger(deals) || deals < 1) throw new Error(`--deals must be a positive integer, got ${process.argv[dealsArg + 1]}`);
+  const uri = process.env.BENCH_MONGODB_URI;
 
-  const database = await connectDatabase({ inMemory: true, uri: '' });
+  const database = uri ? await connectDatabase({ uri }) : await connectDatabase({ inMemory: true, uri: '' });
   const server = database.embedded;
-  if (!server) throw new Error('connectDatabase did not start the embedded server');
-  await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).init()));
-  const seeded = performance.now();
-  await seedDemo({ deals });
-  const seedSeconds = (performance.now() - seeded) / 1000;
+  if (!uri && !server) throw new Error('connectDatabase did not start the embedded server');
+  let seedSeconds = 0;
+  if (!uri) {
+    await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).init()));
+    const seeded = performance.now();
+    await seedDemo({ deals });
+    seedSeconds = (performance.now() - seeded) / 1000;
+  }
 
   const config = { ...loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT: '0' }), port: 0, host: '127.0.0.1' };
-  const adminToken = randomBytes(24).toString('base64url');
-  const jwtSecret = new TextEncoder().encode(randomBytes(32).toString('base64url'));
+  const adminToken = process.env.BENCH_ADMIN_TOKEN || randomBytes(24).toString('base64url');
+  const jwtSecret = new TextEncoder().encode(process.env.BENCH_JWT_SECRET || randomBytes(32).toString('base64url'));
   const app = await buildApp({ connection: database.connection, config, secrets: { jwtSecret, adminToken, generatedAdminToken: null } });
   await app.listen({ port: 0, host: '127.0.0.1' });
 
-  const admin = await MemberModel.findOne({ role: Role.ADMIN }, { role: 1 }).lean();
+  const members = await MemberModel.find({}, { role: 1 }).sort({ _id: 1 }).lean();
+  const admin = members.find((member) => member.role === Role.ADMIN);
   if (!admin) throw new Error('the demo seed made no admin member');
-  const memberToken = (await app.tokenSigner.sign(admin._id, admin.role, 3600)).token;
+  const memberTokens: MemberToken[] = [];
+  for (const member of [admin, ...members.filter((m) => m !== admin)]) {
+    memberTokens.push({ memberId: member._id, role: member.role, token: (await app.tokenSigner.sign(member._id, member.role, 3600)).token });
+  }
 
   let commands = 0;
   const byName: Record<string, number> = {};
-  server.on('command', (name, _db, body) => {
+  server?.on('command', (name, _db, body) => {
     if (HEARTBEATS.has(name)) return;
     commands += 1;
     const key = `${name} ${String(body[name])}`;
@@ -88,7 +108,7 @@ async function main(): Promise<void> {
         break;
     }
   });
-  send({ type: 'ready', port: (app.server.address() as AddressInfo).port, adminToken, memberToken, memberId: admin._id, seedSeconds });
+  send({ type: 'ready', port: (app.server.address() as AddressInfo).port, adminToken, memberTokens, seedSeconds, counts: server !== null });
 }
 
 main().catch((error) => {

@@ -1,0 +1,61 @@
+/**
+ * Internal (benchmark): the store as its own process, as `npm run db` runs it (compiled
+ * dist/src/store/cli.js, a free port, a temporary DATA_DIR, a generated credential), seeded with
+ * the demo company by `npm run seed`'s program with MONGODB_URI set.
+ */
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+export interface StoreProcess {
+  /** The connection URI with the generated user and password (from `<DATA_DIR>/store-uri`). */
+  uri: string;
+  child: ChildProcess;
+  seedSeconds: number;
+  stop(): Promise<void>;
+}
+
+// Compiled siblings: this file runs from dist/test/bench.
+const DIST_SRC = path.resolve(__dirname, '../../src');
+
+export async function startSeededStore(deals: number): Promise<StoreProcess> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-store-'));
+  const child = spawn(process.execPath, [path.join(DIST_SRC, 'store/cli.js'), '--port', '0'], {
+    env: { ...process.env, DATA_DIR: dataDir, STORE_USER: '', STORE_PASSWORD: '' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      child.once('error', reject);
+      child.once('exit', (code) => reject(new Error(`the store exited with code ${code} before it listened:\n${out}`)));
+      child.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk;
+        if (/listening on /.test(out)) {
+          child.removeAllListeners('exit');
+          resolve();
+        }
+      });
+    });
+    const uri = readFileSync(path.join(dataDir, 'store-uri'), 'utf8').trim();
+    const seeded = performance.now();
+    await promisify(execFile)(process.execPath, [path.join(DIST_SRC, 'cli/seed.js'), '--deals', String(deals)], {
+      env: { ...process.env, MONGODB_URI: uri },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    return { uri, child, seedSeconds: (performance.now() - seeded) / 1000, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
