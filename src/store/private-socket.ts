@@ -11,6 +11,11 @@ export const SOCKET_FILE_NAME = 'mongod.sock';
  */
 const MAX_SOCKET_PATH_BYTES = process.platform === 'linux' ? 107 : 103;
 
+/** True when a socket path fits in `sun_path`. */
+export function fitsSocketPath(path: string): boolean {
+  return Buffer.byteLength(resolve(path)) <= MAX_SOCKET_PATH_BYTES;
+}
+
 export interface PrivateSocketPlace {
   /** Absolute path of the socket file. */
   path: string;
@@ -28,11 +33,8 @@ export interface PrivateSocketPlace {
 export async function placePrivateSocket(dataDir: string | null): Promise<PrivateSocketPlace> {
   if (dataDir !== null) {
     const path = resolve(dataDir, SOCKET_FILE_NAME);
-    if (Buffer.byteLength(path) <= MAX_SOCKET_PATH_BYTES) return { path, tempDir: null };
+    if (fitsSocketPath(path)) return { path, tempDir: null };
   }
   const tempDir = await mkdtemp(join(tmpdir(), 'pipeline-store-'));
   return { path: join(tempDir, SOCKET_FILE_NAME), tempDir };
 }
-
-/** True when a socket path fits in `sun_path`. */
-export const fitsSocketPath = (path: string): boolean => Buffer.byteLength(resolve(path)) <= MAX_SOCKET_PATH_BYTES;
