@@ -4,7 +4,7 @@
 // JavaScript: it runs before there is anything compiled. Also the `prepare` step of `npm install`.
 'use strict';
 const { execFileSync } = require('node:child_process');
-const { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } = require('node:fs');
+const { existsSync, readdirSync, statSync, utimesSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
 const root = path.join(__dirname, '..');
@@ -26,10 +26,6 @@ function builtAt() {
 
 const newest = Math.max(...inputs.map((name) => path.join(root, name)).filter(existsSync).map(newestChange));
 if (newest > builtAt()) {
-  // New dependencies or compiler settings: start the incremental state afresh, which does not
-  // always notice changed type declarations under node_modules.
-  const settings = ['tsconfig.json', 'package-lock.json'].map((name) => statSync(path.join(root, name)).mtimeMs);
-  if (Math.max(...settings) > builtAt()) rmSync(path.join(root, 'dist', '.tsbuildinfo'), { force: true });
   process.stderr.write('Building (sources changed since the last build)...\n');
   const started = Date.now();
   // npm's own binary: the one running this script's npm, not whichever is first on PATH.
