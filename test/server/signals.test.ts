@@ -71,9 +71,11 @@ describe('Ctrl-C at a terminal running npm start', () => {
   const dataDir = useTempDir('gw-ctrl-c-');
 
   it('lets the in-flight import finish, and npm exits 0', async () => {
-    const terminal = spawn('script', ['-qfec', 'npm start', '/dev/null'], {
+    // `exec`: at a terminal the user's interactive shell puts npm in a job of its own and outlives
+    // Ctrl-C; the non-interactive shell `script` starts would die of the signal in its place.
+    const terminal = spawn('script', ['-qfec', 'exec npm start', '/dev/null'], {
       cwd: path.join(__dirname, '../..'),
-      env: { ...process.env, PORT: '0', DATA_DIR: dataDir(), SEED_DEMO: 'false', ADMIN_TOKEN, JWT_SECRET: '', MONGODB_URI: '', LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+      env: { ...process.env, SHELL: '/bin/sh', PORT: '0', DATA_DIR: dataDir(), SEED_DEMO: 'false', ADMIN_TOKEN, JWT_SECRET: '', MONGODB_URI: '', LOG_LEVEL: 'warn', NODE_ENV: 'production' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let screen = '';
