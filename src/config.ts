@@ -44,6 +44,13 @@ export interface GatewayConfig {
   requestTimeoutMs: number;
   /** HEADERS_TIMEOUT_MS, default 10000: a connection whose request headers take longer gets 408 and is closed. */
   headersTimeoutMs: number;
+  /**
+   * CACHE_MAX_AGE_MS, default 5000: the longest a cached read of mutable data (settings, members,
+   * teams, targets, kept answers) is used. Writes through the gateway, its CLIs and its other
+   * instances are seen at once whatever this is; it bounds how long a write by another tool
+   * straight into the database goes unseen. 0: nothing mutable is cached.
+   */
+  cacheMaxAgeMs: number;
   /** KEEP_ALIVE_TIMEOUT_MS, default 5000: an idle kept-alive connection is closed then (above a proxy's idle timeout). */
   keepAliveTimeoutMs: number;
   /** MAX_CONNECTIONS, default 1024: connections beyond are closed as they arrive (0 turns the cap off). */
@@ -142,6 +149,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 10_000, 0, 600_000),
     headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    cacheMaxAgeMs: integer(env, 'CACHE_MAX_AGE_MS', 5_000, 0, 86_400_000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 1024, 0, 1_000_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 3_600_000),
     introspection,

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   });
   progress.done();
   if (seeded) console.log(`Demo company loaded: ${seeded.import.counts.deals} deals, ${seeded.import.snapshotIds.length} snapshots.`);
-  const app = await buildApp({ connection: database.connection, config });
+  const app = await buildApp({ connection: database.connection, embedded: database.embedded, config });
   installGracefulShutdown(app, { closeDatabase: () => database.close(), graceMs: config.shutdownGraceMs });
   const address = await app.listen({ port: config.port, host: config.host });
   console.log(formatBanner({ address, config, generatedAdminToken: app.generatedAdminToken }));

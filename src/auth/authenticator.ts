@@ -1,5 +1,6 @@
 import { UnauthenticatedError } from '../errors';
-import { readCaches } from '../cache/read-caches';
+import type { DataAccess } from '../data/data-access';
+import type { RequestData } from '../data/request-data';
 import { MemberModel, type MemberDoc } from '../models/member.model';
 import { constantTimeEquals } from './constant-time';
 import { InvalidTokenError, RESERVED_SUBJECT, type TokenSigner } from './jwt';
@@ -12,22 +13,11 @@ export const ADMIN_TOKEN_SUBJECT = RESERVED_SUBJECT;
 // Any visible characters: ADMIN_TOKEN may be chosen freely (JWTs are base64url and dots).
 const BEARER = /^Bearer[ \t]+([\x21-\x7e]+)[ \t]*$/i;
 
-/**
- * The last header parsed and its token. Why: a request's header is parsed twice (who is calling,
- * then who may do what), and a client sends the same one request after request; handing back
- * the same token string also spares hashing it again for the verified-token lookup.
- */
-let lastHeader: string | undefined;
-let lastToken: string | null = null;
-
 /** The token of an `Authorization: Bearer <token>` header, or null. */
 export function bearerToken(authorization: unknown): string | null {
   if (typeof authorization !== 'string') return null;
-  if (authorization === lastHeader) return lastToken;
   const match = BEARER.exec(authorization);
-  lastHeader = authorization;
-  lastToken = match ? match[1] : null;
-  return lastToken;
+  return match ? match[1] : null;
 }
 
 function memberPrincipal(memberId: string, member: Pick<MemberDoc, 'role' | 'teamId'>): Principal {
@@ -38,6 +28,8 @@ export interface AuthenticatorOptions {
   signer: TokenSigner;
   /** The bootstrap admin secret; undefined disables it. */
   adminToken: string | undefined;
+  /** Where members are read from (and kept between requests). */
+  access: DataAccess;
 }
 
 /**
@@ -47,7 +39,25 @@ export interface AuthenticatorOptions {
  * are written): a role change or a deletion takes effect at once. Database failures are not authentication failures and propagate.
  */
 export class Authenticator {
+  /**
+   * The last header parsed and its token. Why: a request's header is parsed twice (who is calling,
+   * then who may do what), and a client sends the same one request after request; handing back
+   * the same token string also spares hashing it again for the verified-token lookup.
+   */
+  private lastHeader: string | undefined;
+
+  private lastToken: string | null = null;
+
   constructor(private readonly options: AuthenticatorOptions) {}
+
+  /** bearerToken, remembering the last header. */
+  tokenOf(authorization: unknown): string | null {
+    if (authorization !== this.lastHeader) {
+      this.lastToken = bearerToken(authorization);
+      this.lastHeader = typeof authorization === 'string' ? authorization : undefined;
+    }
+    return this.lastToken;
+  }
 
   /**
    * Who a token names: `admin-token`, a member id, or null when it does not verify. Never throws
@@ -85,8 +95,8 @@ export class Authenticator {
     return this.options.signer.remembered(token)?.memberId;
   }
 
-  async authenticate(authorization: string | undefined): Promise<Principal> {
-    const token = bearerToken(authorization);
+  async authenticate(authorization: string | undefined, data: RequestData): Promise<Principal> {
+    const token = this.tokenOf(authorization);
     if (token === null) throw new UnauthenticatedError();
     const remembered = this.rememberedSubject(token);
     // The admin identity comes from the secret itself, never from a subject a token carries.
@@ -95,7 +105,7 @@ export class Authenticator {
     if (memberId === null) throw new UnauthenticatedError();
     // Cached until the members collection is written (src/cache): a role change or a deletion
     // still counts from the next request on.
-    const member = await readCaches.membersById.get(memberId, () => MemberModel.findById(memberId).lean());
+    const member = await this.options.access.membersById.get(data, memberId, () => MemberModel.findById(memberId).lean<MemberDoc>().exec());
     if (!member) throw new UnauthenticatedError();
     return memberPrincipal(memberId, member);
   }
@@ -104,11 +114,11 @@ export class Authenticator {
    * authenticate without waiting, when everything it needs is in memory (a member token verified
    * before, its member cached); undefined when it takes more, or fails: call authenticate then.
    */
-  authenticateNow(authorization: string | undefined): Principal | undefined {
-    const token = bearerToken(authorization);
+  authenticateNow(authorization: string | undefined, data: RequestData): Principal | undefined {
+    const token = this.tokenOf(authorization);
     const memberId = token === null ? undefined : this.rememberedSubject(token);
     if (memberId === undefined) return undefined;
-    const member = readCaches.membersById.peek(memberId);
+    const member = this.options.access.membersById.peek(data, memberId);
     return member ? memberPrincipal(memberId, member) : undefined;
   }
 }

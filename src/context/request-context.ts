@@ -1,5 +1,7 @@
 import type { TokenSigner } from '../auth/jwt';
 import type { Principal } from '../auth/principal';
+import type { DataAccess } from '../data/data-access';
+import type { RequestData } from '../data/request-data';
 import type { Loaders } from '../loaders/create-loaders';
 
 /**
@@ -11,8 +13,12 @@ export interface RequestContext {
   requestId: string;
   /** Null only on routes that need no authentication (health, docs). */
   principal: Principal | null;
-  /** Created per request by `createLoaders()`: batching and caching never outlive one request. */
+  /** Created per request by `createLoaders()`: batching never outlives one request. */
   loaders: Loaders;
+  /** The app's data-access layer: every cache that outlives a request is there. */
+  access: DataAccess;
+  /** This request's view of the data (version counters as of its arrival) and what it read. */
+  data: RequestData;
   /** The app's token signer, for the token service; set by the gateway's context builder. */
   tokenSigner?: TokenSigner;
 }

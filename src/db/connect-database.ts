@@ -1,5 +1,4 @@
 import mongoose, { type Connection } from 'mongoose';
-import { dataVersions } from '../cache/data-versions';
 import { EmbeddedMongoServer } from '../store/server';
 
 export interface ConnectDatabaseOptions {
@@ -56,8 +55,8 @@ export async function connectDatabase(options: ConnectDatabaseOptions = {}): Pro
     // test/bench/results/store.json; mixed mongoose load, 32 in flight, 2 shared CPUs), a worker
     // did not win clearly: 268 vs 351 requests/s in process with no gateway work per request,
     // 352 vs 315 with 200 µs of it, the rounds overlapping either way. A worker adds a thread hop
-    // per message and a second lifecycle (start, crash, stop) to own, and whatever listens to the
-    // server's `command` events (cache invalidation) would have to cross threads.
+    // per message and a second lifecycle (start, crash, stop) to own, and the version counters
+    // every request reads (src/data/version-clock.ts) would cost a round trip instead of a lookup.
     embedded = await EmbeddedMongoServer.start({ privateSocket: true, dataDir });
     uri = embedded.uri;
     dbName ??= EMBEDDED_DB_NAME;
@@ -71,14 +70,11 @@ export async function connectDatabase(options: ConnectDatabaseOptions = {}): Pro
     await embedded?.stop();
     throw err;
   }
-  // The embedded server sees every write, so reads of mutable data may be cached (src/cache).
-  const unwatch = embedded ? dataVersions.watch(embedded) : () => undefined;
   return {
     connection: mongoose.connection,
     uri,
     embedded,
     async close() {
-      unwatch();
       await mongoose.disconnect();
       await embedded?.stop();
     },

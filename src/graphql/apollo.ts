@@ -12,7 +12,8 @@ import { graphqlGuardPlugin, type IntrospectionPolicy } from '../security/graphq
 import { createGraphQLContext } from './context';
 import { createFormatError } from './format-error';
 import { jitGateway } from './jit/jit-gateway';
-import { KeptAnswers } from './jit/kept-answers';
+import type { AnswerCache } from '../data/answer-cache';
+import { answerCachePlugin, type KeptGraphQLAnswer } from './answer-cache.plugin';
 import { requestIdPlugin } from './request-scope';
 import { unavailableStatusPlugin } from './unavailable-status.plugin';
 
@@ -26,14 +27,11 @@ export async function mountGraphQL(
   schema: GraphQLSchema,
   contexts: ContextBuilder,
   logger: Logger,
-  security: { introspection: IntrospectionPolicy } = { introspection: 'admins' },
+  options: { introspection: IntrospectionPolicy; answers: AnswerCache<KeptGraphQLAnswer> },
 ): Promise<void> {
-  const kept = new KeptAnswers();
   const apollo = new ApolloServer<RequestContext>({
-    // Compiled execution (graphql-jit) with graphql-js as the fallback (jit/jit-executor.ts),
-    // behind whole answers kept until a write lands (jit/kept-answers.ts).
-    gateway: jitGateway(schema, kept),
-    stringifyResult: kept.stringifyResult,
+    // Compiled execution (graphql-jit) with graphql-js as the fallback (jit/jit-executor.ts).
+    gateway: jitGateway(schema),
     formatError: createFormatError(logger),
     includeStacktraceInErrorResponses: false,
     // Abuse limits (src/security): token count at parse time, depth/aliases/directives as
@@ -41,7 +39,7 @@ export async function mountGraphQL(
     parseOptions: { maxTokens: GRAPHQL_LIMITS.maxTokens },
     validationRules: graphqlLimitRules(),
     hideSchemaDetailsFromClientErrors: true,
-    introspection: security.introspection !== 'off',
+    introspection: options.introspection !== 'off',
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
     // No automatic persisted queries: no client of ours sends hashes, and a store of documents any
@@ -49,7 +47,15 @@ export async function mountGraphQL(
     // PERSISTED_QUERY_NOT_SUPPORTED.
     persistedQueries: false,
     // No cache hints are used: the cache-control plugin would only cost a hook per field.
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), unavailableStatusPlugin(), graphqlGuardPlugin(security), requestIdPlugin()],
+    // The answer cache last: a kept answer is looked up only once the guard let the operation through.
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      ApolloServerPluginCacheControlDisabled(),
+      unavailableStatusPlugin(),
+      graphqlGuardPlugin(options),
+      requestIdPlugin(),
+      answerCachePlugin(options.answers),
+    ],
     logger: logger.child({ component: 'apollo' }),
     // The app owns the process's signals (server/shutdown.ts): it drains requests, then stops
     // Apollo through fastify's onClose. Apollo's own handlers would stop it first and re-raise

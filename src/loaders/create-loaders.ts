@@ -1,3 +1,5 @@
+import type { DataAccess } from '../data/data-access';
+import type { RequestData } from '../data/request-data';
 import { createMemberLoaders } from './member.loaders';
 import { createPipelineLoaders } from './pipeline.loaders';
 
@@ -5,6 +7,6 @@ import { createPipelineLoaders } from './pipeline.loaders';
 export type Loaders = ReturnType<typeof createMemberLoaders> & ReturnType<typeof createPipelineLoaders>;
 
 /** Called once per request (REST or GraphQL) when the context is built. */
-export function createLoaders(): Loaders {
-  return { ...createMemberLoaders(), ...createPipelineLoaders() };
+export function createLoaders(access: DataAccess, data: RequestData): Loaders {
+  return { ...createMemberLoaders(access, data), ...createPipelineLoaders(access, data) };
 }

@@ -1,12 +1,13 @@
 import DataLoader from 'dataloader';
 import { trusted } from 'mongoose';
-import { readCaches } from '../cache/read-caches';
+import type { DataAccess } from '../data/data-access';
+import type { RequestData } from '../data/request-data';
 import { PeriodUnit } from '../domain/period';
-import { SETTINGS_ID, SettingsModel } from '../models/settings.model';
+import { SETTINGS_ID, SettingsDoc, SettingsModel } from '../models/settings.model';
 import { SnapshotModel } from '../models/snapshot.model';
 import { TargetDoc, TargetModel } from '../models/target.model';
 import type { PipelineFacts } from '../services/metrics/facts';
-import { DefinitionView, PipelineView, SnapshotView, snapshotCache } from '../services/snapshot-cache';
+import type { DefinitionView, PipelineView, SnapshotView } from '../domain/snapshot-views';
 
 /** What the metrics need from the settings; null fields are not set yet. */
 export interface MetricSettings {
@@ -37,17 +38,18 @@ function splitFactsKey(key: string): readonly [string, string] {
 
 /**
  * Loaders of the pipelines half of the graph (snapshots, definitions, stages, pipelines, metrics).
- * Committed-snapshot data comes through the process-wide snapshot cache; settings and targets are
- * read once per request. Each batch function answers in key order. Filter operators are ours and
- * marked `trusted()`: filters are sanitised globally.
+ * Committed-snapshot data comes through the app's snapshot cache; settings, targets and the latest
+ * snapshot through its version-checked caches (DataAccess), at most once per request. Each batch
+ * function answers in key order. Filter operators are ours and marked `trusted()`: filters are
+ * sanitised globally.
  */
-export function createPipelineLoaders() {
+export function createPipelineLoaders(access: DataAccess, data: RequestData) {
+  const snapshotCache = access.snapshots;
   return {
     /** The latest committed snapshot (greatest `snapshotAt`), or null before the first import. */
     latestSnapshot: new DataLoader<typeof LATEST, SnapshotView | null>(async (keys) => {
-      // Cached across requests until pipeline_snapshots is written (src/cache).
-      const doc = await readCaches.latestSnapshot.get(LATEST, () =>
-        SnapshotModel.findOne({ status: 'committed' }, { snapshotAt: 1 }).sort({ snapshotAt: -1, _id: -1 }).lean(),
+      const doc = await access.latestSnapshot.get(data, LATEST, () =>
+        SnapshotModel.findOne({ status: 'committed' }, { snapshotAt: 1 }).sort({ snapshotAt: -1, _id: -1 }).lean<{ _id: string; snapshotAt: Date }>().exec(),
       );
       const snapshot = doc ? { id: doc._id, snapshotAt: new Date(doc.snapshotAt) } : null;
       if (snapshot) snapshotCache.seed(snapshot);
@@ -81,13 +83,13 @@ export function createPipelineLoaders() {
     pipelineFacts: new DataLoader<string, PipelineFacts | null>((keys) => snapshotCache.facts(keys.map(splitFactsKey))),
     /** Currency and period, read once per request. */
     metricSettings: new DataLoader<typeof SETTINGS_ID, MetricSettings>(async (keys) => {
-      const doc = await readCaches.settings.get(SETTINGS_ID, () => SettingsModel.findById(SETTINGS_ID).lean());
+      const doc = await access.settings.get(data, SETTINGS_ID, () => SettingsModel.findById(SETTINGS_ID).lean<SettingsDoc>().exec());
       const settings: MetricSettings = { currency: doc?.currency ?? null, period: doc?.period ?? null };
       return keys.map(() => settings);
     }),
     /** Every member's targets for a year (one document per member at most). */
     targetsByYear: new DataLoader<number, TargetDoc[]>(async (years) => {
-      return readCaches.targetsByYear.getMany(years, String, async (missing) => {
+      return access.targetsByYear.getMany(data, years, String, async (missing) => {
         const docs = await TargetModel.find({ year: trusted({ $in: missing }) }).lean();
         return missing.map((year) => docs.filter((doc) => doc.year === year));
       });

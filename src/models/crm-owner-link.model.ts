@@ -1,4 +1,5 @@
 import { InferSchemaType, Schema, model } from 'mongoose';
+import { versionedScope } from '../data/versions-document';
 
 /**
  * How a HubSpot owner maps to a member: `_id` is the HubSpot owner id. Made when an owner is
@@ -15,5 +16,8 @@ const crmOwnerLinkSchema = new Schema(
 crmOwnerLinkSchema.index({ memberId: 1 });
 
 export type CrmOwnerLinkDoc = InferSchemaType<typeof crmOwnerLinkSchema> & { _id: string };
+
+// Every write bumps the 'crm_owner_links' version counter, which caches of it are checked against.
+crmOwnerLinkSchema.plugin(versionedScope('crm_owner_links'));
 
 export const CrmOwnerLinkModel = model('CrmOwnerLink', crmOwnerLinkSchema);

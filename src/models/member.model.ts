@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Schema, model } from 'mongoose';
 import { ROLES, Role } from '../auth/role';
 import { hidePendingImports } from '../import/pending-import-visibility';
+import { versionedScope } from '../data/versions-document';
 
 /** A stored member, as `lean()` reads return it. */
 export interface MemberDoc {
@@ -43,5 +44,8 @@ memberSchema.plugin(hidePendingImports);
 memberSchema.index({ emailLower: 1 }, { unique: true });
 // Listing by team (and the team → members loader) reads in `_id` order inside a team.
 memberSchema.index({ teamId: 1, _id: 1 });
+
+// Every write bumps the 'members' version counter, which caches of it are checked against.
+memberSchema.plugin(versionedScope('members'));
 
 export const MemberModel = model<MemberDoc>('Member', memberSchema);

@@ -1,5 +1,6 @@
 import { Schema, model } from 'mongoose';
 import { PERIOD_UNITS, PeriodUnit } from '../domain/period';
+import { versionedScope } from '../data/versions-document';
 
 /** The `_id` of the one settings document: settings are account-wide. */
 export const SETTINGS_ID = 'account';
@@ -22,5 +23,8 @@ const settingsSchema = new Schema<SettingsDoc>(
   },
   { collection: 'settings', timestamps: { createdAt: false, updatedAt: true }, versionKey: false },
 );
+
+// Every write bumps the 'settings' version counter, which caches of it are checked against.
+settingsSchema.plugin(versionedScope('settings'));
 
 export const SettingsModel = model<SettingsDoc>('Settings', settingsSchema);

@@ -1,4 +1,5 @@
 import { InferSchemaType, Schema, model } from 'mongoose';
+import { versionedScope } from '../data/versions-document';
 
 /** Lifecycle of a snapshot: written as `pending`, flipped to `committed` last. Readers see only committed ones. */
 export type SnapshotStatus = 'pending' | 'committed';
@@ -71,5 +72,8 @@ snapshotSchema.index({ importId: 1 });
 
 export type SnapshotCounts = InferSchemaType<typeof countsSchema>;
 export type SnapshotDoc = InferSchemaType<typeof snapshotSchema> & { _id: string; status: SnapshotStatus };
+
+// Every write bumps the 'pipeline_snapshots' version counter, which caches of it are checked against.
+snapshotSchema.plugin(versionedScope('pipeline_snapshots'));
 
 export const SnapshotModel = model('Snapshot', snapshotSchema);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Schema, model } from 'mongoose';
 import { PERIOD_UNITS, PeriodUnit } from '../domain/period';
+import { versionedScope } from '../data/versions-document';
 
 /**
  * One member's targets for one year. `period` and `currency` are copied from the settings when the
@@ -30,5 +31,8 @@ const targetSchema = new Schema<TargetDoc>(
 );
 
 targetSchema.index({ memberId: 1, year: 1 }, { unique: true });
+
+// Every write bumps the 'targets' version counter, which caches of it are checked against.
+targetSchema.plugin(versionedScope('targets'));
 
 export const TargetModel = model<TargetDoc>('Target', targetSchema);

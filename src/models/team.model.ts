@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Schema, model } from 'mongoose';
 import { hidePendingImports } from '../import/pending-import-visibility';
+import { versionedScope } from '../data/versions-document';
 
 /** A stored team. */
 export interface TeamDoc {
@@ -21,5 +22,8 @@ const teamSchema = new Schema<TeamDoc>(
 );
 
 teamSchema.plugin(hidePendingImports);
+
+// Every write bumps the 'teams' version counter, which caches of it are checked against.
+teamSchema.plugin(versionedScope('teams'));
 
 export const TeamModel = model<TeamDoc>('Team', teamSchema);

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AnswerCache, callerKey } from '../cache/answer-cache';
+import { AnswerCache, callerKey } from '../data/answer-cache';
+import { trackReads } from '../data/read-tracking';
 import type { RequestContext } from '../context/request-context';
 import type { ContextBuilder } from '../server/context-builder';
 import type { RouteDefinition } from './route-definition';
@@ -30,13 +31,13 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * are thrown on to the app's error handler, which renders the envelope. Answers of cacheable
  * routes are kept serialised, per caller and raw URL, until a write lands: the same URL always
  * builds the same input (or the same rejection), so a kept answer skips input checks, services
- * and serialisation alike.
+ * and serialisation alike. A kept answer depends on the scopes its computation read (AnswerCache).
  */
 export function registerRestRoutes(
   app: FastifyInstance,
   routes: readonly RouteDefinition[],
   contexts: ContextBuilder,
-  answers: AnswerCache<SerialisedAnswer> = new AnswerCache(),
+  answers: AnswerCache<SerialisedAnswer>,
 ): void {
   for (const route of routes) {
     const cacheable = route.cacheable === true && route.method === 'GET';
@@ -57,17 +58,16 @@ export function registerRestRoutes(
     async function answer(request: FastifyRequest, reply: FastifyReply, known?: RequestContext): Promise<FastifyReply> {
       const ctx = known ?? (await contexts.build(contextRequest(request)));
       const key = keyOf(ctx, request);
-      const kept = key === null || known ? undefined : answers.get(key);
+      const kept = key === null || known ? undefined : answers.get(key, ctx.data.view);
       if (kept) return sendKept(reply, kept);
-      const ticket = key === null ? null : answers.begin();
       const input = await buildRestInput(route, request);
-      const result = await route.handler(ctx, input as object);
+      const result = await trackReads(ctx.data.reads, () => route.handler(ctx, input as object));
       const status = typeof result.statusCode === 'number' ? result.statusCode : 200;
       reply.code(status);
       if (key === null) return reply.send(result);
       // The route's compiled response serialiser, as reply.send would use it.
       const body = Buffer.from(String(reply.serialize(result)));
-      if (status === 200) answers.keep(key, { status, body }, key.length + body.length, ticket);
+      if (status === 200) answers.keep(key, { status, body }, key.length + body.length, ctx.data);
       return reply.type(JSON_TYPE).send(body);
     }
 
@@ -81,7 +81,7 @@ export function registerRestRoutes(
       handler: (request: FastifyRequest, reply: FastifyReply) => {
         const ctx = cacheable ? contexts.buildNow(contextRequest(request)) : undefined;
         const key = ctx === undefined ? null : keyOf(ctx, request);
-        const kept = key === null ? undefined : answers.get(key);
+        const kept = key === null || ctx === undefined ? undefined : answers.get(key, ctx.data.view);
         return kept ? sendKept(reply, kept) : answer(request, reply, ctx);
       },
     });

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { bearerToken, type Authenticator } from '../auth/authenticator';
+import type { Authenticator } from '../auth/authenticator';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,7 +17,7 @@ export function registerRequestSubject(app: FastifyInstance, authenticator: Auth
   app.decorateRequest('tokenSubject', null);
   // Callback style: a token verified before is known at once, without a promise per request.
   app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
-    const token = bearerToken(request.headers.authorization);
+    const token = authenticator.tokenOf(request.headers.authorization);
     if (token === null) return done();
     const remembered = authenticator.rememberedSubject(token);
     if (remembered !== undefined) {

@@ -12,6 +12,8 @@ import { setCurrency, setPeriod } from '../services/settings.service';
 import { DEMO_CURRENCY, DEMO_PEOPLE, DEMO_PERIOD } from './demo-company';
 import { demoTargets } from './demo-targets';
 import { DEFAULT_DEMO_SEED, DemoOptions, generateDemoDocuments } from './generate-demo';
+import { SCOPES } from '../data/scopes';
+import { VERSIONS_COLLECTION, bumpVersions } from '../data/versions-document';
 
 /** The seed acts as the system, with admin rights; it is never reachable from a request. */
 const SEED_PRINCIPAL: Principal = { subject: 'demo-seed', role: Role.ADMIN, memberId: null, teamId: null };
@@ -92,12 +94,16 @@ const SEED_STATE = { collection: 'gateway_state', id: 'demo-seed' } as const;
 
 type SeedState = { _id: string; state: 'loading' | 'loaded'; at: Date };
 
-/** Empties every collection but the seed's own record: what a stopped seed left, indexes kept. */
+/**
+ * Empties every collection but the seed's own record and the version counters: what a stopped seed
+ * left, indexes kept. The counters only ever grow (caches compare them), so they are bumped instead.
+ */
 async function clearPartialSeed(connection: Connection): Promise<void> {
   const db = connection.db!;
   for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray()) {
-    if (name !== SEED_STATE.collection) await db.collection(name).deleteMany({});
+    if (name !== SEED_STATE.collection && name !== VERSIONS_COLLECTION) await db.collection(name).deleteMany({});
   }
+  await bumpVersions(connection, SCOPES);
 }
 
 /**

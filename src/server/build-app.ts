@@ -2,6 +2,8 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, t
 import type { Connection } from 'mongoose';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { Authenticator } from '../auth/authenticator';
+import { DataAccess } from '../data/data-access';
+import type { EmbeddedMongoServer } from '../store/server';
 import { TokenSigner } from '../auth/jwt';
 import { loadSecrets, type GatewaySecrets } from '../auth/secrets';
 import type { GatewayConfig } from '../config';
@@ -34,6 +36,8 @@ import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 export interface BuildAppOptions {
   /** The open mongoose connection the models use (from connectDatabase()). */
   connection: Connection;
+  /** The embedded server when it runs in this process (Database.embedded): version counters are then read from its memory. */
+  embedded?: EmbeddedMongoServer | null;
   config: GatewayConfig;
   /** Already resolved secrets; loaded from the environment / data directory / database when omitted. */
   secrets?: GatewaySecrets;
@@ -66,8 +70,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const logger = options.logger ?? pino({ level: config.logLevel, redact: LOG_REDACTION }, options.logStream ?? logDestination());
   const secrets = options.secrets ?? (await loadSecrets(config, connection));
   const signer = new TokenSigner({ secret: secrets.jwtSecret, issuer: config.jwtIssuer, audience: config.jwtAudience });
-  const authenticator = new Authenticator({ signer, adminToken: secrets.adminToken });
-  const contexts = new ContextBuilder(authenticator, signer);
+  const access = new DataAccess({ connection, embedded: options.embedded ?? null, cacheMaxAgeMs: config.cacheMaxAgeMs });
+  const authenticator = new Authenticator({ signer, adminToken: secrets.adminToken, access });
+  const contexts = new ContextBuilder(authenticator, signer, access);
 
   /** What every answer starts with: the security headers and the request id. */
   function startReply(request: FastifyRequest, reply: FastifyReply): void {
@@ -145,7 +150,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(graphiqlPlugin); // GraphiQL page + assets; before /graphql so its HTML hook applies
-  registerRestRoutes(app, [...ROUTES, ...(options.extraRoutes ?? [])], contexts);
-  await mountGraphQL(app, await buildGatewaySchema(), contexts, logger, { introspection: config.introspection });
+  registerRestRoutes(app, [...ROUTES, ...(options.extraRoutes ?? [])], contexts, access.restAnswers);
+  await mountGraphQL(app, await buildGatewaySchema(), contexts, logger, { introspection: config.introspection, answers: access.graphqlAnswers });
   return app;
 }

@@ -2,6 +2,9 @@ import type { Authenticator } from '../auth/authenticator';
 import type { TokenSigner } from '../auth/jwt';
 import type { Principal } from '../auth/principal';
 import type { RequestContext } from '../context/request-context';
+import type { DataAccess } from '../data/data-access';
+import type { RequestData } from '../data/request-data';
+import { trackReads } from '../data/read-tracking';
 import { createLoaders, type Loaders } from '../loaders/create-loaders';
 
 export interface ContextRequest {
@@ -20,10 +23,12 @@ class GatewayRequestContext implements RequestContext {
     readonly requestId: string,
     readonly principal: Principal | null,
     readonly tokenSigner: TokenSigner,
+    readonly access: DataAccess,
+    readonly data: RequestData,
   ) {}
 
   get loaders(): Loaders {
-    this.made ??= createLoaders();
+    this.made ??= createLoaders(this.access, this.data);
     return this.made;
   }
 }
@@ -36,6 +41,7 @@ export class ContextBuilder {
   constructor(
     private readonly authenticator: Authenticator,
     private readonly signer: TokenSigner,
+    private readonly access: DataAccess,
   ) {}
 
   /**
@@ -43,13 +49,17 @@ export class ContextBuilder {
    * Authenticator.authenticateNow); undefined otherwise: call build then.
    */
   buildNow(request: ContextRequest): RequestContext | undefined {
-    if (!request.authenticated) return new GatewayRequestContext(request.requestId, null, this.signer);
-    const principal = this.authenticator.authenticateNow(request.authorization);
-    return principal ? new GatewayRequestContext(request.requestId, principal, this.signer) : undefined;
+    const data = this.access.requestNow();
+    if (data === undefined) return undefined;
+    if (!request.authenticated) return new GatewayRequestContext(request.requestId, null, this.signer, this.access, data);
+    const principal = this.authenticator.authenticateNow(request.authorization, data);
+    return principal ? new GatewayRequestContext(request.requestId, principal, this.signer, this.access, data) : undefined;
   }
 
   async build(request: ContextRequest): Promise<RequestContext> {
-    const principal = request.authenticated ? await this.authenticator.authenticate(request.authorization) : null;
-    return new GatewayRequestContext(request.requestId, principal, this.signer);
+    // The view first: everything read from here on, the caller's member included, is checked against it.
+    const data = await this.access.request();
+    const principal = request.authenticated ? await trackReads(data.reads, () => this.authenticator.authenticate(request.authorization, data)) : null;
+    return new GatewayRequestContext(request.requestId, principal, this.signer, this.access, data);
   }
 }

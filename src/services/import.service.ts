@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal';
 import type { PeriodUnit } from '../domain/period';
 import { backfillPeriodEnds } from '../import/backfill-periods';
 import { buildPipelines } from '../import/build-pipelines';
-import { discardImport, settleImport } from '../import/discard-import';
+import { discardImport } from '../import/discard-import';
 import { normaliseCrmData } from '../import/normalise';
 import { publishImport } from '../import/publish-import';
 import type { NormalisedCrmData } from '../import/normalised.types';
@@ -14,6 +14,7 @@ import { writeDefinitions, writeOpportunities, writePipelines } from '../import/
 import { sourceHashOf } from '../import/source-hash';
 import { RawCrmImport, validateCrmDocuments } from '../import/validate-documents';
 import { SnapshotModel } from '../models/snapshot.model';
+import { ImportQueue } from '../import/import-queue';
 import { buildPipelineFacts } from './metrics/build-pipeline-facts';
 import { requireAdmin } from './member-access';
 import { readAccountSettings } from './settings.service';
@@ -60,31 +61,13 @@ export interface ImportOptions {
   onProgress?: (progress: ImportProgress) => void;
   /** The import time; defaults to now. Tests pin it. */
   now?: Date;
+  /** The instance's import queue (DataAccess.imports); a caller importing alone may leave it out. */
+  queue?: ImportQueue;
 }
 
 /** A snapshot keeps at most this many skipped items; the answer of the import itself has them all. */
 export const MAX_STORED_SKIPPED = 10_000;
 
-// Imports run one at a time in this process: two concurrent imports would race on creating the
-// same members and teams, and idempotence needs the first to finish before the second checks.
-let queue: Promise<unknown> = Promise.resolve();
-function exclusive<T>(task: () => Promise<T>): Promise<T> {
-  const run = queue.then(task, task);
-  queue = run.catch(() => undefined);
-  return run;
-}
-
-// Imports of this process whose clean-up or publishing failed (the database went away): the next
-// import finishes them first, so their hidden members and teams neither linger until a restart
-// nor collide with what the next one creates.
-const unsettled = new Set<string>();
-
-async function settleLeftovers(): Promise<void> {
-  for (const importId of unsettled) {
-    await settleImport(importId);
-    unsettled.delete(importId);
-  }
-}
 
 /**
  * Imports HubSpot CRM data (POST /crm/imports, the importCrmData mutation, the CLI, the demo seed).
@@ -102,8 +85,9 @@ export async function importCrmData(principal: Principal, raw: RawCrmImport, opt
   requireAdmin(principal, 'import CRM data');
   const validated = validateCrmDocuments(raw);
   const data = normaliseCrmData(validated.documents);
-  return exclusive(async () => {
-    await settleLeftovers();
+  const queue = options.queue ?? new ImportQueue();
+  return queue.exclusive(async () => {
+    await queue.settleLeftovers();
     const unit = validated.backfill ? await backfillUnit() : null;
     const sourceHash = sourceHashOf(data, validated.snapshotAt, unit);
     const existing = await findImported(sourceHash);
@@ -127,13 +111,13 @@ export async function importCrmData(principal: Principal, raw: RawCrmImport, opt
     } catch (error) {
       // The import's own error is what the caller needs; should the clean-up fail too, everything
       // is still hidden, and the next import or start-up removes it.
-      await discardImport(importId).catch(() => unsettled.add(importId));
+      await discardImport(importId).catch(() => queue.leaveUnsettled(importId));
       throw error;
     }
     try {
       await publishImport(importId);
     } catch (error) {
-      unsettled.add(importId);
+      queue.leaveUnsettled(importId);
       throw error;
     }
     onProgress({ step: 'committing', done: 1, total: 1 });

@@ -1,7 +1,7 @@
-import { readCaches } from '../cache/read-caches';
 import { trusted } from 'mongoose';
 import type { Principal } from '../auth/principal';
 import type { Role } from '../auth/role';
+import type { RequestContext } from '../context/request-context';
 import { EmailAddressResolver } from 'graphql-scalars';
 import { BadUserInputError, ConflictError, NotFoundError } from '../errors';
 import { MemberDoc, MemberModel } from '../models/member.model';
@@ -35,9 +35,9 @@ export interface MemberPage {
 }
 
 /** Reads one member or throws 404. Every role may read members. */
-export async function getMember(_principal: Principal, memberId: string): Promise<MemberDoc> {
-  // A read: cached until the members collection is written (src/cache); writes read fresh.
-  const member = await readCaches.membersById.get(memberId, () => MemberModel.findById(memberId).lean<MemberDoc>().exec());
+export async function getMember(ctx: RequestContext, memberId: string): Promise<MemberDoc> {
+  // Through the request's loader: kept across requests while the members' version stands.
+  const member = await ctx.loaders.memberById.load(memberId);
   if (!member) throw new NotFoundError(`Member ${memberId} not found`);
   return member;
 }

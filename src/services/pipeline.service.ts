@@ -5,7 +5,7 @@ import { LATEST } from '../loaders/pipeline.loaders';
 import { OpportunityModel, Outcome } from '../models/opportunity.model';
 import { SnapshotModel } from '../models/snapshot.model';
 import { decodeCursor, encodeCursor, invalidCursor } from './pipeline-cursor';
-import { DefinitionView, PipelineView, SnapshotView, StageView } from './snapshot-cache';
+import { DefinitionView, PipelineView, SnapshotView, StageView } from '../domain/snapshot-views';
 
 export type { DefinitionView, PipelineView, SnapshotView, StageView };
 

@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   const config = { ...loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT: '0' }), port: 0, host: '127.0.0.1' };
   const adminToken = process.env.BENCH_ADMIN_TOKEN || randomBytes(24).toString('base64url');
   const jwtSecret = new TextEncoder().encode(process.env.BENCH_JWT_SECRET || randomBytes(32).toString('base64url'));
-  const app = await buildApp({ connection: database.connection, config, secrets: { jwtSecret, adminToken, generatedAdminToken: null } });
+  const app = await buildApp({ connection: database.connection, embedded: database.embedded, config, secrets: { jwtSecret, adminToken, generatedAdminToken: null } });
   await app.listen({ port: 0, host: '127.0.0.1' });
 
   const members = await MemberModel.find({}, { role: 1 }).sort({ _id: 1 }).lean();

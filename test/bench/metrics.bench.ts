@@ -4,9 +4,10 @@
  * precomputed per pipeline and bounded by the days of a year), so the read columns should match.
  */
 import 'reflect-metadata';
+import mongoose from 'mongoose';
 import { SETTINGS_ID, SettingsModel } from '../../src/models/settings.model';
 import { getPipelineMetrics } from '../../src/services/metrics/metrics.service';
-import { snapshotCache } from '../../src/services/snapshot-cache';
+import { DataAccess } from '../../src/data/data-access';
 import { requestContext } from '../pipelines/support/context';
 import { startDatabase } from '../pipelines/support/database';
 import { seedSnapshot } from '../metrics/support/seed-opportunities';
@@ -36,10 +37,11 @@ async function main(): Promise<void> {
     let perRead = 0;
     let coldCommands: string[] = [];
     for (let i = 0; i < 10; i += 1) {
-      snapshotCache.clear();
+      // A new instance's data access: nothing cached yet.
+      const fresh = new DataAccess({ connection: mongoose.connection, embedded: db.server, cacheMaxAgeMs: 5_000 });
       commands.length = 0;
       const t = performance.now();
-      await getPipelineMetrics(requestContext(), { pipelineId: 'sales', snapshotId });
+      await getPipelineMetrics(requestContext(undefined, fresh), { pipelineId: 'sales', snapshotId });
       cold.push(performance.now() - t);
       perRead = commands.length;
       coldCommands = [...commands];

@@ -1,6 +1,8 @@
-import { dataVersions } from '../../src/cache/data-versions';
 import { randomUUID } from 'node:crypto';
-import { memberBatches } from '../../src/loaders/member.loaders';
+import { DataAccess } from '../../src/data/data-access';
+import { SCOPES } from '../../src/data/scopes';
+import { bumpVersions } from '../../src/data/versions-document';
+import { MemberBatches } from '../../src/loaders/member.loaders';
 import { MemberModel } from '../../src/models/member.model';
 import { TargetModel } from '../../src/models/target.model';
 import { TeamModel } from '../../src/models/team.model';
@@ -18,7 +20,7 @@ let only2025Id: string;
 /** Command names the embedded server received while `run` ran (driver housekeeping left out). */
 async function commandsDuring(run: () => Promise<void>): Promise<string[]> {
   const seen: string[] = [];
-  dataVersions.bump(null); // count batching on cold read caches (src/cache), as a first request would
+  await bumpVersions(gw.connection, SCOPES); // count batching on cold caches, as a first request would
   const listener = (name: string) => {
     if (!['hello', 'ismaster', 'isMaster', 'ping', 'endSessions'].includes(name)) seen.push(name);
   };
@@ -109,9 +111,9 @@ describe('members graph batching', () => {
   });
 
   it('calls each batch function once, with every key of its level (recorded loadCalls)', async () => {
-    const membersByTeam = jest.spyOn(memberBatches, 'membersByTeam');
-    const targetsByMember = jest.spyOn(memberBatches, 'targetsByMember');
-    const teamsById = jest.spyOn(memberBatches, 'teamsById');
+    const membersByTeam = jest.spyOn(MemberBatches.prototype, 'membersByTeam');
+    const targetsByMember = jest.spyOn(MemberBatches.prototype, 'targetsByMember');
+    const teamsById = jest.spyOn(MemberBatches.prototype, 'teamsById');
     try {
       const res = await gw.graphql(`{ teams { id members { edges { node { id team { id } targets(year: 2026) { year } } } } } }`);
       expect(res.body.errors).toBeUndefined();
@@ -128,6 +130,8 @@ describe('members graph batching', () => {
   });
 
   it('answers null for misses without failing the other keys of the batch', async () => {
+    const access = new DataAccess({ connection: gw.connection, embedded: gw.server, cacheMaxAgeMs: 5_000 });
+    const memberBatches = new MemberBatches(access, access.requestNow()!);
     await expect(memberBatches.membersById(['nobody', withTargetsId])).resolves.toEqual([null, expect.objectContaining({ _id: withTargetsId })]);
     const [empty, t01] = await memberBatches.membersByTeam(['empty', 't01']);
     expect(empty).toEqual([]);

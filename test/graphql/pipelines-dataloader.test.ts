@@ -1,5 +1,3 @@
-import { dataVersions } from '../../src/cache/data-versions';
-import { snapshotCache } from '../../src/services/snapshot-cache';
 import { setCurrency, setPeriod } from '../../src/services/settings.service';
 import { generatedFixture } from '../pipelines/fixtures/crm-fixture';
 import { ADMIN, startDatabase, TestDatabase } from '../pipelines/support/database';
@@ -41,8 +39,8 @@ async function dashboardFor(members: number, tag: string, snapshotAt: string) {
   const fixture = generatedFixture({ members, teams: 2, dealsPerMember: 6, tag });
   const scenario = await importScenario(fixture, snapshotAt);
   await setTargets(scenario, 2026, Object.fromEntries(fixture.owners.map((o) => [o.id, [1000, 2000, 3000, 4000]])));
-  const factsBatches = jest.spyOn(snapshotCache, 'facts');
-  dataVersions.bump(null); // count the reads of mutable data too, not the read caches (src/cache)
+  const factsBatches = jest.spyOn(db.access.snapshots, 'facts');
+  await db.bumpAll(); // count the reads of mutable data too, not the app's caches of them
   db.resetCommands();
   const data = await queryData(DASHBOARD);
   const commands = commandsOf(db).filter((c) => c.startsWith('find '));
@@ -82,7 +80,7 @@ describe('the dashboard query', () => {
   });
 
   it('reads nothing of a committed snapshot twice: a second dashboard only asks what may change', async () => {
-    dataVersions.bump(null);
+    await db.bumpAll();
     db.resetCommands();
     await queryData(DASHBOARD);
     // definitions, pipelines and facts come from the snapshot cache now
@@ -104,7 +102,7 @@ describe('the dashboard query', () => {
   });
 
   it('reads the snapshots of a time-series window once for every pipeline of the query', async () => {
-    dataVersions.bump(null);
+    await db.bumpAll();
     db.resetCommands();
     const data = await queryData(`{ snapshot { definitions { pipelines { id timeseries(metric: "open_opportunities", duration: 4) { points { value } } } } } }`);
     expect(data.snapshot.definitions[0].pipelines).toHaveLength(13);

@@ -92,6 +92,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
   const connection = database.connection;
   const app = await buildApp({
     connection,
+    embedded: database.embedded,
     config,
     secrets: { jwtSecret, adminToken, generatedAdminToken: null },
     extraRoutes: options.extraRoutes,

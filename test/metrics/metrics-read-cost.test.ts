@@ -1,8 +1,7 @@
-import { dataVersions } from '../../src/cache/data-versions';
 import mongoose from 'mongoose';
 import { SETTINGS_ID, SettingsModel } from '../../src/models/settings.model';
 import { getPipelineMetrics } from '../../src/services/metrics/metrics.service';
-import { snapshotCache } from '../../src/services/snapshot-cache';
+import { DataAccess } from '../../src/data/data-access';
 import { requestContext } from '../pipelines/support/context';
 import { startDatabase, TestDatabase } from '../pipelines/support/database';
 import { seedSnapshot } from './support/seed-opportunities';
@@ -21,10 +20,10 @@ afterAll(async () => db.stop());
 
 /** One metrics read on a cold cache: the commands it sends and the size of what it reads. */
 async function measureRead(snapshotId: string, pipelineId: string) {
-  snapshotCache.clear();
-  dataVersions.bump(null); // and the read caches of settings and targets (src/cache)
+  // A new instance's data access: nothing cached yet, committed snapshots included.
+  const cold = new DataAccess({ connection: mongoose.connection, embedded: db.server, cacheMaxAgeMs: 5_000 });
   reads.length = 0;
-  const answer = await getPipelineMetrics(requestContext(), { pipelineId, snapshotId });
+  const answer = await getPipelineMetrics(requestContext(undefined, cold), { pipelineId, snapshotId });
   const sent = reads.map((r) => `${r.name} ${r.collection}`);
   const facts = await mongoose.connection.db!.collection('pipeline_facts').findOne({ _id: `${snapshotId}:${pipelineId}` as never });
   return {

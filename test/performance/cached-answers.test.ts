@@ -1,4 +1,3 @@
-import { dataVersions } from '../../src/cache/data-versions';
 import { MemberModel } from '../../src/models/member.model';
 import { MAIN_FIXTURE, toImportBody } from '../pipelines/fixtures/crm-fixture';
 import { startGateway, type TestGateway } from '../helpers/gateway';
@@ -63,7 +62,6 @@ afterAll(async () => gw?.stop());
 
 describe('cached answers', () => {
   it('are cached at all: a repeated dashboard reads nothing from the database', async () => {
-    expect(dataVersions.enabled).toBe(true);
     await dashboard();
     expect(await findsDuring(() => dashboard())).toEqual([]);
   });
@@ -184,9 +182,14 @@ describe('compiled execution', () => {
     const { JitExecutor } = await import('../../src/graphql/jit/jit-executor');
     const { buildGatewaySchema } = await import('../../src/graphql/build-schema');
     const { createLoaders } = await import('../../src/loaders/create-loaders');
+    const { DataAccess } = await import('../../src/data/data-access');
     const schema = await buildGatewaySchema();
     const document = parse(DASHBOARD);
-    const context = () => ({ requestId: 'test', principal: { subject: 'admin-token', role: 'admin', memberId: null, teamId: null }, loaders: createLoaders() });
+    const context = () => {
+      const access = new DataAccess({ connection: gw.connection, embedded: gw.server, cacheMaxAgeMs: 5_000 });
+      const data = access.requestNow()!;
+      return { requestId: 'test', principal: { subject: 'admin-token', role: 'admin', memberId: null, teamId: null }, access, data, loaders: createLoaders(access, data) };
+    };
     const reference = await execute({ schema, document, contextValue: context() });
     const jit = new JitExecutor(schema);
     const compiled = await jit.execute({ document, operationName: null, operation: 'query', variables: undefined, contextValue: context() });

@@ -1,9 +1,10 @@
 import { SnapshotModel } from '../../src/models/snapshot.model';
-import { snapshotCache } from '../../src/services/snapshot-cache';
+import { SnapshotCache } from '../../src/data/snapshot-cache';
 import { seedSnapshot } from '../metrics/support/seed-opportunities';
 import { startDatabase, TestDatabase } from './support/database';
 
 let db: TestDatabase;
+let snapshotCache = new SnapshotCache();
 const ids: string[] = [];
 const facts = (snapshotId: string, pipelines: string[]) => snapshotCache.facts(pipelines.map((p) => [snapshotId, p] as const));
 const MEMBER_PIPELINES = ['sales', 'sales.member.member-1', 'sales.member.member-2', 'sales.member.member-3'];
@@ -18,7 +19,7 @@ afterAll(async () => db.stop());
 
 describe('the committed-snapshot cache', () => {
   it('reads a committed snapshot once, then answers from memory', async () => {
-    snapshotCache.clear();
+    snapshotCache = new SnapshotCache();
     db.resetCommands();
     const first = await snapshotCache.definitions(ids[0]);
     await snapshotCache.definitions(ids[0]);
@@ -29,7 +30,7 @@ describe('the committed-snapshot cache', () => {
   });
 
   it('never caches a pending snapshot, and answers null for a pipeline the snapshot lacks', async () => {
-    snapshotCache.clear();
+    snapshotCache = new SnapshotCache();
     await SnapshotModel.updateOne({ _id: ids[2] }, { $set: { status: 'pending' } });
     expect(await snapshotCache.snapshots([ids[2], ids[1]])).toEqual([null, expect.objectContaining({ id: ids[1] })]);
     await expect(snapshotCache.definitions(ids[2])).rejects.toThrow(`snapshot ${ids[2]} is not committed`);
@@ -38,7 +39,7 @@ describe('the committed-snapshot cache', () => {
   });
 
   it('keeps at most the configured number of snapshots, dropping the least recently used', async () => {
-    snapshotCache.clear({ snapshots: 2, facts: 100 });
+    snapshotCache = new SnapshotCache({ snapshots: 2, facts: 100 });
     await snapshotCache.snapshots([ids[0]]);
     await snapshotCache.snapshots([ids[1]]);
     await snapshotCache.snapshots([ids[0]]); // ids[0] used again: ids[1] is now the oldest
@@ -52,14 +53,14 @@ describe('the committed-snapshot cache', () => {
   });
 
   it('bounds the facts kept over all snapshots, never evicting the snapshot being read', async () => {
-    snapshotCache.clear({ snapshots: 10, facts: 3 });
+    snapshotCache = new SnapshotCache({ snapshots: 10, facts: 3 });
     const first = await facts(ids[0], MEMBER_PIPELINES);
     expect(first.map((f) => f?.pipelineId)).toEqual(MEMBER_PIPELINES);
     expect(snapshotCache.size()).toEqual({ snapshots: 1, facts: 4 });
     await facts(ids[1], ['sales']);
     expect(snapshotCache.size()).toEqual({ snapshots: 1, facts: 1 });
     // a batch larger than the cache still answers every key
-    snapshotCache.clear({ snapshots: 1, facts: 1 });
+    snapshotCache = new SnapshotCache({ snapshots: 1, facts: 1 });
     const mixed = await snapshotCache.facts([[ids[0], 'sales'], [ids[1], 'sales'], [ids[2], 'sales']]);
     expect(mixed.map((f) => f?.snapshotId)).toEqual(ids);
   });

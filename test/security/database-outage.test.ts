@@ -40,7 +40,7 @@ describe('the database going away and coming back', () => {
     await ensureIndexes();
     const config = { ...loadConfig({ LOG_LEVEL: 'error', ADMIN_TOKEN, REQUEST_TIMEOUT_MS: '10000' }), port: 0 };
     // Unexpected errors are logged at `error`: kept, so a failure below names the error behind it.
-    app = await buildApp({ connection: database.connection, config, logStream: { write: (line: string) => errorLines.push(line) } });
+    app = await buildApp({ connection: database.connection, embedded: database.embedded, config, logStream: { write: (line: string) => errorLines.push(line) } });
     await app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   });

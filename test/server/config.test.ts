@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       requestTimeoutMs: 10000,
       headersTimeoutMs: 10000,
       keepAliveTimeoutMs: 5000,
+      cacheMaxAgeMs: 5000,
       maxConnections: 1024,
       shutdownGraceMs: 30000,
       introspection: 'admins',

@@ -17,7 +17,7 @@ export class ImportResolver {
       deals: input.deals,
       snapshotAt: input.snapshotAt ?? undefined,
       backfill: input.backfill,
-    });
+    }, { queue: ctx.access.imports });
     return toCrmImportResult(result);
   }
 }

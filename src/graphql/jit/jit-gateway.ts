@@ -2,15 +2,15 @@ import type { GatewayInterface } from '@apollo/server-gateway-interface';
 import type { GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../../context/request-context';
 import { JitExecutor } from './jit-executor';
-import type { KeptAnswers } from './kept-answers';
+import { trackReads } from '../../data/read-tracking';
 
 /**
  * Apollo Server's gateway interface used for one local schema: Apollo keeps parsing, validation
- * (with its document cache), plugins, formatError and HTTP; execution goes to JitExecutor, behind
- * the kept answers of repeated queries. The schema never changes after start, so there are no
- * updates to announce.
+ * (with its document cache), plugins (the answer cache among them), formatError and HTTP;
+ * execution goes to JitExecutor, noting the scopes it reads for the answer cache. The schema
+ * never changes after start, so there are no updates to announce.
  */
-export function jitGateway(schema: GraphQLSchema, kept: KeptAnswers): GatewayInterface {
+export function jitGateway(schema: GraphQLSchema): GatewayInterface {
   // Compiling costs more than one graphql-js run of the same document (12 ms for the explorer's
   // query, which then runs in 5-8 ms; up to 19 ms for 15 aliased pages): a query text seen once,
   // as every text of a flood is, runs on graphql-js and is compiled when it comes again.
@@ -27,7 +27,7 @@ export function jitGateway(schema: GraphQLSchema, kept: KeptAnswers): GatewayInt
             variables: requestContext.request.variables,
             contextValue: requestContext.context as RequestContext,
           };
-          return kept.execute(request, () => executor.execute(request));
+          return trackReads(request.contextValue.data.reads, () => executor.execute(request));
         },
       };
     },

@@ -24,7 +24,7 @@ export class MemberResolver {
 
   @Query(() => Member, { description: 'One member; NOT_FOUND when unknown.' })
   async member(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<Member> {
-    return toMember(await members.getMember(principalOf(ctx), id));
+    return toMember(await members.getMember(ctx, id));
   }
 
   @Query(() => MemberConnection, { description: 'Members in stable order, filtered by team and role.' })

@@ -1,5 +1,5 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import type { DefinitionView } from '../../services/snapshot-cache';
+import type { DefinitionView } from '../../domain/snapshot-views';
 import { Stage } from './stage.type';
 
 /** A CRM pipeline definition (HubSpot deal pipeline) in one snapshot. `pipelines` is a field resolver. */

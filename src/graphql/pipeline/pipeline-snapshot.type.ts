@@ -1,5 +1,5 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import type { SnapshotView } from '../../services/snapshot-cache';
+import type { SnapshotView } from '../../domain/snapshot-views';
 import { PageInfo } from '../member/page-info.type';
 
 /** A committed pipeline snapshot. `definitions` is a field resolver. */

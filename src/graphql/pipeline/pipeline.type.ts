@@ -1,5 +1,5 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import type { PipelineView } from '../../services/snapshot-cache';
+import type { PipelineView } from '../../domain/snapshot-views';
 import { PipelineKind, toPipelineKind } from './pipeline-kind.enum';
 
 /**

@@ -37,7 +37,7 @@ const importRoute: RouteDefinition<CrmImportBody> = {
       deals: input.deals,
       snapshotAt: input.snapshot_at,
       backfill: input.backfill,
-    });
+    }, { queue: ctx.access.imports });
     const { counts } = result;
     const message = result.reused
       ? 'This data was already imported; its snapshot is answered and nothing was written'

@@ -67,7 +67,7 @@ const getMemberRoute: RouteDefinition<MemberIdInput> = {
   errors: [ErrorCode.NOT_FOUND],
   input: MemberIdInput,
   response: envelopeSchema({ member: MEMBER_SCHEMA }, ['member']),
-  handler: async (ctx, input) => ok('Member found', { member: toRestMember(await members.getMember(principalOf(ctx), input.member_id)) }),
+  handler: async (ctx, input) => ok('Member found', { member: toRestMember(await members.getMember(ctx, input.member_id)) }),
 };
 
 const attachMemberRoute: RouteDefinition<AttachMemberInput> = {

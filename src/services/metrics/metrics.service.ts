@@ -3,7 +3,7 @@ import { periodOf } from '../../domain/period';
 import { factsKey } from '../../loaders/pipeline.loaders';
 import { SETTINGS_ID } from '../../models/settings.model';
 import { getPipeline } from '../pipeline.service';
-import type { PipelineView, SnapshotView } from '../snapshot-cache';
+import type { PipelineView, SnapshotView } from '../../domain/snapshot-views';
 import { METRIC_CATALOGUE, MetricName, metricDefinition } from './catalogue';
 import { MetricEnvironment } from './evaluate';
 import { PipelineFacts } from './facts';
@@ -45,12 +45,17 @@ export async function metricEnvironment(ctx: RequestContext, snapshot: Pick<Snap
 }
 
 /**
- * All metrics of a facts document, last evaluated with this currency, period and targets array.
- * Facts are immutable and the targets array is the read cache's (src/cache): a new array comes
- * whenever targets are written, so an entry is valid exactly while all three stand still. Without
- * read caches every request brings a fresh array and nothing is reused.
+ * All metrics of a facts document as last evaluated, with this currency, period and targets
+ * array. Facts are immutable and the targets array is the app's cached one (DataAccess): a new
+ * array comes whenever the targets' version moves, so an entry is valid exactly while all three
+ * stand still. Kept in DataAccess.metricsMemo, by facts object.
  */
-const allMetricsMemo = new WeakMap<PipelineFacts, { currency: string | null; period: string | null; targets: unknown; selection: MetricSelection }>();
+interface AllMetricsMemo {
+  currency: string | null;
+  period: string | null;
+  targets: unknown;
+  selection: MetricSelection;
+}
 
 /**
  * Evaluates metrics (all when `names` is undefined) on a pipeline already resolved. Metrics derived
@@ -66,14 +71,14 @@ export async function metricsOf(ctx: RequestContext, pipeline: PipelineView, nam
     if (!visible) throw withheldError(asked.filter(derivedFromTargets));
     return selectMetrics(facts, env, names);
   }
-  const selection = allMetrics(facts, env);
+  const selection = allMetrics(ctx.access.metricsMemo as WeakMap<PipelineFacts, AllMetricsMemo>, facts, env);
   return visible ? selection : withhold(selection, derivedFromTargets);
 }
 
-function allMetrics(facts: PipelineFacts, env: MetricEnvironment): MetricSelection {
-  const memo = allMetricsMemo.get(facts);
+function allMetrics(memos: WeakMap<PipelineFacts, AllMetricsMemo>, facts: PipelineFacts, env: MetricEnvironment): MetricSelection {
+  const memo = memos.get(facts);
   if (memo && memo.currency === env.currency && memo.period === env.period && memo.targets === env.targets) return memo.selection;
   const selection = selectMetrics(facts, env);
-  allMetricsMemo.set(facts, { currency: env.currency, period: env.period, targets: env.targets, selection });
+  memos.set(facts, { currency: env.currency, period: env.period, targets: env.targets, selection });
   return selection;
 }

@@ -5,14 +5,14 @@
 import { graphql, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Principal } from '../../../src/auth/principal';
 import { buildGatewaySchema } from '../../../src/graphql/build-schema';
-import { createLoaders } from '../../../src/loaders/create-loaders';
+import { requestContext } from './context';
 import { ADMIN } from './database';
 
 let schema: Promise<GraphQLSchema> | null = null;
 
 export async function runGraphQL(source: string, variableValues?: Record<string, unknown>, principal: Principal = ADMIN): Promise<ExecutionResult> {
   schema ??= buildGatewaySchema();
-  const contextValue = { requestId: 'test', principal, loaders: createLoaders() };
+  const contextValue = requestContext(principal);
   return graphql({ schema: await schema, source, variableValues, contextValue });
 }
 

@@ -1,25 +1,12 @@
-import mongoose from 'mongoose';
-import pino from 'pino';
-import { loadConfig } from '../../../src/config';
-import { buildApp } from '../../../src/server/build-app';
+import { startGateway } from '../../helpers/gateway';
 import { TEST_ROUTES } from './test-routes';
 
 describe('an unexpected REST error', () => {
   it('is logged in full with the request id while the client gets only the generic message', async () => {
     const lines: string[] = [];
-    const logger = pino({ level: 'error' }, { write: (line: string) => lines.push(line) });
-    const adminToken = 'a'.repeat(32);
-    // No database needed: the admin token is checked without one and the route fails on its own.
-    const app = await buildApp({
-      connection: mongoose.connection,
-      config: loadConfig({ LOG_LEVEL: 'error' }),
-      secrets: { jwtSecret: new TextEncoder().encode('k'.repeat(32)), adminToken, generatedAdminToken: null },
-      extraRoutes: TEST_ROUTES,
-      logger,
-    });
+    const gw = await startGateway({ env: { LOG_LEVEL: 'error' }, extraRoutes: TEST_ROUTES, logStream: { write: (line: string) => lines.push(line) } });
     try {
-      const address = await app.listen({ port: 0, host: '127.0.0.1' });
-      const res = await fetch(`${address}/test/fail`, { headers: { authorization: `Bearer ${adminToken}`, 'x-request-id': 'log-me' } });
+      const res = await fetch(`${gw.url}/test/fail`, { headers: { authorization: `Bearer ${gw.adminToken}`, 'x-request-id': 'log-me' } });
       expect(res.status).toBe(500);
       expect(await res.json()).toEqual({ message: 'Internal server error (request id log-me)', success: false, statusCode: 500 });
       const logged = lines.map((line) => JSON.parse(line)).find((entry) => entry.requestId === 'log-me');
@@ -27,7 +14,7 @@ describe('an unexpected REST error', () => {
       expect(logged.err.message).toContain('secret-host');
       expect(logged.err.stack).toContain('test-routes');
     } finally {
-      await app.close();
+      await gw.stop();
     }
   });
 });

@@ -1,49 +1,18 @@
 /**
- * Internal: reads of committed snapshots, cached in memory by snapshot id. A committed snapshot
- * never changes (definitions, pipelines, facts), so these reads are safe to keep across requests;
- * the cache holds a bounded number of snapshots and drops the least recently used one.
- * Settings, targets and "which snapshot is the latest" are never cached here: they change.
- * Operators in filters are ours, so they are marked `trusted()` (filters are sanitised globally).
+ * Reads of committed snapshots, cached in memory by snapshot id. A committed snapshot never
+ * changes (definitions, pipelines, facts), so these reads are kept across requests without any
+ * version check; the cache holds a bounded number of snapshots and drops the least recently used
+ * one. Settings, targets and "which snapshot is the latest" are not kept here: they change
+ * (DataAccess keeps them by version). Operators in filters are ours, so they are marked
+ * `trusted()` (filters are sanitised globally).
  */
 import { trusted } from 'mongoose';
 import { DefinitionModel } from '../models/definition.model';
 import { PipelineFactsModel } from '../models/pipeline-facts.model';
 import { PipelineKind, PipelineModel } from '../models/pipeline.model';
 import { SnapshotModel } from '../models/snapshot.model';
-import type { PipelineFacts } from './metrics/facts';
-
-export interface SnapshotView {
-  id: string;
-  snapshotAt: Date;
-}
-
-export interface StageView {
-  id: string;
-  label: string;
-  order: number;
-  isClosed: boolean;
-  probability: number;
-}
-
-export interface DefinitionView {
-  snapshotId: string;
-  /** The HubSpot pipeline id: `pipeline_definition_id`. */
-  id: string;
-  label: string;
-  displayOrder: number;
-  stages: StageView[];
-}
-
-export interface PipelineView {
-  snapshotId: string;
-  /** Stable id: `<def>`, `<def>.team.<teamId>`, `<def>.member.<memberId>`. */
-  id: string;
-  definitionId: string;
-  kind: PipelineKind;
-  teamId: string | null;
-  memberId: string | null;
-  isSubPipeline: boolean;
-}
+import type { DefinitionView, PipelineView, SnapshotView } from '../domain/snapshot-views';
+import type { PipelineFacts } from '../services/metrics/facts';
 
 interface Entry {
   snapshot: SnapshotView;
@@ -68,12 +37,12 @@ function comparePipelines(a: PipelineView, b: PipelineView): number {
   return KIND_RANK[a.kind] - KIND_RANK[b.kind] || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
-class SnapshotCache {
+export class SnapshotCache {
   private readonly entries = new Map<string, Entry>();
 
   private factsCount = 0;
 
-  constructor(private limits: SnapshotCacheLimits = DEFAULT_LIMITS) {}
+  constructor(private readonly limits: SnapshotCacheLimits = DEFAULT_LIMITS) {}
 
   /** Drops least recently used snapshots until both limits hold; `keep` (the one in use) stays. */
   private evict(keep?: string): void {
@@ -238,14 +207,4 @@ class SnapshotCache {
   size(): { snapshots: number; facts: number } {
     return { snapshots: this.entries.size, facts: this.factsCount };
   }
-
-  /** Forgets everything and, optionally, sets new limits (tests; between databases). */
-  clear(limits: SnapshotCacheLimits = DEFAULT_LIMITS): void {
-    this.entries.clear();
-    this.factsCount = 0;
-    this.limits = limits;
-  }
 }
-
-/** The process-wide cache of committed snapshots. */
-export const snapshotCache = new SnapshotCache();

@@ -1,0 +1,106 @@
+import type { Connection } from 'mongoose';
+import type { MemberDoc } from '../models/member.model';
+import type { SettingsDoc } from '../models/settings.model';
+import type { TargetDoc } from '../models/target.model';
+import type { TeamDoc } from '../models/team.model';
+import { ImportQueue } from '../import/import-queue';
+import type { EmbeddedMongoServer } from '../store/server';
+import type { KeptGraphQLAnswer } from '../graphql/answer-cache.plugin';
+import { AnswerCache } from './answer-cache';
+import { requestData, type RequestData } from './request-data';
+import { SnapshotCache } from './snapshot-cache';
+import { VersionClock } from './version-clock';
+import { VersionedCache } from './versioned-cache';
+
+export interface DataAccessOptions {
+  connection: Connection;
+  /** The embedded server when it runs in this process (the version counters are read from its memory). */
+  embedded: EmbeddedMongoServer | null;
+  /** CACHE_MAX_AGE_MS; 0 keeps nothing mutable. */
+  cacheMaxAgeMs: number;
+  now?: () => number;
+}
+
+/** The latest committed snapshot, as cached. */
+export interface LatestSnapshotDoc {
+  _id: string;
+  snapshotAt: Date;
+}
+
+/**
+ * Everything one gateway instance keeps of the database between requests, made once per app in
+ * `buildApp` and reached by requests through their context: the version clock every cache is
+ * checked against, the caches of mutable reads (by scope), the committed snapshots, the metrics
+ * evaluated on them, and the answers kept whole. Nothing here is shared with another app in the
+ * same process, so two instances in one process behave as two processes would.
+ */
+export class DataAccess {
+  readonly clock: VersionClock;
+
+  readonly latestSnapshot: VersionedCache<LatestSnapshotDoc | null>;
+
+  readonly settings: VersionedCache<SettingsDoc | null>;
+
+  /** Members by id (full lean documents; authentication reads role and team from them too). */
+  readonly membersById: VersionedCache<MemberDoc | null>;
+
+  /** Members of a team, in id order. */
+  readonly membersByTeam: VersionedCache<MemberDoc[]>;
+
+  readonly teamsById: VersionedCache<TeamDoc | null>;
+
+  /** Target sets by member and year. */
+  readonly targetsByMember: VersionedCache<TargetDoc | null>;
+
+  /** Every member's target sets of a year. */
+  readonly targetsByYear: VersionedCache<TargetDoc[]>;
+
+  /** Committed snapshots: immutable, kept without versions. */
+  readonly snapshots = new SnapshotCache();
+
+  /**
+   * The last evaluation of all metrics of a facts object (metrics.service.ts). Keyed by the facts
+   * object, which lives as long as SnapshotCache keeps it.
+   */
+  readonly metricsMemo = new WeakMap<object, unknown>();
+
+  /** This instance's imports, one at a time. */
+  readonly imports = new ImportQueue();
+
+  /** Serialised REST answers (register-routes.ts). */
+  readonly restAnswers: AnswerCache<{ status: number; body: Buffer }>;
+
+  /** GraphQL query answers (answer-cache.plugin.ts). */
+  readonly graphqlAnswers: AnswerCache<KeptGraphQLAnswer>;
+
+  constructor(options: DataAccessOptions) {
+    const caching = options.cacheMaxAgeMs > 0;
+    this.clock = new VersionClock({
+      connection: options.connection,
+      dbName: options.connection.name,
+      embedded: options.embedded,
+      maxAgeMs: options.cacheMaxAgeMs,
+      now: options.now,
+    });
+    this.latestSnapshot = new VersionedCache('pipeline_snapshots', 1, caching);
+    this.settings = new VersionedCache('settings', 1, caching);
+    this.membersById = new VersionedCache('members', 10_000, caching);
+    this.membersByTeam = new VersionedCache('members', 1_000, caching);
+    this.teamsById = new VersionedCache('teams', 10_000, caching);
+    this.targetsByMember = new VersionedCache('targets', 10_000, caching);
+    this.targetsByYear = new VersionedCache('targets', 100, caching);
+    this.restAnswers = new AnswerCache({ enabled: caching, now: options.now });
+    this.graphqlAnswers = new AnswerCache({ enabled: caching, now: options.now });
+  }
+
+  /** A request's view of the data as of now, without waiting when the counters are in this process. */
+  requestNow(): RequestData | undefined {
+    const view = this.clock.viewNow();
+    return view && requestData(view);
+  }
+
+  /** A request's view of the data as of now. */
+  async request(): Promise<RequestData> {
+    return requestData(await this.clock.view());
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * The mutable collections whose writes readers must see: each has a counter in the versions
+ * document (versions-document.ts), and every cache of data read from one is valid only while
+ * that counter stands still. Committed snapshots' definitions, pipelines, opportunities and facts
+ * never change once committed, so they have none: only "which snapshots exist" does.
+ */
+export const SCOPES = ['settings', 'members', 'teams', 'targets', 'pipeline_snapshots', 'crm_owner_links'] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+/** The counters of every scope as read at one moment, plus the cache-age epoch of that moment. */
+export interface VersionView {
+  readonly versions: Readonly<Record<Scope, number>>;
+  /**
+   * `floor(read time / CACHE_MAX_AGE_MS)`: a cache keeps nothing across epochs, which bounds how
+   * long a write made by another tool (one that does not bump the counters) can go unseen.
+   */
+  readonly epoch: number;
+}
+
+/** Counters as stored: a scope never written has no field yet and counts as 0. */
+export function countersOf(doc: Partial<Record<string, unknown>> | null | undefined): Record<Scope, number> {
+  const counters = {} as Record<Scope, number>;
+  for (const scope of SCOPES) {
+    const value = doc?.[scope];
+    counters[scope] = typeof value === 'number' ? value : 0;
+  }
+  return counters;
+}

@@ -1,0 +1,70 @@
+import type { Connection } from 'mongoose';
+import type { EmbeddedMongoServer } from '../store/server';
+import { countersOf, type Scope, type VersionView } from './scopes';
+import { VERSIONS_COLLECTION, VERSIONS_ID, readVersions } from './versions-document';
+
+export interface VersionClockOptions {
+  connection: Connection;
+  /** The database name the gateway uses (where the versions document lives). */
+  dbName: string;
+  /** The embedded server when it runs in this process: the counters are then read from its memory. */
+  embedded: EmbeddedMongoServer | null;
+  /** CACHE_MAX_AGE_MS: the longest a cached read of mutable data is used; 0: never cached. */
+  maxAgeMs: number;
+  now?: () => number;
+}
+
+/**
+ * Tells each request the version counters as of its arrival (versions-document.ts), which every
+ * cache compares with what it holds. The counters live in the database, so every instance on it
+ * sees every write made through the gateway, its CLIs or another instance.
+ *
+ * Why one round trip per request is not paid in full: a request needs counters read after it
+ * arrived, not a read of its own. Requests arriving while no read is under way wait for the next
+ * one, which starts on the next turn of the event loop; every request that arrived before it
+ * started shares it. Under load that is one small `findOne` per turn, not per request. With the
+ * embedded server in process the counters are read from its memory, without a round trip.
+ */
+export class VersionClock {
+  private pending: Promise<Record<Scope, number>> | null = null;
+
+  private readonly now: () => number;
+
+  constructor(private readonly options: VersionClockOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** False when CACHE_MAX_AGE_MS is 0: every read goes to the database. */
+  get caching(): boolean {
+    return this.options.maxAgeMs > 0;
+  }
+
+  /** The view as of now without waiting, where the counters are in this process; undefined otherwise. */
+  viewNow(): VersionView | undefined {
+    const { embedded } = this.options;
+    if (embedded === null) return undefined;
+    return this.viewOf(countersOf(embedded.peekDocument(this.options.dbName, VERSIONS_COLLECTION, VERSIONS_ID)));
+  }
+
+  /** The view as of now: counters read after this call. */
+  async view(): Promise<VersionView> {
+    return this.viewNow() ?? this.viewOf(await this.sharedRead());
+  }
+
+  private viewOf(versions: Record<Scope, number>): VersionView {
+    const { maxAgeMs } = this.options;
+    return { versions, epoch: maxAgeMs > 0 ? Math.floor(this.now() / maxAgeMs) : 0 };
+  }
+
+  private sharedRead(): Promise<Record<Scope, number>> {
+    if (this.pending) return this.pending; // not sent yet: it reads after this request arrived
+    const read = new Promise<Record<Scope, number>>((resolve, reject) => {
+      setImmediate(() => {
+        this.pending = null;
+        readVersions(this.options.connection).then(resolve, reject);
+      });
+    });
+    this.pending = read;
+    return read;
+  }
+}

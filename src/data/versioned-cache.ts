@@ -1,0 +1,84 @@
+import type { RequestData } from './request-data';
+import type { Scope } from './scopes';
+
+/**
+ * Reads of one mutable scope, kept while its version counter and the cache-age epoch stand still
+ * (VersionClock). A request sees the entries only when its view is the one they were read under;
+ * a request with a newer view starts them over, one with an older view (it arrived before a write
+ * another request has already seen) reads through. A read is kept only if no newer view arrived
+ * while it was in flight. Answers are shared between requests: callers treat them as read-only.
+ * Bounded: past `limit` entries it starts over.
+ */
+export class VersionedCache<V> {
+  private version = -1;
+
+  private epoch = -1;
+
+  private readonly entries = new Map<string, V>();
+
+  constructor(
+    readonly scope: Scope,
+    private readonly limit = 10_000,
+    private readonly enabled = true,
+  ) {}
+
+  /** Whether the entries belong to `data`'s view, starting them over for a newer one. */
+  private current(data: RequestData): boolean {
+    data.reads.add(this.scope);
+    if (!this.enabled) return false;
+    const version = data.view.versions[this.scope];
+    const { epoch } = data.view;
+    if (version === this.version && epoch === this.epoch) return true;
+    if (version > this.version || (version === this.version && epoch > this.epoch)) {
+      this.entries.clear();
+      this.version = version;
+      this.epoch = epoch;
+      return true;
+    }
+    return false;
+  }
+
+  private stillCurrent(version: number, epoch: number): boolean {
+    return this.version === version && this.epoch === epoch;
+  }
+
+  /** Values for `keys` in key order: cached ones as they are, the misses read in one call. */
+  async getMany<K>(data: RequestData, keys: readonly K[], keyOf: (key: K) => string, readMisses: (keys: K[]) => Promise<V[]>): Promise<V[]> {
+    if (!this.current(data)) return readMisses([...keys]);
+    const { version, epoch } = this;
+    const answers = new Map<string, V>();
+    const missing: K[] = [];
+    const asked = new Set<string>();
+    for (const key of keys) {
+      const id = keyOf(key);
+      if (this.entries.has(id)) answers.set(id, this.entries.get(id) as V);
+      else if (!asked.has(id)) {
+        asked.add(id);
+        missing.push(key);
+      }
+    }
+    if (missing.length > 0) {
+      const read = await readMisses(missing);
+      const keep = this.stillCurrent(version, epoch);
+      if (keep && this.entries.size + missing.length > this.limit) this.entries.clear();
+      missing.forEach((key, i) => {
+        answers.set(keyOf(key), read[i]);
+        if (keep) this.entries.set(keyOf(key), read[i]);
+      });
+    }
+    return keys.map((key) => answers.get(keyOf(key)) as V);
+  }
+
+  /** The cached value for `key` under `data`'s view, without reading; undefined when there is none. */
+  peek(data: RequestData, key: string): V | undefined {
+    return this.current(data) ? this.entries.get(key) : undefined;
+  }
+
+  /** One value, read by `read` on a miss. */
+  async get(data: RequestData, key: string, read: () => Promise<V>): Promise<V> {
+    // The common case, a hit, without getMany's bookkeeping (it runs for every request's member).
+    if (this.current(data) && this.entries.has(key)) return this.entries.get(key) as V;
+    const [value] = await this.getMany(data, [key], (k) => k, async () => [await read()]);
+    return value;
+  }
+}

@@ -1,0 +1,75 @@
+import type { Connection, MongooseQueryMiddleware, Schema } from 'mongoose';
+import { noteRead } from './read-tracking';
+import { countersOf, type Scope } from './scopes';
+
+/** One small document, `{ _id: 'versions', <scope>: <counter>, ... }`, in this collection. */
+export const VERSIONS_COLLECTION = 'data_versions';
+export const VERSIONS_ID = 'versions';
+
+/**
+ * Adds 1 to the counters of `scopes`, as one `$inc` (upserting the document). Called after the
+ * write it announces was acknowledged, so whoever reads the new counter also reads the write.
+ */
+export async function bumpVersions(connection: Connection, scopes: readonly Scope[]): Promise<void> {
+  if (scopes.length === 0) return;
+  const inc = Object.fromEntries(scopes.map((scope) => [scope, 1]));
+  await connection
+    .collection<{ _id: string }>(VERSIONS_COLLECTION)
+    .updateOne({ _id: VERSIONS_ID }, { $inc: inc }, { upsert: true });
+}
+
+/** The counters as stored now (one round trip). */
+export async function readVersions(connection: Connection): Promise<Record<Scope, number>> {
+  const doc = await connection.collection<{ _id: string }>(VERSIONS_COLLECTION).findOne({ _id: VERSIONS_ID });
+  return countersOf(doc);
+}
+
+const QUERY_WRITES: MongooseQueryMiddleware[] = ['updateOne', 'updateMany', 'deleteOne', 'deleteMany', 'findOneAndUpdate', 'findOneAndDelete', 'findOneAndReplace', 'replaceOne'];
+const QUERY_READS: MongooseQueryMiddleware[] = ['find', 'findOne', 'countDocuments', 'estimatedDocumentCount', 'distinct'];
+
+type Next = (error?: Error) => void;
+
+/**
+ * Schema plugin of a mutable model: every write through the model (queries, `insertMany`,
+ * `bulkWrite`, a document's `save`, so `create` too) bumps the scope's counter before the write's
+ * promise resolves, also when the write failed part-way (an unordered insert may have stored some
+ * documents). Every read through it is noted for the request it belongs to (read-tracking.ts).
+ * Writes through the collection object directly bypass this: the few that exist bump themselves.
+ */
+export function versionedScope(scope: Scope): (schema: Schema) => void {
+  return (schema) => {
+    const bumpOn = (connection: Connection) => bumpVersions(connection, [scope]);
+    const afterError = (connection: Connection, error: Error, next: Next) => {
+      bumpOn(connection).then(
+        () => next(error),
+        () => next(error),
+      );
+    };
+    schema.post(QUERY_WRITES, async function (this: { model: { db: Connection } }) {
+      await bumpOn(this.model.db);
+    });
+    schema.post(QUERY_WRITES, function (this: { model: { db: Connection } }, error: Error, _res: unknown, next: Next) {
+      afterError(this.model.db, error, next);
+    });
+    for (const hook of ['insertMany', 'bulkWrite'] as const) {
+      schema.post(hook, async function (this: { db: Connection }) {
+        await bumpOn(this.db);
+      });
+      schema.post(hook, function (this: { db: Connection }, error: Error, _res: unknown, next: Next) {
+        afterError(this.db, error, next);
+      });
+    }
+    schema.post('save', async function (this: { constructor: { db: Connection } }) {
+      await bumpOn(this.constructor.db);
+    });
+    schema.post('save', function (this: { constructor: { db: Connection } }, error: Error, _res: unknown, next: Next) {
+      afterError(this.constructor.db, error, next);
+    });
+    schema.pre(QUERY_READS, function () {
+      noteRead(scope);
+    });
+    schema.pre('aggregate', function () {
+      noteRead(scope);
+    });
+  };
+}
