@@ -103,7 +103,7 @@ export class Authenticator {
     if (remembered === undefined && this.isAdminSecret(token)) return { subject: ADMIN_TOKEN_SUBJECT, role: Role.ADMIN, memberId: null, teamId: null };
     const memberId = remembered ?? (await this.memberIdOf(token));
     if (memberId === null) throw new UnauthenticatedError();
-    // Cached until the members collection is written (src/cache): a role change or a deletion
+    // Kept while the members' version stands (DataAccess): a role change or a deletion
     // still counts from the next request on.
     const member = await this.options.access.membersById.get(data, memberId, () => MemberModel.findById(memberId).lean<MemberDoc>().exec());
     if (!member) throw new UnauthenticatedError();

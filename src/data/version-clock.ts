@@ -14,19 +14,29 @@ export interface VersionClockOptions {
   now?: () => number;
 }
 
+interface Waiting {
+  read: Promise<Record<Scope, number>>;
+  settle: { resolve: (counters: Record<Scope, number>) => void; reject: (error: unknown) => void };
+}
+
 /**
  * Tells each request the version counters as of its arrival (versions-document.ts), which every
  * cache compares with what it holds. The counters live in the database, so every instance on it
  * sees every write made through the gateway, its CLIs or another instance.
  *
  * Why one round trip per request is not paid in full: a request needs counters read after it
- * arrived, not a read of its own. Requests arriving while no read is under way wait for the next
- * one, which starts on the next turn of the event loop; every request that arrived before it
- * started shares it. Under load that is one small `findOne` per turn, not per request. With the
+ * arrived, not a read of its own. Arriving requests wait for the next read, sent on the next turn
+ * of the event loop or when the read under way comes back; every request that arrived before it
+ * was sent shares it. Under load that is one small `findOne` per round trip to the database, not
+ * per request. With the
  * embedded server in process the counters are read from its memory, without a round trip.
  */
 export class VersionClock {
-  private pending: Promise<Record<Scope, number>> | null = null;
+  /** The read the next requests wait for, not sent yet. */
+  private next: Waiting | null = null;
+
+  /** Whether a read is under way: at most one is, so a loaded instance sends one per round trip. */
+  private sending = false;
 
   private readonly now: () => number;
 
@@ -57,14 +67,28 @@ export class VersionClock {
   }
 
   private sharedRead(): Promise<Record<Scope, number>> {
-    if (this.pending) return this.pending; // not sent yet: it reads after this request arrived
+    // Not sent yet: whoever joins it arrived before it is sent, so it reads after their arrival.
+    if (this.next) return this.next.read;
+    let settle!: Waiting['settle'];
     const read = new Promise<Record<Scope, number>>((resolve, reject) => {
-      setImmediate(() => {
-        this.pending = null;
-        readVersions(this.options.connection).then(resolve, reject);
-      });
+      settle = { resolve, reject };
     });
-    this.pending = read;
+    this.next = { read, settle };
+    if (!this.sending) setImmediate(() => this.send());
     return read;
+  }
+
+  /** Sends the waiting read; the one that gathers meanwhile is sent when its answer is back. */
+  private send(): void {
+    const waiting = this.next;
+    if (waiting === null) return;
+    this.next = null;
+    this.sending = true;
+    readVersions(this.options.connection)
+      .then(waiting.settle.resolve, waiting.settle.reject)
+      .finally(() => {
+        this.sending = false;
+        if (this.next) this.send();
+      });
   }
 }

@@ -8,6 +8,30 @@ export interface KeptGraphQLAnswer {
   result: FormattedExecutionResult;
 }
 
+/**
+ * The serialised text of a kept answer's `data`, carried by that object itself (not enumerable,
+ * so JSON.stringify never sees it). Apollo copies the result's fields into a new object before
+ * `stringifyResult`, but passes `data` along as it is: a kept answer is then sent as the text it
+ * was serialised to once, rather than serialised again on every request.
+ */
+const KEPT_TEXT = Symbol('kept answer text');
+
+type DataWithText = Record<string, unknown> & { [KEPT_TEXT]?: string };
+
+/** Apollo's serialisation (prettyJSONStringify), which answers must keep byte for byte. */
+function stringify(value: FormattedExecutionResult): string {
+  return `${JSON.stringify(value)}\n`;
+}
+
+/** Apollo `stringifyResult`: a kept answer's text as it was made, anything else serialised now. */
+export function stringifyResult(value: FormattedExecutionResult): string {
+  if (value.errors === undefined && value.extensions === undefined && value.data) {
+    const text = (value.data as DataWithText)[KEPT_TEXT];
+    if (text !== undefined) return text;
+  }
+  return stringify(value);
+}
+
 function keyOf(requestContext: GraphQLRequestContext<RequestContext>): string | null {
   const { operation, source, operationName, request, contextValue } = requestContext;
   if (operation?.operation !== 'query' || source === undefined) return null;
@@ -41,8 +65,11 @@ export function answerCachePlugin(answers: AnswerCache<KeptGraphQLAnswer>): Apol
           if (body.kind !== 'single') return;
           const result = body.singleResult;
           if (result.errors !== undefined || result.extensions !== undefined || !result.data) return;
-          const bytes = key.length + JSON.stringify(result.data).length; // the key holds the query text: it counts too
-          answers.keep(key, { result: { data: result.data } }, bytes, requestContext.contextValue.data);
+          // Serialised here once: Apollo serialises after this hook, and finds the text attached.
+          const text = stringify({ data: result.data });
+          Object.defineProperty(result.data, KEPT_TEXT, { value: text });
+          // The key holds the query text: it counts too.
+          answers.keep(key, { result: { data: result.data } }, key.length + text.length, requestContext.contextValue.data);
         },
       };
     },

@@ -13,7 +13,7 @@ import { createGraphQLContext } from './context';
 import { createFormatError } from './format-error';
 import { jitGateway } from './jit/jit-gateway';
 import type { AnswerCache } from '../data/answer-cache';
-import { answerCachePlugin, type KeptGraphQLAnswer } from './answer-cache.plugin';
+import { answerCachePlugin, stringifyResult, type KeptGraphQLAnswer } from './answer-cache.plugin';
 import { requestIdPlugin } from './request-scope';
 import { unavailableStatusPlugin } from './unavailable-status.plugin';
 
@@ -32,6 +32,7 @@ export async function mountGraphQL(
   const apollo = new ApolloServer<RequestContext>({
     // Compiled execution (graphql-jit) with graphql-js as the fallback (jit/jit-executor.ts).
     gateway: jitGateway(schema),
+    stringifyResult,
     formatError: createFormatError(logger),
     includeStacktraceInErrorResponses: false,
     // Abuse limits (src/security): token count at parse time, depth/aliases/directives as

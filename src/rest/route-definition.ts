@@ -46,7 +46,7 @@ export interface RouteDefinition<TInput extends object = object> {
   errors?: readonly ErrorCode[];
   /**
    * A read whose 200 answer depends only on the request as sent, the caller, the stored data and
-   * the date: its serialised answer is kept until any write lands (src/cache/answer-cache.ts).
+   * the date: its serialised answer is kept while what it read is unchanged (src/data/answer-cache.ts).
    * Only GET routes, and only requests without a body, are served from it.
    */
   cacheable?: boolean;
