@@ -4,7 +4,6 @@ import type { Principal } from '../auth/principal';
 import type { RequestContext } from '../context/request-context';
 import type { DataAccess } from '../data/data-access';
 import type { RequestData } from '../data/request-data';
-import { trackReads } from '../data/read-tracking';
 import { createLoaders, type Loaders } from '../loaders/create-loaders';
 
 export interface ContextRequest {
@@ -59,7 +58,8 @@ export class ContextBuilder {
   async build(request: ContextRequest): Promise<RequestContext> {
     // The view first: everything read from here on, the caller's member included, is checked against it.
     const data = await this.access.request();
-    const principal = request.authenticated ? await trackReads(data.reads, () => this.authenticator.authenticate(request.authorization, data)) : null;
+    // Members are read through DataAccess's cache, which notes the read itself.
+    const principal = request.authenticated ? await this.authenticator.authenticate(request.authorization, data) : null;
     return new GatewayRequestContext(request.requestId, principal, this.signer, this.access, data);
   }
 }
