@@ -16,6 +16,9 @@ export class VersionedCache<V> {
 
   private readonly entries = new Map<string, V>();
 
+  /** Reads under way by `get`, by key, with the view they were started under. */
+  private readonly reading = new Map<string, { version: number; epoch: number; value: Promise<V> }>();
+
   constructor(
     readonly scope: Scope,
     private readonly limit = 10_000,
@@ -74,11 +77,23 @@ export class VersionedCache<V> {
     return this.current(data) ? this.entries.get(key) : undefined;
   }
 
-  /** One value, read by `read` on a miss. */
+  /**
+   * One value, read by `read` on a miss. Requests missing the same key under the same view share
+   * one read: after a write, every request in flight would otherwise read it again.
+   */
   async get(data: RequestData, key: string, read: () => Promise<V>): Promise<V> {
     // The common case, a hit, without getMany's bookkeeping (it runs for every request's member).
-    if (this.current(data) && this.entries.has(key)) return this.entries.get(key) as V;
-    const [value] = await this.getMany(data, [key], (k) => k, async () => [await read()]);
+    if (!this.current(data)) return read();
+    if (this.entries.has(key)) return this.entries.get(key) as V;
+    const pending = this.reading.get(key);
+    if (pending !== undefined && pending.version === this.version && pending.epoch === this.epoch) return pending.value;
+    const value = this.getMany(data, [key], (k) => k, async () => [await read()]).then(([first]) => first);
+    const entry = { version: this.version, epoch: this.epoch, value };
+    this.reading.set(key, entry);
+    const forget = () => {
+      if (this.reading.get(key) === entry) this.reading.delete(key);
+    };
+    value.then(forget, forget);
     return value;
   }
 }

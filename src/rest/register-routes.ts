@@ -24,6 +24,9 @@ interface SerialisedAnswer {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** Valid inputs kept per cacheable route (see inputOf). */
+const MAX_INPUTS = 10_000;
+
 
 /**
  * Registers each RouteDefinition with fastify: authenticate (unless public), build and validate
@@ -50,6 +53,19 @@ export function registerRestRoutes(
     const keyOf = (ctx: RequestContext, request: FastifyRequest): string | null =>
       cacheable && request.body === undefined ? `${callerKey(ctx.principal)}\u0000${request.url}` : null;
     const sendKept = (reply: FastifyReply, kept: SerialisedAnswer): FastifyReply => reply.code(kept.status).type(JSON_TYPE).send(kept.body);
+    /**
+     * Valid inputs of a cacheable route by raw URL: the same URL always builds the same input, so
+     * an answer computed again after a write skips coercion and validation. Shared between
+     * requests, so handlers treat inputs as read-only. Bounded: past the limit it starts over.
+     */
+    const inputs = new Map<string, object | undefined>();
+    const inputOf = async (request: FastifyRequest): Promise<object | undefined> => {
+      if (inputs.has(request.url)) return inputs.get(request.url);
+      const input = await buildRestInput(route, request);
+      if (inputs.size >= MAX_INPUTS) inputs.clear();
+      inputs.set(request.url, input);
+      return input;
+    };
 
     /**
      * The whole way: authenticate, check and build the input, run the service, serialise. `known`:
@@ -60,7 +76,7 @@ export function registerRestRoutes(
       const key = keyOf(ctx, request);
       const kept = key === null || known ? undefined : answers.get(key, ctx.data.view);
       if (kept) return sendKept(reply, kept);
-      const input = await buildRestInput(route, request);
+      const input = key === null ? await buildRestInput(route, request) : await inputOf(request);
       const result = await trackReads(ctx.data.reads, () => route.handler(ctx, input as object));
       const status = typeof result.statusCode === 'number' ? result.statusCode : 200;
       reply.code(status);
