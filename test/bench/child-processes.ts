@@ -10,6 +10,9 @@ export function start<T extends { type: string }>(
   options: { args?: string[]; env?: NodeJS.ProcessEnv; first?: ReferenceMessage } = {},
 ): Promise<{ child: ChildProcess; ready: T }> {
   const child = fork(path.join(__dirname, script), options.args ?? [], {
+    // BENCH_NODE_ARGS: Node options for the servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
+    // to profile them under the bench's load (NODE_OPTIONS refuses --cpu-prof).
+    execArgv: [...process.execArgv, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '')],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, ...options.env },
   });
