@@ -2,7 +2,7 @@ import { UnauthenticatedError } from '../errors';
 import type { DataAccess } from '../data/data-access';
 import type { RequestData } from '../data/request-data';
 import { MemberModel, type MemberDoc } from '../models/member.model';
-import { constantTimeEquals } from './constant-time';
+import { secretMatcher } from './constant-time';
 import { InvalidTokenError, RESERVED_SUBJECT, type TokenSigner } from './jwt';
 import type { Principal } from './principal';
 import { Role } from './role';
@@ -48,7 +48,11 @@ export class Authenticator {
 
   private lastToken: string | null = null;
 
-  constructor(private readonly options: AuthenticatorOptions) {}
+  private readonly matchesAdminToken: ((token: string) => boolean) | null;
+
+  constructor(private readonly options: AuthenticatorOptions) {
+    this.matchesAdminToken = options.adminToken === undefined ? null : secretMatcher(options.adminToken);
+  }
 
   /** bearerToken, remembering the last header. */
   tokenOf(authorization: unknown): string | null {
@@ -76,8 +80,7 @@ export class Authenticator {
 
   /** Whether the token is the bootstrap admin secret: the only way to the admin-token identity. */
   private isAdminSecret(token: string): boolean {
-    const { adminToken } = this.options;
-    return adminToken !== undefined && constantTimeEquals(token, adminToken);
+    return this.matchesAdminToken !== null && this.matchesAdminToken(token);
   }
 
   /** The member a signed token names, or null when it does not verify (the signer refuses the admin subject). */

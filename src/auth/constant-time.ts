@@ -1,22 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-// The configured secret (`b`) is the same on every request: its digest is kept, not recomputed.
-let knownSecret: string | undefined;
-let knownDigest: Buffer | undefined;
-
-function secretDigest(secret: string): Buffer {
-  if (knownDigest === undefined || secret !== knownSecret) {
-    knownSecret = secret;
-    knownDigest = createHash('sha256').update(secret, 'utf8').digest();
-  }
-  return knownDigest;
-}
+const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
 
 /**
- * Compares a presented value `a` with a configured secret `b` in time independent of where they
- * differ (and of their lengths).
+ * A check of presented values against one configured secret, in time independent of where they
+ * differ (and of their lengths): both sides are compared as SHA-256 digests, the secret's
+ * computed once.
  */
-export function constantTimeEquals(a: string, b: string): boolean {
-  const da = createHash('sha256').update(a, 'utf8').digest();
-  return timingSafeEqual(da, secretDigest(b));
+export function secretMatcher(secret: string): (presented: string) => boolean {
+  const expected = digest(secret);
+  return (presented) => timingSafeEqual(digest(presented), expected);
 }

@@ -29,6 +29,9 @@ export interface HandlerEvents {
  * applies nothing. Any error inside a command becomes an error reply; none escapes.
  */
 export class RequestHandler extends EventEmitter<HandlerEvents> {
+  /** The id of the next reply message (the wire header's requestID). */
+  private nextReplyId = 1;
+
   constructor(
     private readonly catalog: Catalog,
     private readonly cursors: CursorRegistry,
@@ -46,7 +49,7 @@ export class RequestHandler extends EventEmitter<HandlerEvents> {
           ? await this.runCommand(db, request.body, connection)
           : new StoreError('Location40571', 'OP_MSG requests require a $db argument').toReply();
       if (request.flags & MSG_MORE_TO_COME) return null;
-      return encodeMsgReply(request.requestId, reply);
+      return encodeMsgReply(this.nextReplyId++, request.requestId, reply);
     }
     // OP_QUERY: only commands ("<db>.$cmd"), as used by the legacy hello handshake.
     const dot = request.fullCollectionName.indexOf('.');
@@ -58,7 +61,7 @@ export class RequestHandler extends EventEmitter<HandlerEvents> {
       const body = '$query' in request.query ? (request.query.$query as Document) : request.query;
       reply = await this.runCommand(db, body, connection);
     }
-    return encodeOpReply(request.requestId, reply);
+    return encodeOpReply(this.nextReplyId++, request.requestId, reply);
   }
 
   /** Runs one command document; always resolves to a reply (ok: 1 or an error reply). */
