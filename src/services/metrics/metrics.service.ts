@@ -45,10 +45,11 @@ export async function metricEnvironment(ctx: RequestContext, snapshot: Pick<Snap
 }
 
 /**
- * All metrics of a facts document as last evaluated, with this currency, period and targets
+ * All metrics of a facts document as evaluated lately, each with its currency, period and targets
  * array. Facts are immutable and the targets array is the app's cached one (DataAccess): a new
  * array comes whenever the targets' version moves, so an entry is valid exactly while all three
- * stand still. Kept in DataAccess.metricsMemo, by facts object.
+ * are the ones it names. A few are kept per facts object (the settings may go back and forth).
+ * Kept in DataAccess.metricsMemo, by facts object.
  */
 interface AllMetricsMemo {
   currency: string | null;
@@ -56,6 +57,9 @@ interface AllMetricsMemo {
   targets: unknown;
   selection: MetricSelection;
 }
+
+/** Evaluations kept per facts object. */
+const MEMOS_PER_FACTS = 4;
 
 /**
  * Evaluates metrics (all when `names` is undefined) on a pipeline already resolved. Metrics derived
@@ -67,18 +71,35 @@ export async function metricsOf(ctx: RequestContext, pipeline: PipelineView, nam
   const env = await metricEnvironment(ctx, facts);
   const asked = names ? names.map(metricDefinition) : METRIC_CATALOGUE;
   const visible = !asked.some(derivedFromTargets) || (await mayReadTargetsOfAll(ctx, facts.memberIds, env.targets));
+  const memos = ctx.access.metricsMemo as WeakMap<PipelineFacts, AllMetricsMemo[]>;
   if (names) {
     if (!visible) throw withheldError(asked.filter(derivedFromTargets));
-    return selectMetrics(facts, env, names);
+    return pick(allMetrics(memos, facts, env), names) ?? selectMetrics(facts, env, names);
   }
-  const selection = allMetrics(ctx.access.metricsMemo as WeakMap<PipelineFacts, AllMetricsMemo>, facts, env);
+  const selection = allMetrics(memos, facts, env);
   return visible ? selection : withhold(selection, derivedFromTargets);
 }
 
-function allMetrics(memos: WeakMap<PipelineFacts, AllMetricsMemo>, facts: PipelineFacts, env: MetricEnvironment): MetricSelection {
-  const memo = memos.get(facts);
-  if (memo && memo.currency === env.currency && memo.period === env.period && memo.targets === env.targets) return memo.selection;
+/**
+ * The named metrics out of an evaluation of all of them, in the order named; undefined when one
+ * of them could not be computed (selectMetrics then tells which and why). Evaluation depends on
+ * the facts and the environment alone, so this is the very selection selectMetrics would make.
+ */
+function pick(all: MetricSelection, names: readonly MetricName[]): MetricSelection | undefined {
+  const values: MetricSelection['values'] = [];
+  for (const name of names) {
+    const value = all.values.find((v) => v.definition.apiCodename === name);
+    if (value === undefined) return undefined;
+    values.push(value);
+  }
+  return { values, omitted: [], withheld: [] };
+}
+
+function allMetrics(memos: WeakMap<PipelineFacts, AllMetricsMemo[]>, facts: PipelineFacts, env: MetricEnvironment): MetricSelection {
+  const kept = memos.get(facts) ?? [];
+  const memo = kept.find((m) => m.currency === env.currency && m.period === env.period && m.targets === env.targets);
+  if (memo) return memo.selection;
   const selection = selectMetrics(facts, env);
-  memos.set(facts, { currency: env.currency, period: env.period, targets: env.targets, selection });
+  memos.set(facts, [{ currency: env.currency, period: env.period, targets: env.targets, selection }, ...kept.slice(0, MEMOS_PER_FACTS - 1)]);
   return selection;
 }
