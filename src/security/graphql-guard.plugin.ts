@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { BREAK, visit, type DocumentNode } from 'graphql';
+import { BREAK, visit, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { Role } from '../auth/role';
 import type { RequestContext } from '../context/request-context';
 import { ErrorCode, ErrorWithCode } from '../errors';
@@ -23,6 +23,9 @@ function usesIntrospection(document: DocumentNode): boolean {
   return found;
 }
 
+/** Costs kept per operation, one per different variables (then it starts over). */
+const COSTS_PER_OPERATION = 100;
+
 function refused(message: string): ErrorWithCode {
   return new ErrorWithCode(message, ErrorCode.GRAPHQL_VALIDATION_FAILED);
 }
@@ -34,17 +37,38 @@ function refused(message: string): ErrorWithCode {
  */
 export function graphqlGuardPlugin(options: { introspection: IntrospectionPolicy; maxCost?: number }): ApolloServerPlugin<RequestContext> {
   const maxCost = options.maxCost ?? QUERY_COST.maxCost;
+  // Apollo hands the same document object for the same query text (its document cache): what a
+  // document implies is worked out once per document, and per variables for the cost.
+  const introspects = new WeakMap<DocumentNode, boolean>();
+  const costs = new WeakMap<OperationDefinitionNode, Map<string, number>>();
+  const introspectionIn = (document: DocumentNode): boolean => {
+    let found = introspects.get(document);
+    if (found === undefined) introspects.set(document, (found = usesIntrospection(document)));
+    return found;
+  };
+  const costOf = (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): number => {
+    const key = JSON.stringify(variables);
+    let known = costs.get(operation);
+    if (known === undefined) costs.set(operation, (known = new Map()));
+    let cost = known.get(key);
+    if (cost === undefined) {
+      cost = estimateCost(schema, document, operation, variables);
+      if (known.size >= COSTS_PER_OPERATION) known.clear();
+      known.set(key, cost);
+    }
+    return cost;
+  };
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ contextValue, document, operation, request, schema }) {
-          if (options.introspection !== 'all' && usesIntrospection(document)) {
+          if (options.introspection !== 'all' && introspectionIn(document)) {
             const allowed = options.introspection === 'admins' && contextValue.principal?.role === Role.ADMIN;
             // Same wording whatever the reason, so the policy itself is not advertised.
             if (!allowed) throw refused('GraphQL introspection is not allowed for this token');
           }
           if (!operation) return; // Apollo itself refuses a document without the named operation
-          const cost = estimateCost(schema, document, operation, request.variables ?? {});
+          const cost = costOf(schema, document, operation, request.variables ?? {});
           if (cost > maxCost) throw refused(`Query cost ${cost} exceeds the limit of ${maxCost} (lower page sizes, time-series durations or metric counts, or select fewer nested lists)`);
         },
       };
