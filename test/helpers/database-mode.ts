@@ -1,0 +1,55 @@
+/**
+ * Internal test helper: which database the test gateways use. `npm test` runs the functional
+ * suites twice (jest.config.js): in the `embedded` project on an in-memory embedded server per
+ * gateway, as always; in the `uri` project on one separate store process shared by the whole run,
+ * as `MONGODB_URI` would point a deployed gateway at it, one fresh database per gateway. The uri
+ * project's global set-up (test/helpers/uri-mode/global-setup.ts) starts that store and exports its
+ * URI as GATEWAY_TEST_STORE_URI; its setup file (test/helpers/uri-mode/select.ts) sets
+ * GATEWAY_TEST_DATABASE=uri in each of its test files. Both are needed: jest's workers are shared
+ * by the projects, so the URI alone reaches the embedded project's test files too.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+/** The URI (with credentials, no database) of the shared store in uri mode; null in embedded mode. */
+export function testStoreUri(): string | null {
+  if (process.env.GATEWAY_TEST_DATABASE !== 'uri') return null;
+  const uri = process.env.GATEWAY_TEST_STORE_URI;
+  if (!uri) throw new Error('GATEWAY_TEST_DATABASE=uri but GATEWAY_TEST_STORE_URI is not set: run the uri project through jest.config.js, whose global set-up starts the store');
+  return uri;
+}
+
+/** True when this test file runs in the `uri` project. */
+export const uriMode = process.env.GATEWAY_TEST_DATABASE === 'uri';
+
+/**
+ * A database name of its own for each gateway or test database on the shared store: the test
+ * file's name (to find it when debugging) and random bytes, within MongoDB's limits.
+ */
+export function uniqueDatabaseName(): string {
+  const testPath = typeof expect === 'function' ? expect.getState().testPath : undefined;
+  const file = testPath ? path.basename(testPath).replace(/\.test\.ts$/, '').replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40) : 'test';
+  return `${file}-${randomBytes(6).toString('hex')}`;
+}
+
+/**
+ * Why a test that stops the gateway's database runs in embedded mode only: in uri mode that
+ * database is the store process every test file shares. A database reached by URI going away is
+ * tested by test/security/database-outage.test.ts, on a store of its own.
+ */
+export const STOPS_THE_DATABASE = 'it stops the database, which in uri mode is the store every test file shares (test/security/database-outage.test.ts stops a URI database of its own)';
+
+/**
+ * `it` for a test that needs the embedded server itself (stopping it, or something only the
+ * embedded server has); in uri mode it is skipped and its title says why.
+ */
+export function itEmbeddedOnly(name: string, reason: string, fn: jest.ProvidesCallback, timeout?: number): void {
+  if (uriMode) it.skip(`${name} [embedded store only: ${reason}]`, fn, timeout);
+  else it(name, fn, timeout);
+}
+
+/** `describe` for a group that needs the embedded server itself; skipped in uri mode, saying why. */
+export function describeEmbeddedOnly(name: string, reason: string, fn: jest.EmptyFunction): void {
+  if (uriMode) describe.skip(`${name} [embedded store only: ${reason}]`, fn);
+  else describe(name, fn);
+}
