@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import type { CommandStartedEvent } from 'mongodb';
 import type { Connection } from 'mongoose';
 import { loadConfig, type GatewayConfig } from '../../src/config';
 import type { RouteDefinition } from '../../src/rest/route-definition';
@@ -11,6 +12,8 @@ import type { DelMethodMode } from '../../src/server/create-http-server';
 import { connectDatabase } from '../../src/db/connect-database';
 import { ensureIndexes } from '../../src/db/ensure-indexes';
 import type { EmbeddedMongoServer } from '../../src/store/server';
+import { testStoreUri, uniqueDatabaseName } from './database-mode';
+import { withDatabase } from './store-process';
 
 export interface StartGatewayOptions {
   /** Environment variables as the gateway would read them (LOG_LEVEL defaults to silent). */
@@ -56,13 +59,37 @@ export interface TestGateway {
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<GatewayResponse<T>>;
   /** POST /graphql; token as in `request` (omitted: admin). */
   graphql<T = any>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<{ status: number; body: T }>;
-  /** The embedded database server: `server.on('command', ...)` counts what reaches it. */
-  server: EmbeddedMongoServer;
+  /**
+   * The embedded database server (stop it to take the database away). In uri mode, where the
+   * database is the store process every test file shares (test/helpers/database-mode.ts), there is
+   * none and reading this throws: such a test is `itEmbeddedOnly`/`describeEmbeddedOnly`, or counts
+   * commands with `onCommand`. (Meant to become `EmbeddedMongoServer | null`, null in uri mode, once
+   * no test reads it unguarded.)
+   */
+  readonly server: EmbeddedMongoServer;
+  /**
+   * Calls `listener` for each command this gateway (and the test, through the same mongoose
+   * connection) sends to the database, until the returned function is called. Embedded: the
+   * server's `command` event; uri mode: the driver's command monitoring. Either way it is every
+   * command that reaches the database from this process, handshakes and heartbeats aside.
+   */
+  onCommand(listener: CommandListener): () => void;
+  /** The database name the gateway uses: `pipeline-gateway` embedded, a fresh one in uri mode. */
+  dbName: string;
   connection: Connection;
   app: FastifyInstance;
   config: GatewayConfig;
   /** Closes the app, the connection and the database server. Call it in afterAll. */
   stop(): Promise<void>;
+}
+
+export type CommandListener = (name: string, db: string, body: Record<string, unknown>) => void;
+
+/** The URI with the driver's command monitoring on. */
+function monitored(uri: string): string {
+  const url = new URL(uri);
+  url.searchParams.set('monitorCommands', 'true');
+  return url.toString();
 }
 
 function queryString(query: RequestOptions['query']): string {
@@ -76,20 +103,41 @@ function queryString(query: RequestOptions['query']): string {
 }
 
 /**
- * Starts the whole gateway over real HTTP on a free port, on a fresh in-memory embedded database.
- * mongoose models use the default connection, so only one gateway runs per test file at a time.
+ * Starts the whole gateway over real HTTP on a free port, on a fresh database: an in-memory
+ * embedded server, or in uri mode (test/helpers/database-mode.ts) a new database on the shared
+ * store process, connected through its URI as `MONGODB_URI` would be. mongoose models use the
+ * default connection, so only one gateway runs per test file at a time.
  */
 export async function startGateway(options: StartGatewayOptions = {}): Promise<TestGateway> {
-  const config: GatewayConfig = { ...loadConfig({ LOG_LEVEL: 'silent', ...options.env }), port: 0, host: '127.0.0.1' };
+  const storeUri = testStoreUri();
+  const dbName = storeUri === null ? 'pipeline-gateway' : uniqueDatabaseName();
+  // In uri mode the configuration says MONGODB_URI, as a gateway's does when it runs on one.
+  const databaseEnv: Record<string, string> = storeUri === null ? {} : { MONGODB_URI: withDatabase(storeUri, dbName) };
+  const config: GatewayConfig = { ...loadConfig({ LOG_LEVEL: 'silent', ...databaseEnv, ...options.env }), port: 0, host: '127.0.0.1' };
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   const jwtSecret = new TextEncoder().encode(config.jwtSecret ?? randomBytes(32).toString('base64url'));
 
-  // The production path (mongoose settings included), on an in-memory embedded server; `uri: ''`
-  // keeps a MONGODB_URI meant for the store's conformance suite from being picked up here.
-  const database = await connectDatabase({ inMemory: true, uri: '' });
+  // The production path (mongoose settings included). Embedded: an in-memory server; `uri: ''`
+  // keeps a MONGODB_URI meant for the store's conformance suite from being picked up here. Uri
+  // mode: the shared store, a database of this gateway's own, and the driver's command monitoring
+  // on (it only emits events) for `onCommand`.
+  const database =
+    storeUri === null
+      ? await connectDatabase({ inMemory: true, uri: '' })
+      : await connectDatabase({ uri: monitored(withDatabase(storeUri, dbName)), dbName });
   const server = database.embedded;
-  if (!server) throw new Error('startGateway: connectDatabase did not start the embedded server');
+  if (storeUri === null && !server) throw new Error('startGateway: connectDatabase did not start the embedded server');
   const connection = database.connection;
+  const onCommand = (listener: CommandListener): (() => void) => {
+    if (server) {
+      server.on('command', listener);
+      return () => void server.off('command', listener);
+    }
+    const client = connection.getClient();
+    const started = (event: CommandStartedEvent): void => listener(event.commandName, event.databaseName, event.command);
+    client.on('commandStarted', started);
+    return () => void client.off('commandStarted', started);
+  };
   const app = await buildApp({
     connection,
     embedded: database.embedded,
@@ -154,7 +202,12 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
     port,
     adminToken,
     jwtSecret,
-    server,
+    get server(): EmbeddedMongoServer {
+      if (server) return server;
+      throw new Error('TestGateway.server: no embedded server in uri mode (the database is the shared store process); make the test itEmbeddedOnly/describeEmbeddedOnly, or count commands with onCommand');
+    },
+    onCommand,
+    dbName,
     connection,
     app,
     config,
@@ -172,6 +225,8 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
       if (stopped) return;
       stopped = true;
       await app.close();
+      // Uri mode: the store outlives this gateway; its database goes, so the store stays small.
+      if (storeUri !== null) await connection.dropDatabase().catch(() => undefined);
       await database.close();
     },
   };

@@ -5,6 +5,7 @@ import { BadUserInputError } from '../../src/errors';
 import { createFormatError } from '../../src/graphql/format-error';
 import { tagRequestId } from '../../src/graphql/request-scope';
 import { insertMember } from '../auth/members.fixture';
+import { itEmbeddedOnly, STOPS_THE_DATABASE } from '../helpers/database-mode';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 
 describe('formatError', () => {
@@ -94,9 +95,9 @@ describe('GraphQL over HTTP', () => {
     expect(JSON.stringify(res.body)).not.toContain('stacktrace');
   });
 
-  it('answers 503 when the database is gone while authenticating a member', async () => {
+  itEmbeddedOnly('answers 503 when the database is gone while authenticating a member', STOPS_THE_DATABASE, async () => {
     const token = await gw.tokenFor(await insertMember(Role.MEMBER));
-    await gw.server.stop();
+    await gw.server!.stop();
     const res = await gw.graphql('{ viewer { role } }', undefined, token);
     expect(res.status).toBe(503);
     expect(res.body.errors).toEqual([{ message: 'The database is unreachable; try again shortly', extensions: { code: 'SERVICE_UNAVAILABLE' } }]);

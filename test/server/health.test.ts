@@ -1,3 +1,4 @@
+import { itEmbeddedOnly, STOPS_THE_DATABASE } from '../helpers/database-mode';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 
 describe('health and readiness', () => {
@@ -17,8 +18,9 @@ describe('health and readiness', () => {
 
   it('answers /readyz when the database answers a ping', async () => {
     const commands: string[] = [];
-    gw.server.on('command', (name) => commands.push(name));
+    const stop = gw.onCommand((name) => commands.push(name));
     const res = await gw.request('GET', '/readyz', { token: null });
+    stop();
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'ok' });
     expect(commands).toContain('ping');
@@ -31,8 +33,8 @@ describe('health and readiness', () => {
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('answers /readyz with 503 in the error envelope once the database is gone', async () => {
-    await gw.server.stop();
+  itEmbeddedOnly('answers /readyz with 503 in the error envelope once the database is gone', STOPS_THE_DATABASE, async () => {
+    await gw.server!.stop();
     const res = await gw.request('GET', '/readyz', { token: null });
     expect(res.status).toBe(503);
     expect(res.body).toEqual({ message: 'The database is unreachable; try again shortly', success: false, statusCode: 503 });
