@@ -1,0 +1,78 @@
+// Jest (`npm test`): two projects in one run.
+//
+// - `embedded`: every test, each gateway on an in-memory embedded store (the default database).
+// - `uri`: the gateway's functional suites again, on ONE separate store process for the whole run,
+//   started as `npm run db` runs it (test/helpers/uri-mode/global-setup.ts) and reached by URI as
+//   `MONGODB_URI` would reach it; each gateway gets a fresh database on it (test/helpers/gateway.ts,
+//   test/helpers/database-mode.ts). A test that needs the embedded server itself is skipped there
+//   and says why (itEmbeddedOnly).
+//
+// `npx jest --selectProjects uri` (or `embedded`) runs one of them.
+'use strict';
+
+const base = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
+  setupFiles: ['reflect-metadata'],
+  testTimeout: 60000,
+};
+
+// The uri project runs the suites that drive the gateway (over HTTP, or its services) on a database
+// they get from test/helpers/gateway.ts or test/import/db.ts. Left out, by folder:
+// - test/store: the store's own suites (wire, storage, durability, its CLI); its conformance suite
+//   runs against a MongoDB by URI by hand (docs/embedded-store.md);
+// - test/docs: the documents (executed-docs runs the real entry on the embedded demo company) and
+//   the HTTP descriptions (GraphiQL, OpenAPI), which do not read the database;
+// - test/e2e (not part of npm test), test/bench (benchmarks, not tests);
+// - test/domain, test/loaders, test/validation, test/cache, test/metrics/evaluate: pure functions;
+// - test/metrics/metrics-read-cost, test/performance: count the commands the embedded server
+//   receives (the caches they measure are the embedded mode's);
+// - test/seed: the demo company loads only into an empty embedded database (never with MONGODB_URI);
+// - test/graphql: its suites count the commands the embedded server receives, or have no database
+//   (the GraphQL API runs in uri mode through the members, imports, security and server suites);
+// - test/data: the data-access layer's own tests (its caches, the versions document), on databases
+//   and instances they set up themselves, the embedded server's included;
+// - test/db: connectDatabase's own test, which starts both kinds of database itself;
+// - test/multi-instance: starts its own store process and gateway processes (MONGODB_URI) anyway.
+const URI_FOLDERS = ['auth', 'import', 'members', 'pipelines', 'rest', 'security', 'server', 'settings', 'targets', 'teams'];
+
+// Left out of those folders, by file:
+const URI_EXCLUDED = [
+  // No database at all (pure functions, parsing, the configuration): the same in both modes.
+  'test/auth/bearer-token', 'test/auth/secrets', 'test/members/member-access', 'test/members/member-cursor',
+  'test/import/normalise', 'test/import/validate-documents', 'test/import/read-hubspot-files', 'test/import/backfill-state',
+  'test/rest/platform/internal-error-log', 'test/security/query-cost', 'test/server/classify-error', 'test/server/config',
+  'test/server/del-method-rewriter',
+  // Their database is test/pipelines/support/database.ts, always an in-memory embedded server: in
+  // the uri project they would run exactly as in the embedded one.
+  'test/pipelines/pipelines-graphql', 'test/pipelines/timeseries', 'test/pipelines/snapshot-cache',
+  // The embedded store's own access rules (socket, directory, credentials); and the database
+  // outage test, which already runs its gateway on a URI database of its own (and stops it).
+  'test/security/store-access', 'test/security/store-access-standalone', 'test/security/database-outage',
+  // Spawn the real entry or the import CLI on a data directory of their own (embedded default).
+  'test/server/entry', 'test/server/signals', 'test/security/sigterm-under-load', 'test/import/cli-import',
+];
+
+module.exports = {
+  maxWorkers: 2,
+  testTimeout: 60000,
+  projects: [
+    {
+      ...base,
+      displayName: 'embedded',
+      roots: ['<rootDir>/test', '<rootDir>/src'],
+      globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+    },
+    {
+      ...base,
+      displayName: 'uri',
+      roots: URI_FOLDERS.map((folder) => `<rootDir>/test/${folder}`),
+      testPathIgnorePatterns: ['/node_modules/', ...URI_EXCLUDED.map((file) => `<rootDir>/${file}\\.test\\.ts$`)],
+      setupFiles: [...base.setupFiles, '<rootDir>/test/helpers/uri-mode/select.ts'],
+      globalSetup: '<rootDir>/test/helpers/uri-mode/global-setup.ts',
+      globalTeardown: '<rootDir>/test/helpers/uri-mode/global-teardown.ts',
+    },
+  ],
+};
