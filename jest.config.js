@@ -28,7 +28,7 @@ const base = {
 // - test/e2e (not part of npm test), test/bench (benchmarks, not tests);
 // - test/domain, test/loaders, test/validation, test/cache, test/metrics/evaluate: pure functions;
 // - test/metrics/metrics-read-cost, test/performance: count the commands the embedded server
-//   receives (the caches they measure are the embedded mode's);
+//   receives (gw.server, test/pipelines/support/database.ts);
 // - test/seed: the demo company loads only into an empty embedded database (never with MONGODB_URI);
 // - test/graphql: its suites count the commands the embedded server receives, or have no database
 //   (the GraphQL API runs in uri mode through the members, imports, security and server suites);

@@ -158,8 +158,8 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-// About 20 s on 2 busy vCPUs: 3000 requests through three processes, the caches off with
-// MONGODB_URI (src/cache). The time-out leaves room for a slower, busier CI machine.
+// About 25 s on 2 busy vCPUs: 3000 requests through three processes, nearly every read the first
+// after a write (nothing kept can answer it). The time-out leaves room for a slower, busier CI.
 it(`shows every write answered by one instance in the other's very next read (${PAIRS} pairs, both ways)`, async () => {
   // The state the writes lead to, as the test knows it.
   let period: Period = 'quarterly';
