@@ -74,16 +74,17 @@ export class AnswerCache<V> {
    * key included (a key may hold a whole query text).
    */
   keep(key: string, value: V, bytes: number, data: RequestData): void {
-    if (!this.enabled || bytes > this.maxBytes / 16) return;
+    const view = data.view;
+    if (!this.enabled || view === undefined || bytes > this.maxBytes / 16) return;
     const day = this.today();
-    const versions = SCOPES.map((scope: Scope) => (data.reads.has(scope) ? data.view.versions[scope] : -1));
+    const versions = SCOPES.map((scope: Scope) => (data.reads.has(scope) ? view.versions[scope] : -1));
     const previous = this.entries.get(key);
     if (previous) {
       this.entries.delete(key);
       this.bytes -= previous.bytes;
     }
     if (this.entries.size >= this.maxEntries || this.bytes + bytes > this.maxBytes) this.clear();
-    this.entries.set(key, { value, bytes, versions, epoch: data.view.epoch, day });
+    this.entries.set(key, { value, bytes, versions, epoch: view.epoch, day });
     this.bytes += bytes;
   }
 

@@ -7,7 +7,7 @@ import { ImportQueue } from '../import/import-queue';
 import type { EmbeddedMongoServer } from '../store/server';
 import type { KeptGraphQLAnswer } from '../graphql/answer-cache.plugin';
 import { AnswerCache } from './answer-cache';
-import { requestData, type RequestData } from './request-data';
+import { RequestData, requestData } from './request-data';
 import { SnapshotCache } from './snapshot-cache';
 import { VersionClock } from './version-clock';
 import { VersionedCache } from './versioned-cache';
@@ -93,14 +93,14 @@ export class DataAccess {
     this.graphqlAnswers = new AnswerCache({ enabled: caching, now: options.now });
   }
 
-  /** A request's view of the data as of now, without waiting when the counters are in this process. */
+  /** A request's data with the counters as of now, when they are in this process; undefined otherwise. */
   requestNow(): RequestData | undefined {
     const view = this.clock.viewNow();
     return view && requestData(view);
   }
 
-  /** A request's view of the data as of now. */
-  async request(): Promise<RequestData> {
-    return requestData(await this.clock.view());
+  /** A request's data, its counters read when first needed (RequestData). */
+  request(): RequestData {
+    return this.requestNow() ?? new RequestData(() => this.clock.view());
   }
 }

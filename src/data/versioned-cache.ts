@@ -25,12 +25,13 @@ export class VersionedCache<V> {
     private readonly enabled = true,
   ) {}
 
-  /** Whether the entries belong to `data`'s view, starting them over for a newer one. */
+  /** Whether the entries belong to `data`'s view (read first), starting them over for a newer one. */
   private current(data: RequestData): boolean {
     data.reads.add(this.scope);
-    if (!this.enabled) return false;
-    const version = data.view.versions[this.scope];
-    const { epoch } = data.view;
+    const view = data.view;
+    if (!this.enabled || view === undefined) return false;
+    const version = view.versions[this.scope];
+    const { epoch } = view;
     if (version === this.version && epoch === this.epoch) return true;
     if (version > this.version || (version === this.version && epoch > this.epoch)) {
       this.entries.clear();
@@ -47,6 +48,7 @@ export class VersionedCache<V> {
 
   /** Values for `keys` in key order: cached ones as they are, the misses read in one call. */
   async getMany<K>(data: RequestData, keys: readonly K[], keyOf: (key: K) => string, readMisses: (keys: K[]) => Promise<V[]>): Promise<V[]> {
+    if (data.view === undefined) await data.ensureView();
     if (!this.current(data)) return readMisses([...keys]);
     const { version, epoch } = this;
     const answers = new Map<string, V>();
@@ -72,7 +74,7 @@ export class VersionedCache<V> {
     return keys.map((key) => answers.get(keyOf(key)) as V);
   }
 
-  /** The cached value for `key` under `data`'s view, without reading; undefined when there is none. */
+  /** The cached value for `key` under `data`'s view, without reading; undefined when there is none (or the view is not read yet). */
   peek(data: RequestData, key: string): V | undefined {
     return this.current(data) ? this.entries.get(key) : undefined;
   }
@@ -83,6 +85,7 @@ export class VersionedCache<V> {
    */
   async get(data: RequestData, key: string, read: () => Promise<V>): Promise<V> {
     // The common case, a hit, without getMany's bookkeeping (it runs for every request's member).
+    if (data.view === undefined) await data.ensureView();
     if (!this.current(data)) return read();
     if (this.entries.has(key)) return this.entries.get(key) as V;
     const pending = this.reading.get(key);

@@ -54,7 +54,16 @@ export function answerCachePlugin(answers: AnswerCache<KeptGraphQLAnswer>): Apol
         async responseForOperation(requestContext) {
           key = keyOf(requestContext);
           if (key === null) return null;
-          const kept = answers.get(key, requestContext.contextValue.data.view);
+          // A query validated and let through: what it reads comes after the counters it is kept under.
+          let view;
+          try {
+            view = await requestContext.contextValue.data.ensureView();
+          } catch {
+            // The database is away: execution meets the same failure, answered as it is (a 503),
+            // and nothing read without the counters is kept.
+            return null;
+          }
+          const kept = answers.get(key, view);
           if (kept === undefined) return null;
           fromCache = true;
           return { http: requestContext.response.http, body: { kind: 'single', singleResult: kept.result } };

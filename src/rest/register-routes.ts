@@ -74,9 +74,11 @@ export function registerRestRoutes(
     async function answer(request: FastifyRequest, reply: FastifyReply, known?: RequestContext): Promise<FastifyReply> {
       const ctx = known ?? (await contexts.build(contextRequest(request)));
       const key = keyOf(ctx, request);
-      const kept = key === null || known ? undefined : answers.get(key, ctx.data.view);
+      const kept = key === null || known ? undefined : answers.get(key, await ctx.data.ensureView());
       if (kept) return sendKept(reply, kept);
       const input = key === null ? await buildRestInput(route, request) : await inputOf(request);
+      // An answer that may be kept: whatever the handler reads comes after the counters it is kept under.
+      if (key !== null) await ctx.data.ensureView();
       const result = await trackReads(ctx.data.reads, () => route.handler(ctx, input as object));
       const status = typeof result.statusCode === 'number' ? result.statusCode : 200;
       reply.code(status);
@@ -97,7 +99,8 @@ export function registerRestRoutes(
       handler: (request: FastifyRequest, reply: FastifyReply) => {
         const ctx = cacheable ? contexts.buildNow(contextRequest(request)) : undefined;
         const key = ctx === undefined ? null : keyOf(ctx, request);
-        const kept = key === null || ctx === undefined ? undefined : answers.get(key, ctx.data.view);
+        const view = ctx?.data.view;
+        const kept = key === null || view === undefined ? undefined : answers.get(key, view);
         return kept ? sendKept(reply, kept) : answer(request, reply, ctx);
       },
     });

@@ -56,8 +56,7 @@ export class ContextBuilder {
   }
 
   async build(request: ContextRequest): Promise<RequestContext> {
-    // The view first: everything read from here on, the caller's member included, is checked against it.
-    const data = await this.access.request();
+    const data = this.access.request();
     // Members are read through DataAccess's cache, which notes the read itself.
     const principal = request.authenticated ? await this.authenticator.authenticate(request.authorization, data) : null;
     return new GatewayRequestContext(request.requestId, principal, this.signer, this.access, data);

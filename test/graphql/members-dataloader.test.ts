@@ -24,11 +24,11 @@ async function commandsDuring(run: () => Promise<void>): Promise<string[]> {
   const listener = (name: string) => {
     if (!['hello', 'ismaster', 'isMaster', 'ping', 'endSessions'].includes(name)) seen.push(name);
   };
-  gw.server.on('command', listener);
+  const stop = gw.onCommand(listener);
   try {
     await run();
   } finally {
-    gw.server.off('command', listener);
+    stop();
   }
   return seen;
 }

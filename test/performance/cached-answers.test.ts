@@ -51,7 +51,7 @@ async function findsDuring(run: () => Promise<unknown>): Promise<string[]> {
 
 beforeAll(async () => {
   gw = await startGateway();
-  gw.server.on('command', (name, _db, body) => {
+  gw.onCommand((name, _db, body) => {
     if (name === 'find') reads.push(String(body.find));
   });
   await ok('POST', '/settings/currencies', { currency: 'eur' });
