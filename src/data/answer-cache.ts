@@ -32,7 +32,7 @@ interface Entry<V> {
  * Why this is correct: an answer is a function of the request as sent, the caller, the stored
  * data it read and the date (a read may default to "now": this year's targets, a time series
  * ending in the current period, whose smallest unit is a week). The key holds the first two; the
- * versions of the scopes the computation read (RequestData.reads, read-tracking.ts), as of the
+ * versions of the scopes the computation read (RequestData, read-tracking.ts), as of the
  * request's arrival, the third; the UTC day the fourth. A write to a scope the answer did not
  * read cannot change it, so it stays kept: a settings write leaves `GET /pipelines` alone.
  * Committed snapshots never change, so reading one adds no scope.
@@ -77,7 +77,7 @@ export class AnswerCache<V> {
     const view = data.view;
     if (!this.enabled || view === undefined || bytes > this.maxBytes / 16) return;
     const day = this.today();
-    const versions = SCOPES.map((scope: Scope) => (data.reads.has(scope) ? view.versions[scope] : -1));
+    const versions = SCOPES.map((scope: Scope) => (data.hasRead(scope) ? view.versions[scope] : -1));
     const previous = this.entries.get(key);
     if (previous) {
       this.entries.delete(key);

@@ -1,4 +1,6 @@
-import type { Scope, VersionView } from './scopes';
+import { SCOPES, type Scope, type VersionView } from './scopes';
+
+const BIT = new Map<Scope, number>(SCOPES.map((scope, i) => [scope, 1 << i]));
 
 /**
  * What one request knows about the data: the version counters as read once it first needed
@@ -11,7 +13,8 @@ import type { Scope, VersionView } from './scopes';
  * of the request comes after them.
  */
 export class RequestData {
-  readonly reads = new Set<Scope>();
+  /** The scopes read, one bit each (SCOPES order): no allocation for a request that reads nothing. */
+  private readMask = 0;
 
   private known: VersionView | undefined;
 
@@ -22,6 +25,21 @@ export class RequestData {
     view?: VersionView,
   ) {
     this.known = view;
+  }
+
+  /** Notes a read of `scope` by this request. */
+  noteRead(scope: Scope): void {
+    this.readMask |= BIT.get(scope)!;
+  }
+
+  /** Whether this request has read `scope`. */
+  hasRead(scope: Scope): boolean {
+    return (this.readMask & BIT.get(scope)!) !== 0;
+  }
+
+  /** The scopes read so far, in SCOPES order. */
+  get reads(): Scope[] {
+    return SCOPES.filter((scope) => this.hasRead(scope));
   }
 
   /** The counters once read; undefined before. */

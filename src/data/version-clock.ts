@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { EmbeddedMongoServer } from '../store/server';
-import { countersOf, type Scope, type VersionView } from './scopes';
+import { SCOPES, countersOf, type Scope, type VersionView } from './scopes';
 import { VERSIONS_COLLECTION, VERSIONS_ID, readVersions } from './versions-document';
 
 export interface VersionClockOptions {
@@ -38,6 +38,9 @@ export class VersionClock {
 
   private readonly now: () => number;
 
+  /** The last view read from the embedded server's memory. */
+  private lastView: VersionView | undefined;
+
   constructor(private readonly options: VersionClockOptions) {
     this.now = options.now ?? Date.now;
   }
@@ -51,7 +54,12 @@ export class VersionClock {
   viewNow(): VersionView | undefined {
     const { embedded } = this.options;
     if (embedded === null) return undefined;
-    return this.viewOf(countersOf(embedded.peekDocument(this.options.dbName, VERSIONS_COLLECTION, VERSIONS_ID)));
+    const stored = embedded.peekDocument(this.options.dbName, VERSIONS_COLLECTION, VERSIONS_ID);
+    // Every request asks: while nothing was written, the same view is handed out again.
+    const last = this.lastView;
+    if (last !== undefined && last.epoch === this.epochNow() && SCOPES.every((scope) => last.versions[scope] === (stored?.[scope] ?? 0))) return last;
+    this.lastView = this.viewOf(countersOf(stored));
+    return this.lastView;
   }
 
   /** The view as of now: counters read after this call. */
@@ -59,9 +67,13 @@ export class VersionClock {
     return this.viewNow() ?? this.viewOf(await this.sharedRead());
   }
 
-  private viewOf(versions: Record<Scope, number>): VersionView {
+  private epochNow(): number {
     const { maxAgeMs } = this.options;
-    return { versions, epoch: maxAgeMs > 0 ? Math.floor(this.now() / maxAgeMs) : 0 };
+    return maxAgeMs > 0 ? Math.floor(this.now() / maxAgeMs) : 0;
+  }
+
+  private viewOf(versions: Record<Scope, number>): VersionView {
+    return { versions, epoch: this.epochNow() };
   }
 
   private sharedRead(): Promise<Record<Scope, number>> {

@@ -27,7 +27,7 @@ export class VersionedCache<V> {
 
   /** Whether the entries belong to `data`'s view (read first), starting them over for a newer one. */
   private current(data: RequestData): boolean {
-    data.reads.add(this.scope);
+    data.noteRead(this.scope);
     const view = data.view;
     if (!this.enabled || view === undefined) return false;
     const version = view.versions[this.scope];

@@ -79,7 +79,7 @@ export function registerRestRoutes(
       const input = key === null ? await buildRestInput(route, request) : await inputOf(request);
       // An answer that may be kept: whatever the handler reads comes after the counters it is kept under.
       if (key !== null) await ctx.data.ensureView();
-      const result = await trackReads(ctx.data.reads, () => route.handler(ctx, input as object));
+      const result = await trackReads(ctx.data, () => route.handler(ctx, input as object));
       const status = typeof result.statusCode === 'number' ? result.statusCode : 200;
       reply.code(status);
       if (key === null) return reply.send(result);

@@ -27,7 +27,7 @@ export function jitGateway(schema: GraphQLSchema): GatewayInterface {
             variables: requestContext.request.variables,
             contextValue: requestContext.context as RequestContext,
           };
-          return trackReads(request.contextValue.data.reads, () => executor.execute(request));
+          return trackReads(request.contextValue.data, () => executor.execute(request));
         },
       };
     },
