@@ -18,10 +18,16 @@ export async function bumpVersions(connection: Connection, scopes: readonly Scop
     .updateOne({ _id: VERSIONS_ID }, { $inc: inc }, { upsert: true });
 }
 
-/** The counters as stored now (one round trip). */
+/**
+ * The counters as stored now: one `find` command. Sent as a command rather than through a cursor:
+ * it is read for nearly every request of an instance on MONGODB_URI, and a one-document answer
+ * needs none of a cursor's bookkeeping.
+ */
 export async function readVersions(connection: Connection): Promise<Record<Scope, number>> {
-  const doc = await connection.collection<{ _id: string }>(VERSIONS_COLLECTION).findOne({ _id: VERSIONS_ID });
-  return countersOf(doc);
+  const db = connection.db;
+  if (db === undefined) throw new Error('the database connection is not open');
+  const reply = await db.command({ find: VERSIONS_COLLECTION, filter: { _id: VERSIONS_ID }, limit: 1, singleBatch: true });
+  return countersOf((reply as { cursor?: { firstBatch?: Array<Record<string, unknown>> } }).cursor?.firstBatch?.[0]);
 }
 
 const QUERY_WRITES: MongooseQueryMiddleware[] = ['updateOne', 'updateMany', 'deleteOne', 'deleteMany', 'findOneAndUpdate', 'findOneAndDelete', 'findOneAndReplace', 'replaceOne'];
