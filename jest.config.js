@@ -20,23 +20,22 @@ const base = {
 };
 
 // The uri project runs the suites that drive the gateway (over HTTP, or its services) on a database
-// they get from test/helpers/gateway.ts or test/import/db.ts. Left out, by folder:
+// they get from test/helpers/gateway.ts, test/import/db.ts or test/pipelines/support/database.ts.
+// Left out, by folder:
 // - test/store: the store's own suites (wire, storage, durability, its CLI); its conformance suite
 //   runs against a MongoDB by URI by hand (docs/embedded-store.md);
 // - test/docs: the documents (executed-docs runs the real entry on the embedded demo company) and
 //   the HTTP descriptions (GraphiQL, OpenAPI), which do not read the database;
 // - test/e2e (not part of npm test), test/bench (benchmarks, not tests);
 // - test/domain, test/loaders, test/validation, test/cache, test/metrics/evaluate: pure functions;
-// - test/metrics/metrics-read-cost, test/performance: count the commands the embedded server
-//   receives (gw.server, test/pipelines/support/database.ts);
+// - test/metrics/metrics-read-cost, test/performance: count the commands a read sends with the
+//   embedded server in process (its version counters read from memory, no round trip);
 // - test/seed: the demo company loads only into an empty embedded database (never with MONGODB_URI);
 // - test/graphql: its suites count the commands the embedded server receives, or have no database
 //   (the GraphQL API runs in uri mode through the members, imports, security and server suites);
-// - test/data: the data-access layer's own tests (its caches, the versions document), on databases
-//   and instances they set up themselves, the embedded server's included;
 // - test/db: connectDatabase's own test, which starts both kinds of database itself;
 // - test/multi-instance: starts its own store process and gateway processes (MONGODB_URI) anyway.
-const URI_FOLDERS = ['auth', 'import', 'members', 'pipelines', 'rest', 'security', 'server', 'settings', 'targets', 'teams'];
+const URI_FOLDERS = ['auth', 'data', 'import', 'members', 'pipelines', 'rest', 'security', 'server', 'settings', 'targets', 'teams'];
 
 // Left out of those folders, by file:
 const URI_EXCLUDED = [
@@ -44,10 +43,9 @@ const URI_EXCLUDED = [
   'test/auth/bearer-token', 'test/auth/secrets', 'test/members/member-access', 'test/members/member-cursor',
   'test/import/normalise', 'test/import/validate-documents', 'test/import/read-hubspot-files', 'test/import/backfill-state',
   'test/rest/platform/internal-error-log', 'test/security/query-cost', 'test/server/classify-error', 'test/server/config',
-  'test/server/del-method-rewriter',
-  // Their database is test/pipelines/support/database.ts, always an in-memory embedded server: in
-  // the uri project they would run exactly as in the embedded one.
-  'test/pipelines/pipelines-graphql', 'test/pipelines/timeseries', 'test/pipelines/snapshot-cache',
+  'test/server/del-method-rewriter', 'test/data/answer-cache',
+  // Two instances in one process, one of them with the embedded server in process by design.
+  'test/data/two-instances-one-process',
   // The embedded store's own access rules (socket, directory, credentials); and the database
   // outage test, which already runs its gateway on a URI database of its own (and stops it).
   'test/security/store-access', 'test/security/store-access-standalone', 'test/security/database-outage',

@@ -22,7 +22,7 @@ function median(values: number[]): number {
 async function main(): Promise<void> {
   const db = await startDatabase();
   const commands: string[] = [];
-  db.server.on('command', (name, _db, body) => {
+  db.onCommand((name, _db, body) => {
     if (!['hello', 'ismaster', 'isMaster', 'ping', 'endSessions'].includes(name)) commands.push(`${name} ${String(body[name])}`);
   });
   await SettingsModel.create({ _id: SETTINGS_ID, currency: 'EUR', period: 'quarterly' });

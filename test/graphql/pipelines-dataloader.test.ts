@@ -27,7 +27,7 @@ const commandsOf = (db: TestDatabase) => [...db.commands];
 beforeAll(async () => {
   db = await startDatabase();
   // record which collection each command reads, not only its name
-  db.server.on('command', (name, _db, body) => {
+  db.onCommand((name, _db, body) => {
     if (name === 'find') db.commands.push(`find ${String(body.find)}`);
   });
   await setCurrency(ADMIN, 'EUR');

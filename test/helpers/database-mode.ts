@@ -10,6 +10,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import type { CommandStartedEvent } from 'mongodb';
+import type { Connection } from 'mongoose';
+import type { EmbeddedMongoServer } from '../../src/store/server';
 
 /** The URI (with credentials, no database) of the shared store in uri mode; null in embedded mode. */
 export function testStoreUri(): string | null {
@@ -52,4 +55,31 @@ export function itEmbeddedOnly(name: string, reason: string, fn: jest.ProvidesCa
 export function describeEmbeddedOnly(name: string, reason: string, fn: jest.EmptyFunction): void {
   if (uriMode) describe.skip(`${name} [embedded store only: ${reason}]`, fn);
   else describe(name, fn);
+}
+
+/** A command sent to the database: its name, the database it goes to, its body. */
+export type CommandListener = (name: string, db: string, body: Record<string, unknown>) => void;
+
+/** The URI with the driver's command monitoring on (for `watchCommands` on a connection by URI). */
+export function monitored(uri: string): string {
+  const url = new URL(uri);
+  url.searchParams.set('monitorCommands', 'true');
+  return url.toString();
+}
+
+/**
+ * Calls `listener` for each command sent to the database from this process, until the returned
+ * function is called: the embedded server's `command` event when it runs here, else the driver's
+ * command monitoring (the connection's URI must have it on: `monitored`). Handshakes and
+ * heartbeats are not commands either way.
+ */
+export function watchCommands(connection: Connection, server: EmbeddedMongoServer | null | undefined, listener: CommandListener): () => void {
+  if (server) {
+    server.on('command', listener);
+    return () => void server.off('command', listener);
+  }
+  const client = connection.getClient();
+  const started = (event: CommandStartedEvent): void => listener(event.commandName, event.databaseName, event.command);
+  client.on('commandStarted', started);
+  return () => void client.off('commandStarted', started);
 }

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { CommandStartedEvent } from 'mongodb';
 import type { Connection } from 'mongoose';
 import { loadConfig, type GatewayConfig } from '../../src/config';
 import type { RouteDefinition } from '../../src/rest/route-definition';
@@ -12,8 +11,10 @@ import type { DelMethodMode } from '../../src/server/create-http-server';
 import { connectDatabase } from '../../src/db/connect-database';
 import { ensureIndexes } from '../../src/db/ensure-indexes';
 import type { EmbeddedMongoServer } from '../../src/store/server';
-import { testStoreUri, uniqueDatabaseName } from './database-mode';
+import { monitored, testStoreUri, uniqueDatabaseName, watchCommands, type CommandListener } from './database-mode';
 import { withDatabase } from './store-process';
+
+export type { CommandListener };
 
 export interface StartGatewayOptions {
   /** Environment variables as the gateway would read them (LOG_LEVEL defaults to silent). */
@@ -80,15 +81,6 @@ export interface TestGateway {
   stop(): Promise<void>;
 }
 
-export type CommandListener = (name: string, db: string, body: Record<string, unknown>) => void;
-
-/** The URI with the driver's command monitoring on. */
-function monitored(uri: string): string {
-  const url = new URL(uri);
-  url.searchParams.set('monitorCommands', 'true');
-  return url.toString();
-}
-
 function queryString(query: RequestOptions['query']): string {
   if (!query) return '';
   const params = new URLSearchParams();
@@ -125,16 +117,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
   const server = database.embedded;
   if (storeUri === null && !server) throw new Error('startGateway: connectDatabase did not start the embedded server');
   const connection = database.connection;
-  const onCommand = (listener: CommandListener): (() => void) => {
-    if (server) {
-      server.on('command', listener);
-      return () => void server.off('command', listener);
-    }
-    const client = connection.getClient();
-    const started = (event: CommandStartedEvent): void => listener(event.commandName, event.databaseName, event.command);
-    client.on('commandStarted', started);
-    return () => void client.off('commandStarted', started);
-  };
+  const onCommand = (listener: CommandListener): (() => void) => watchCommands(connection, server, listener);
   const app = await buildApp({
     connection,
     embedded: database.embedded,

@@ -11,7 +11,7 @@ const reads: Array<{ name: string; collection: string }> = [];
 
 beforeAll(async () => {
   db = await startDatabase();
-  db.server.on('command', (name, _db, body) => {
+  db.onCommand((name, _db, body) => {
     if (name === 'find' || name === 'aggregate' || name === 'count' || name === 'getMore') reads.push({ name, collection: String(body[name]) });
   });
   await SettingsModel.create({ _id: SETTINGS_ID, currency: 'EUR', period: 'monthly' });
