@@ -17,7 +17,11 @@ function post(url: string): Promise<Outcome> {
       res.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message, at: Date.now() }));
     });
     req.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message, at: Date.now() }));
-    req.end(body);
+    // The body in two halves 50 ms apart: a kept answer takes well under a millisecond, so without
+    // the pause hardly a request would be in flight when the signal lands.
+    const half = Math.floor(body.length / 2);
+    req.write(body.slice(0, half));
+    setTimeout(() => req.end(body.slice(half)), 50);
   });
 }
 
