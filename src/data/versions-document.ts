@@ -1,3 +1,4 @@
+import { MongoNetworkTimeoutError } from 'mongodb';
 import type { Connection, MongooseQueryMiddleware, Schema } from 'mongoose';
 import { noteRead } from './read-tracking';
 import { countersOf, type Scope } from './scopes';
@@ -5,6 +6,9 @@ import { countersOf, type Scope } from './scopes';
 /** One small document, `{ _id: 'versions', <scope>: <counter>, ... }`, in this collection. */
 export const VERSIONS_COLLECTION = 'data_versions';
 export const VERSIONS_ID = 'versions';
+
+/** The longest wait for the counters: the gateway's server selection timeout. */
+const VERSIONS_READ_TIMEOUT_MS = 3_000;
 
 /**
  * Adds 1 to the counters of `scopes`, as one `$inc` (upserting the document). Called after the
@@ -26,8 +30,22 @@ export async function bumpVersions(connection: Connection, scopes: readonly Scop
 export async function readVersions(connection: Connection): Promise<Record<Scope, number>> {
   const db = connection.db;
   if (db === undefined) throw new Error('the database connection is not open');
-  const reply = await db.command({ find: VERSIONS_COLLECTION, filter: { _id: VERSIONS_ID }, limit: 1, singleBatch: true });
-  return countersOf((reply as { cursor?: { firstBatch?: Array<Record<string, unknown>> } }).cursor?.firstBatch?.[0]);
+  const read = db.command({ find: VERSIONS_COLLECTION, filter: { _id: VERSIONS_ID }, limit: 1, singleBatch: true });
+  // Bounded like server selection: a read the database does not answer fails as unavailable (503)
+  // rather than holding every request waiting for it until its time budget runs out. (The
+  // driver's own timeoutMS does not end a command sent on a connection the server has just
+  // closed: measured, it stays pending.)
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new MongoNetworkTimeoutError(`the database did not answer the version read within ${VERSIONS_READ_TIMEOUT_MS} ms`)), VERSIONS_READ_TIMEOUT_MS);
+  });
+  try {
+    const reply = await Promise.race([read, late]);
+    return countersOf((reply as { cursor?: { firstBatch?: Array<Record<string, unknown>> } }).cursor?.firstBatch?.[0]);
+  } finally {
+    clearTimeout(timer);
+    read.catch(() => undefined); // settled late, if ever: nobody waits for it any more
+  }
 }
 
 const QUERY_WRITES: MongooseQueryMiddleware[] = ['updateOne', 'updateMany', 'deleteOne', 'deleteMany', 'findOneAndUpdate', 'findOneAndDelete', 'findOneAndReplace', 'replaceOne'];
