@@ -35,7 +35,7 @@ export interface LatestSnapshotDoc {
  * same process, so two instances in one process behave as two processes would.
  */
 export class DataAccess {
-  readonly clock: VersionClock;
+  private readonly clock: VersionClock;
 
   readonly latestSnapshot: VersionedCache<LatestSnapshotDoc | null>;
 
@@ -59,8 +59,8 @@ export class DataAccess {
   readonly snapshots = new SnapshotCache();
 
   /**
-   * The last evaluation of all metrics of a facts object (metrics.service.ts). Keyed by the facts
-   * object, which lives as long as SnapshotCache keeps it.
+   * The recent evaluations of all metrics of a facts object (metrics.service.ts). Keyed by the
+   * facts object, which lives as long as SnapshotCache keeps it.
    */
   readonly metricsMemo = new WeakMap<object, unknown>();
 

@@ -27,9 +27,9 @@ interface Waiting {
  * Why one round trip per request is not paid in full: a request needs counters read after it
  * arrived, not a read of its own. Arriving requests wait for the next read, sent on the next turn
  * of the event loop; every request that arrived before it was sent shares it. Under load that is
- * one small `findOne` per loop turn, not per request. (Sending the next read only once the one
+ * one small `find` per loop turn, not per request. (Sending the next read only once the one
  * under way is back sends fewer, but a request then waits one and a half round trips on average
- * instead of one: measured, 0.30 against 0.38-0.40 of the bare server for GET /pipelines.) With the
+ * instead of one, which costs more throughput than the extra reads.) With the
  * embedded server in process the counters are read from its memory, without a round trip.
  */
 export class VersionClock {
@@ -43,11 +43,6 @@ export class VersionClock {
 
   constructor(private readonly options: VersionClockOptions) {
     this.now = options.now ?? Date.now;
-  }
-
-  /** False when CACHE_MAX_AGE_MS is 0: every read goes to the database. */
-  get caching(): boolean {
-    return this.options.maxAgeMs > 0;
   }
 
   /** The view as of now without waiting, where the counters are in this process; undefined otherwise. */

@@ -23,25 +23,19 @@ export async function bumpVersions(connection: Connection, scopes: readonly Scop
 }
 
 /**
- * The counters as stored now: one `find` command. Sent as a command rather than through a cursor:
- * it is read for nearly every request of an instance on MONGODB_URI, and a one-document answer
- * needs none of a cursor's bookkeeping.
+ * The counters as stored now: one `findOne` through mongoose's collection, which holds it while
+ * the connection is down and sends it once the database is back.
  */
 export async function readVersions(connection: Connection): Promise<Record<Scope, number>> {
-  const db = connection.db;
-  if (db === undefined) throw new Error('the database connection is not open');
-  const read = db.command({ find: VERSIONS_COLLECTION, filter: { _id: VERSIONS_ID }, limit: 1, singleBatch: true });
+  const read = connection.collection<{ _id: string }>(VERSIONS_COLLECTION).findOne({ _id: VERSIONS_ID });
   // Bounded like server selection: a read the database does not answer fails as unavailable (503)
-  // rather than holding every request waiting for it until its time budget runs out. (The
-  // driver's own timeoutMS does not end a command sent on a connection the server has just
-  // closed: measured, it stays pending.)
+  // rather than holding every request waiting for it until its time budget runs out.
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new MongoNetworkTimeoutError(`the database did not answer the version read within ${VERSIONS_READ_TIMEOUT_MS} ms`)), VERSIONS_READ_TIMEOUT_MS);
   });
   try {
-    const reply = await Promise.race([read, late]);
-    return countersOf((reply as { cursor?: { firstBatch?: Array<Record<string, unknown>> } }).cursor?.firstBatch?.[0]);
+    return countersOf(await Promise.race([read, late]));
   } finally {
     clearTimeout(timer);
     read.catch(() => undefined); // settled late, if ever: nobody waits for it any more

@@ -27,14 +27,13 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** Valid inputs kept per cacheable route (see inputOf). */
 const MAX_INPUTS = 10_000;
 
-
 /**
  * Registers each RouteDefinition with fastify: authenticate (unless public), build and validate
  * the input, call the handler, serialise the answer with the route's response schema. Errors
  * are thrown on to the app's error handler, which renders the envelope. Answers of cacheable
- * routes are kept serialised, per caller and raw URL, until a write lands: the same URL always
- * builds the same input (or the same rejection), so a kept answer skips input checks, services
- * and serialisation alike. A kept answer depends on the scopes its computation read (AnswerCache).
+ * routes are kept serialised, per caller and raw URL, while the scopes their computation read are
+ * unchanged (AnswerCache): the same URL always builds the same input (or the same rejection), so a
+ * kept answer skips input checks, services and serialisation alike.
  */
 export function registerRestRoutes(
   app: FastifyInstance,
@@ -74,12 +73,15 @@ export function registerRestRoutes(
     async function answer(request: FastifyRequest, reply: FastifyReply, known?: RequestContext): Promise<FastifyReply> {
       const ctx = known ?? (await contexts.build(contextRequest(request)));
       const key = keyOf(ctx, request);
-      const kept = key === null || known ? undefined : answers.get(key, await ctx.data.ensureView());
-      if (kept) return sendKept(reply, kept);
+      if (key !== null) {
+        // An answer that may be kept: the counters first, so whatever the handler reads comes after them.
+        const view = await ctx.data.ensureView();
+        const kept = known ? undefined : answers.get(key, view);
+        if (kept) return sendKept(reply, kept);
+      }
       const input = key === null ? await buildRestInput(route, request) : await inputOf(request);
-      // An answer that may be kept: whatever the handler reads comes after the counters it is kept under.
-      if (key !== null) await ctx.data.ensureView();
-      const result = await trackReads(ctx.data, () => route.handler(ctx, input as object));
+      // What it reads is noted only where the answer may be kept.
+      const result = key === null ? await route.handler(ctx, input as object) : await trackReads(ctx.data, () => route.handler(ctx, input as object));
       const status = typeof result.statusCode === 'number' ? result.statusCode : 200;
       reply.code(status);
       if (key === null) return reply.send(result);

@@ -27,7 +27,8 @@ export function jitGateway(schema: GraphQLSchema): GatewayInterface {
             variables: requestContext.request.variables,
             contextValue: requestContext.context as RequestContext,
           };
-          return trackReads(request.contextValue.data, () => executor.execute(request));
+          // Only a query's answer may be kept, so only a query's reads are noted.
+          return request.operation === 'query' ? trackReads(request.contextValue.data, () => executor.execute(request)) : executor.execute(request);
         },
       };
     },
