@@ -20,14 +20,12 @@ interface Entry<V> {
   bytes: number;
   /** The version of each scope the answer read, in SCOPES order; -1 for scopes it did not read. */
   versions: number[];
-  epoch: number;
   day: number;
 }
 
 /**
  * Whole answers of reads (REST GETs, GraphQL queries), per caller and request, each kept while
- * the scopes it read keep their versions, the cache-age epoch stands and the UTC day stays the
- * same.
+ * the scopes it read keep their versions and the UTC day stays the same.
  *
  * Why this is correct: an answer is a function of the request as sent, the caller, the stored
  * data it read and the date (a read may default to "now": this year's targets, a time series
@@ -61,7 +59,7 @@ export class AnswerCache<V> {
   get(key: string, view: VersionView): V | undefined {
     if (!this.enabled) return undefined;
     const entry = this.entries.get(key);
-    if (entry === undefined || entry.epoch !== view.epoch || entry.day !== this.today()) return undefined;
+    if (entry === undefined || entry.day !== this.today()) return undefined;
     for (let i = 0; i < SCOPES.length; i += 1) {
       const version = entry.versions[i];
       if (version !== -1 && version !== view.versions[SCOPES[i]]) return undefined;
@@ -84,7 +82,7 @@ export class AnswerCache<V> {
       this.bytes -= previous.bytes;
     }
     if (this.entries.size >= this.maxEntries || this.bytes + bytes > this.maxBytes) this.clear();
-    this.entries.set(key, { value, bytes, versions, epoch: view.epoch, day });
+    this.entries.set(key, { value, bytes, versions, day });
     this.bytes += bytes;
   }
 

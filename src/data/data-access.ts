@@ -93,6 +93,14 @@ export class DataAccess {
     this.graphqlAnswers = new AnswerCache({ enabled: caching, now: options.now });
   }
 
+  /**
+   * Resolves once the first content check is done (VersionClock): awaited before the first
+   * request, so that no cache is filled before it.
+   */
+  async ready(): Promise<void> {
+    await this.clock.checkContent();
+  }
+
   /** A request's data with the counters as of now, when they are in this process; undefined otherwise. */
   requestNow(): RequestData | undefined {
     const view = this.clock.viewNow();

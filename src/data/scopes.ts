@@ -8,14 +8,12 @@ export const SCOPES = ['settings', 'members', 'teams', 'targets', 'pipeline_snap
 
 export type Scope = (typeof SCOPES)[number];
 
-/** The counters of every scope as read at one moment, plus the cache-age epoch of that moment. */
+/**
+ * The version of every scope as of one moment (VersionClock): equal versions of a scope in two
+ * views mean its data was the same in both.
+ */
 export interface VersionView {
   readonly versions: Readonly<Record<Scope, number>>;
-  /**
-   * `floor(read time / CACHE_MAX_AGE_MS)`: a cache keeps nothing across epochs, which bounds how
-   * long a write made by another tool (one that does not bump the counters) can go unseen.
-   */
-  readonly epoch: number;
 }
 
 /** Counters as stored: a scope never written has no field yet and counts as 0. */

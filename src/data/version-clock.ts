@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { EmbeddedMongoServer } from '../store/server';
 import { SCOPES, countersOf, type Scope, type VersionView } from './scopes';
+import { readFingerprintsBounded } from './content-fingerprints';
 import { VERSIONS_COLLECTION, VERSIONS_ID, readVersions } from './versions-document';
 
 export interface VersionClockOptions {
@@ -9,7 +10,7 @@ export interface VersionClockOptions {
   dbName: string;
   /** The embedded server when it runs in this process: the counters are then read from its memory. */
   embedded: EmbeddedMongoServer | null;
-  /** CACHE_MAX_AGE_MS: the longest a cached read of mutable data is used; 0: never cached. */
+  /** CACHE_MAX_AGE_MS: how often the content of the mutable collections is checked; 0: never cached. */
   maxAgeMs: number;
   now?: () => number;
 }
@@ -20,17 +21,27 @@ interface Waiting {
 }
 
 /**
- * Tells each request the version counters as of its arrival (versions-document.ts), which every
- * cache compares with what it holds. The counters live in the database, so every instance on it
- * sees every write made through the gateway, its CLIs or another instance.
+ * Tells each request the versions of the data as of its arrival, which every cache compares with
+ * what it holds. A scope's version moves when its counter moves (versions-document.ts) or when
+ * its content changed without the counter moving (a write by another tool, found by the content
+ * check below). Versions are this instance's own numbers: one per distinct (counter, content
+ * generation) a scope has shown it, rising in the order views were made.
  *
- * Why one round trip per request is not paid in full: a request needs counters read after it
- * arrived, not a read of its own. Arriving requests wait for the next read, sent on the next turn
- * of the event loop; every request that arrived before it was sent shares it. Under load that is
- * one small `find` per loop turn, not per request. (Sending the next read only once the one
- * under way is back sends fewer, but a request then waits one and a half round trips on average
- * instead of one, which costs more throughput than the extra reads.) With the
- * embedded server in process the counters are read from its memory, without a round trip.
+ * The counters live in the database, so every instance on it sees every write made through the
+ * gateway, its CLIs or another instance. Why one round trip per request is not paid in full: a
+ * request needs counters read after it arrived, not a read of its own. Arriving requests wait for
+ * the next read, sent on the next turn of the event loop; every request that arrived before it
+ * was sent shares it. Under load that is one small `find` per loop turn, not per request.
+ * (Sending the next read only once the one under way is back sends fewer, but a request then
+ * waits one and a half round trips on average instead of one, which costs more throughput than
+ * the extra reads.) With the embedded server in process the counters are read from its memory,
+ * without a round trip.
+ *
+ * The content check: once per CACHE_MAX_AGE_MS window in which requests arrive, a digest of each
+ * mutable collection is read in the background (content-fingerprints.ts); a scope whose digest
+ * differs from the previous check gets a new version. So a write made straight into the database
+ * is seen within one window and the check's read, while caches of unchanged data live on across
+ * windows: expiring them all at each window would recompute every answer at once.
  */
 export class VersionClock {
   /** The read the next requests wait for, not sent yet. */
@@ -38,37 +49,92 @@ export class VersionClock {
 
   private readonly now: () => number;
 
-  /** The last view read from the embedded server's memory. */
-  private lastView: VersionView | undefined;
+  /** The counters and content generations the last view was made of, and that view. */
+  private last: { counters: Record<Scope, number>; generations: Record<Scope, number>; view: VersionView } | undefined;
+
+  /** The last version handed out, over all scopes. */
+  private stamp = 0;
+
+  /** Per scope, how many content changes the checks have found. */
+  private readonly generations = countersOf(undefined);
+
+  /** The digests of the last finished content check. */
+  private fingerprints: Record<Scope, string> | undefined;
+
+  /** The window the last content check was started in; -1: none yet. */
+  private checkedWindow = -1;
+
+  /** The content check under way, if any. */
+  private checking: Promise<void> = Promise.resolve();
+
+  /** When this clock started: windows are counted from it. */
+  private readonly started: number;
 
   constructor(private readonly options: VersionClockOptions) {
     this.now = options.now ?? Date.now;
+    this.started = this.now();
   }
 
   /** The view as of now without waiting, where the counters are in this process; undefined otherwise. */
   viewNow(): VersionView | undefined {
     const { embedded } = this.options;
     if (embedded === null) return undefined;
-    const stored = embedded.peekDocument(this.options.dbName, VERSIONS_COLLECTION, VERSIONS_ID);
-    // Every request asks: while nothing was written, the same view is handed out again.
-    const last = this.lastView;
-    if (last !== undefined && last.epoch === this.epochNow() && SCOPES.every((scope) => last.versions[scope] === (stored?.[scope] ?? 0))) return last;
-    this.lastView = this.viewOf(countersOf(stored));
-    return this.lastView;
+    this.checkContentIfDue();
+    return this.viewOf(countersOf(embedded.peekDocument(this.options.dbName, VERSIONS_COLLECTION, VERSIONS_ID)));
   }
 
   /** The view as of now: counters read after this call. */
   async view(): Promise<VersionView> {
-    return this.viewNow() ?? this.viewOf(await this.sharedRead());
+    const now = this.viewNow();
+    if (now !== undefined) return now;
+    this.checkContentIfDue();
+    return this.viewOf(await this.sharedRead());
   }
 
-  private epochNow(): number {
-    const { maxAgeMs } = this.options;
-    return maxAgeMs > 0 ? Math.floor(this.now() / maxAgeMs) : 0;
+  /**
+   * Settles once the content check under way, if any, has. Awaited once before the first request
+   * (DataAccess.ready), so caches never predate the first check's digests; and by tests.
+   */
+  contentChecked(): Promise<void> {
+    return this.checking;
   }
 
-  private viewOf(versions: Record<Scope, number>): VersionView {
-    return { versions, epoch: this.epochNow() };
+  /** Starts this window's content check if it has not started yet. */
+  checkContent(): Promise<void> {
+    this.checkContentIfDue();
+    return this.checking;
+  }
+
+  private window(): number {
+    return Math.floor((this.now() - this.started) / this.options.maxAgeMs);
+  }
+
+  private checkContentIfDue(): void {
+    if (this.options.maxAgeMs <= 0 || this.window() === this.checkedWindow) return;
+    this.checkedWindow = this.window();
+    this.checking = readFingerprintsBounded(this.options.connection).then(
+      (digests) => {
+        // The first check has nothing to compare with: anything cached before it may predate a
+        // write it already sees, so every scope starts a new generation (once).
+        const previous = this.fingerprints;
+        this.fingerprints = digests;
+        for (const scope of SCOPES) if (previous === undefined || digests[scope] !== previous[scope]) this.generations[scope] += 1;
+      },
+      // The database is away: requests fail on their own reads; the next window checks again.
+      () => undefined,
+    );
+  }
+
+  /** The view of `counters` under the current generations; the last view again while neither moved. */
+  private viewOf(counters: Record<Scope, number>): VersionView {
+    const last = this.last;
+    const same = (scope: Scope) => last !== undefined && last.counters[scope] === counters[scope] && last.generations[scope] === this.generations[scope];
+    if (last !== undefined && SCOPES.every(same)) return last.view;
+    const versions = {} as Record<Scope, number>;
+    for (const scope of SCOPES) versions[scope] = same(scope) ? last!.view.versions[scope] : ++this.stamp;
+    const view = { versions };
+    this.last = { counters, generations: { ...this.generations }, view };
+    return view;
   }
 
   private sharedRead(): Promise<Record<Scope, number>> {

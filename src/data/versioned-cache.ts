@@ -2,22 +2,20 @@ import type { RequestData } from './request-data';
 import type { Scope } from './scopes';
 
 /**
- * Reads of one mutable scope, kept while its version counter and the cache-age epoch stand still
- * (VersionClock). A request sees the entries only when its view is the one they were read under;
- * a request with a newer view starts them over, one with an older view (it arrived before a write
- * another request has already seen) reads through. A read is kept only if no newer view arrived
+ * Reads of one mutable scope, kept while its version stands still (VersionClock). A request sees
+ * the entries only when its view is the one they were read under; a request with a newer view
+ * starts them over, one with an older view (it arrived before a write another request has already
+ * seen) reads through. A read is kept only if no newer view arrived
  * while it was in flight. Answers are shared between requests: callers treat them as read-only.
  * Bounded: past `limit` entries it starts over.
  */
 export class VersionedCache<V> {
   private version = -1;
 
-  private epoch = -1;
-
   private readonly entries = new Map<string, V>();
 
   /** Reads under way by `get`, by key, with the view they were started under. */
-  private readonly reading = new Map<string, { version: number; epoch: number; value: Promise<V> }>();
+  private readonly reading = new Map<string, { version: number; value: Promise<V> }>();
 
   constructor(
     readonly scope: Scope,
@@ -31,26 +29,24 @@ export class VersionedCache<V> {
     const view = data.view;
     if (!this.enabled || view === undefined) return false;
     const version = view.versions[this.scope];
-    const { epoch } = view;
-    if (version === this.version && epoch === this.epoch) return true;
-    if (version > this.version || (version === this.version && epoch > this.epoch)) {
+    if (version === this.version) return true;
+    if (version > this.version) {
       this.entries.clear();
       this.version = version;
-      this.epoch = epoch;
       return true;
     }
     return false;
   }
 
-  private stillCurrent(version: number, epoch: number): boolean {
-    return this.version === version && this.epoch === epoch;
+  private stillCurrent(version: number): boolean {
+    return this.version === version;
   }
 
   /** Values for `keys` in key order: cached ones as they are, the misses read in one call. */
   async getMany<K>(data: RequestData, keys: readonly K[], keyOf: (key: K) => string, readMisses: (keys: K[]) => Promise<V[]>): Promise<V[]> {
     if (data.view === undefined) await data.ensureView();
     if (!this.current(data)) return readMisses([...keys]);
-    const { version, epoch } = this;
+    const { version } = this;
     const answers = new Map<string, V>();
     const missing: K[] = [];
     const asked = new Set<string>();
@@ -64,7 +60,7 @@ export class VersionedCache<V> {
     }
     if (missing.length > 0) {
       const read = await readMisses(missing);
-      const keep = this.stillCurrent(version, epoch);
+      const keep = this.stillCurrent(version);
       if (keep && this.entries.size + missing.length > this.limit) this.entries.clear();
       missing.forEach((key, i) => {
         answers.set(keyOf(key), read[i]);
@@ -89,9 +85,9 @@ export class VersionedCache<V> {
     if (!this.current(data)) return read();
     if (this.entries.has(key)) return this.entries.get(key) as V;
     const pending = this.reading.get(key);
-    if (pending !== undefined && pending.version === this.version && pending.epoch === this.epoch) return pending.value;
+    if (pending !== undefined && pending.version === this.version) return pending.value;
     const value = this.getMany(data, [key], (k) => k, async () => [await read()]).then(([first]) => first);
-    const entry = { version: this.version, epoch: this.epoch, value };
+    const entry = { version: this.version, value };
     this.reading.set(key, entry);
     const forget = () => {
       if (this.reading.get(key) === entry) this.reading.delete(key);

@@ -27,15 +27,21 @@ export async function bumpVersions(connection: Connection, scopes: readonly Scop
  * the connection is down and sends it once the database is back.
  */
 export async function readVersions(connection: Connection): Promise<Record<Scope, number>> {
-  const read = connection.collection<{ _id: string }>(VERSIONS_COLLECTION).findOne({ _id: VERSIONS_ID });
-  // Bounded like server selection: a read the database does not answer fails as unavailable (503)
-  // rather than holding every request waiting for it until its time budget runs out.
+  return countersOf(await bounded(connection.collection<{ _id: string }>(VERSIONS_COLLECTION).findOne({ _id: VERSIONS_ID }), 'the version read'));
+}
+
+/**
+ * `read`, or a MongoNetworkTimeoutError once VERSIONS_READ_TIMEOUT_MS have passed: bounded like
+ * server selection, a read the database does not answer fails as unavailable (503) rather than
+ * holding every request waiting for it until its time budget runs out.
+ */
+export async function bounded<T>(read: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new MongoNetworkTimeoutError(`the database did not answer the version read within ${VERSIONS_READ_TIMEOUT_MS} ms`)), VERSIONS_READ_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new MongoNetworkTimeoutError(`the database did not answer ${what} within ${VERSIONS_READ_TIMEOUT_MS} ms`)), VERSIONS_READ_TIMEOUT_MS);
   });
   try {
-    return countersOf(await Promise.race([read, late]));
+    return await Promise.race([read, late]);
   } finally {
     clearTimeout(timer);
     read.catch(() => undefined); // settled late, if ever: nobody waits for it any more

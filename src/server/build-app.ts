@@ -71,6 +71,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const secrets = options.secrets ?? (await loadSecrets(config, connection));
   const signer = new TokenSigner({ secret: secrets.jwtSecret, issuer: config.jwtIssuer, audience: config.jwtAudience });
   const access = new DataAccess({ connection, embedded: options.embedded ?? null, cacheMaxAgeMs: config.cacheMaxAgeMs });
+  await access.ready();
   const authenticator = new Authenticator({ signer, adminToken: secrets.adminToken, access });
   const contexts = new ContextBuilder(authenticator, signer, access);
 

@@ -39,6 +39,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < 10; i += 1) {
       // A new instance's data access: nothing cached yet.
       const fresh = new DataAccess({ connection: mongoose.connection, embedded: db.server, cacheMaxAgeMs: 5_000 });
+      await fresh.ready();
       commands.length = 0;
       const t = performance.now();
       await getPipelineMetrics(requestContext(undefined, fresh), { pipelineId: 'sales', snapshotId });

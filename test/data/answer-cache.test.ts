@@ -8,8 +8,8 @@ import { VersionedCache } from '../../src/data/versioned-cache';
 const DAY = 86_400_000;
 
 /** A view with every counter at 0 but those given. */
-function view(versions: Partial<Record<Scope, number>> = {}, epoch = 1): VersionView {
-  return { versions: { ...Object.fromEntries(SCOPES.map((s) => [s, 0])), ...versions } as Record<Scope, number>, epoch };
+function view(versions: Partial<Record<Scope, number>> = {}): VersionView {
+  return { versions: { ...Object.fromEntries(SCOPES.map((s) => [s, 0])), ...versions } as Record<Scope, number> };
 }
 
 /** A request under `v` that read `scopes`. */
@@ -27,13 +27,6 @@ describe('AnswerCache', () => {
     expect(cache.get('k', view({ settings: 3, targets: 1, teams: 2 }))).toBe('answer');
     expect(cache.get('k', view({ members: 1 }))).toBeUndefined();
     expect(cache.get('k', view({ pipeline_snapshots: 1 }))).toBeUndefined();
-  });
-
-  it('is valid only within its cache-age epoch, so writes by other tools are seen within CACHE_MAX_AGE_MS', () => {
-    const cache = new AnswerCache<string>();
-    cache.keep('k', 'answer', 6, reading(view({}, 7), 'settings'));
-    expect(cache.get('k', view({}, 7))).toBe('answer');
-    expect(cache.get('k', view({}, 8))).toBeUndefined();
   });
 
   it('drops answers when the UTC day turns', () => {
@@ -85,7 +78,6 @@ describe('VersionedCache', () => {
     expect(await cache.get(reading(view({ settings: 1, members: 9 })), 'k', read)).toBe('read 1');
     expect(first.reads).toEqual(['settings']);
     expect(await cache.get(reading(view({ settings: 2 })), 'k', read)).toBe('read 2');
-    expect(await cache.get(reading(view({ settings: 2 }, 2)), 'k', read)).toBe('read 3'); // a new epoch
   });
 
   it('reads through for a request with an older view, and keeps nothing read under a view that was overtaken', async () => {

@@ -57,7 +57,7 @@ describe('two instances in one process, writes through the gateway', () => {
 
   it('a settings write leaves the kept answers that did not read settings in place', async () => {
     const reads: string[] = [];
-    a.server!.on('command', (name, _db, body) => {
+    a.onCommand((name, _db, body) => {
       if (name === 'find') reads.push(String(body.find));
     });
     await a.request('GET', '/pipelines');

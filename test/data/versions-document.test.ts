@@ -45,7 +45,7 @@ describe('the versions document', () => {
   });
 
   it('notes every read through a model for the request it belongs to', async () => {
-    const data = requestData({ versions: await readVersions(mongoose.connection), epoch: 0 });
+    const data = requestData({ versions: await readVersions(mongoose.connection) });
     await trackReads(data, async () => {
       await TeamModel.find({}).lean().exec();
       await SettingsModel.findById(SETTINGS_ID).lean().exec();

@@ -7,6 +7,7 @@ import { MemberModel } from '../../src/models/member.model';
 import { TargetModel } from '../../src/models/target.model';
 import { TeamModel } from '../../src/models/team.model';
 import { startGateway, type TestGateway } from '../helpers/gateway';
+import { TEST_CACHE_MAX_AGE_MS } from '../helpers/cache-window';
 
 let gw: TestGateway;
 const TEAMS = 20;
@@ -130,7 +131,8 @@ describe('members graph batching', () => {
   });
 
   it('answers null for misses without failing the other keys of the batch', async () => {
-    const access = new DataAccess({ connection: gw.connection, embedded: gw.server, cacheMaxAgeMs: 5_000 });
+    const access = new DataAccess({ connection: gw.connection, embedded: gw.server, cacheMaxAgeMs: TEST_CACHE_MAX_AGE_MS });
+    await access.ready();
     const memberBatches = new MemberBatches(access, access.requestNow()!);
     await expect(memberBatches.membersById(['nobody', withTargetsId])).resolves.toEqual([null, expect.objectContaining({ _id: withTargetsId })]);
     const [empty, t01] = await memberBatches.membersByTeam(['empty', 't01']);

@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { CommandStartedEvent } from 'mongodb';
 import type { Connection } from 'mongoose';
 import type { EmbeddedMongoServer } from '../../src/store/server';
+import { CONTENT_CHECK_COMMENT } from '../../src/data/content-fingerprints';
 
 /** The URI (with credentials, no database) of the shared store in uri mode; null in embedded mode. */
 export function testStoreUri(): string | null {
@@ -71,15 +72,19 @@ export function monitored(uri: string): string {
  * Calls `listener` for each command sent to the database from this process, until the returned
  * function is called: the embedded server's `command` event when it runs here, else the driver's
  * command monitoring (the connection's URI must have it on: `monitored`). Handshakes and
- * heartbeats are not commands either way.
+ * heartbeats are not commands either way; neither are the content check's reads, which run in
+ * the background once per CACHE_MAX_AGE_MS, whatever the test does (version-clock.ts).
  */
 export function watchCommands(connection: Connection, server: EmbeddedMongoServer | null | undefined, listener: CommandListener): () => void {
+  const requests: CommandListener = (name, db, body) => {
+    if (body.comment !== CONTENT_CHECK_COMMENT) listener(name, db, body);
+  };
   if (server) {
-    server.on('command', listener);
-    return () => void server.off('command', listener);
+    server.on('command', requests);
+    return () => void server.off('command', requests);
   }
   const client = connection.getClient();
-  const started = (event: CommandStartedEvent): void => listener(event.commandName, event.databaseName, event.command);
+  const started = (event: CommandStartedEvent): void => requests(event.commandName, event.databaseName, event.command);
   client.on('commandStarted', started);
   return () => void client.off('commandStarted', started);
 }

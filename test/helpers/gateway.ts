@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Connection } from 'mongoose';
 import { loadConfig, type GatewayConfig } from '../../src/config';
+import { TEST_CACHE_MAX_AGE_MS } from './cache-window';
 import type { RouteDefinition } from '../../src/rest/route-definition';
 import { MemberModel } from '../../src/models/member.model';
 import { buildApp } from '../../src/server/build-app';
@@ -102,7 +103,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
   const dbName = storeUri === null ? 'pipeline-gateway' : uniqueDatabaseName();
   // In uri mode the configuration says MONGODB_URI, as a gateway's does when it runs on one.
   const databaseEnv: Record<string, string> = storeUri === null ? {} : { MONGODB_URI: withDatabase(storeUri, dbName) };
-  const config: GatewayConfig = { ...loadConfig({ LOG_LEVEL: 'silent', ...databaseEnv, ...options.env }), port: 0, host: '127.0.0.1' };
+  const config: GatewayConfig = { ...loadConfig({ LOG_LEVEL: 'silent', CACHE_MAX_AGE_MS: String(TEST_CACHE_MAX_AGE_MS), ...databaseEnv, ...options.env }), port: 0, host: '127.0.0.1' };
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   const jwtSecret = new TextEncoder().encode(config.jwtSecret ?? randomBytes(32).toString('base64url'));
 

@@ -5,6 +5,7 @@ import { DataAccess } from '../../src/data/data-access';
 import { requestContext } from '../pipelines/support/context';
 import { startDatabase, TestDatabase } from '../pipelines/support/database';
 import { seedSnapshot } from './support/seed-opportunities';
+import { TEST_CACHE_MAX_AGE_MS } from '../helpers/cache-window';
 
 let db: TestDatabase;
 const reads: Array<{ name: string; collection: string }> = [];
@@ -21,7 +22,8 @@ afterAll(async () => db.stop());
 /** One metrics read on a cold cache: the commands it sends and the size of what it reads. */
 async function measureRead(snapshotId: string, pipelineId: string) {
   // A new instance's data access: nothing cached yet, committed snapshots included.
-  const cold = new DataAccess({ connection: mongoose.connection, embedded: db.server, cacheMaxAgeMs: 5_000 });
+  const cold = new DataAccess({ connection: mongoose.connection, embedded: db.server, cacheMaxAgeMs: TEST_CACHE_MAX_AGE_MS });
+  await cold.ready();
   reads.length = 0;
   const answer = await getPipelineMetrics(requestContext(undefined, cold), { pipelineId, snapshotId });
   const sent = reads.map((r) => `${r.name} ${r.collection}`);

@@ -1,6 +1,7 @@
 import { MemberModel } from '../../src/models/member.model';
 import { MAIN_FIXTURE, toImportBody } from '../pipelines/fixtures/crm-fixture';
 import { startGateway, type TestGateway } from '../helpers/gateway';
+import { TEST_CACHE_MAX_AGE_MS } from '../helpers/cache-window';
 
 /**
  * The read caches (src/cache) and the compiled execution must never serve an answer a write has
@@ -186,7 +187,7 @@ describe('compiled execution', () => {
     const schema = await buildGatewaySchema();
     const document = parse(DASHBOARD);
     const context = () => {
-      const access = new DataAccess({ connection: gw.connection, embedded: gw.server, cacheMaxAgeMs: 5_000 });
+      const access = new DataAccess({ connection: gw.connection, embedded: gw.server, cacheMaxAgeMs: TEST_CACHE_MAX_AGE_MS });
       const data = access.requestNow()!;
       return { requestId: 'test', principal: { subject: 'admin-token', role: 'admin', memberId: null, teamId: null }, access, data, loaders: createLoaders(access, data) };
     };

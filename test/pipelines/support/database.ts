@@ -15,6 +15,7 @@ import { bumpVersions } from '../../../src/data/versions-document';
 import type { EmbeddedMongoServer } from '../../../src/store/server';
 import { monitored, testStoreUri, uniqueDatabaseName, watchCommands, type CommandListener } from '../../helpers/database-mode';
 import { withDatabase } from '../../helpers/store-process';
+import { TEST_CACHE_MAX_AGE_MS } from '../../helpers/cache-window';
 
 export const ADMIN: Principal = { subject: 'admin-token', role: Role.ADMIN, memberId: null, teamId: null };
 
@@ -68,7 +69,8 @@ export async function startDatabase(): Promise<TestDatabase> {
     if (!IGNORED.has(name)) commands.push(name);
   });
   await Promise.all(Object.values(mongoose.models).map((model) => model.init()));
-  current = new DataAccess({ connection: database.connection, embedded: server, cacheMaxAgeMs: 5_000 });
+  current = new DataAccess({ connection: database.connection, embedded: server, cacheMaxAgeMs: TEST_CACHE_MAX_AGE_MS });
+  await current.ready();
   return {
     server,
     dbName,
