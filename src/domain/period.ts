@@ -82,6 +82,14 @@ export function periodSlot(unit: PeriodUnit, year: number, index: number): Perio
   };
 }
 
+/**
+ * The year of the slot containing `date`, without building the slot: every unit divides the UTC
+ * calendar year (the last week runs to December 31), so it is the date's UTC year.
+ */
+export function periodYearOf(date: Date): number {
+  return date.getUTCFullYear();
+}
+
 /** The slot containing `date`. */
 export function periodOf(unit: PeriodUnit, date: Date): PeriodSlot {
   const year = date.getUTCFullYear();

@@ -22,7 +22,9 @@ const DIST_SRC = path.resolve(__dirname, '../../src');
 
 export async function startSeededStore(deals: number): Promise<StoreProcess> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-store-'));
-  const child = spawn(process.execPath, [path.join(DIST_SRC, 'store/cli.js'), '--port', '0'], {
+  // BENCH_NODE_ARGS: Node options for the servers, the store's included (child-processes.ts).
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+  const child = spawn(process.execPath, [...nodeArgs, path.join(DIST_SRC, 'store/cli.js'), '--port', '0'], {
     env: { ...process.env, DATA_DIR: dataDir, STORE_USER: '', STORE_PASSWORD: '' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

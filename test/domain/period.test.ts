@@ -1,4 +1,4 @@
-import { periodLabels, periodOf, periodSlot, periodsEndingAt, periodsPerYear } from '../../src/domain/period';
+import { PERIOD_UNITS, periodLabels, periodOf, periodSlot, periodYearOf, periodsEndingAt, periodsPerYear } from '../../src/domain/period';
 
 describe('period arithmetic', () => {
   it('lists the labels of each unit in time order', () => {
@@ -19,6 +19,13 @@ describe('period arithmetic', () => {
     expect(periodOf('weekly', new Date('2024-12-31T23:59:59Z')).label).toBe('w52');
     expect(periodOf('weekly', new Date('2026-01-07T23:59:59Z')).label).toBe('w1');
     expect(periodOf('weekly', new Date('2026-01-08T00:00:00Z')).label).toBe('w2');
+  });
+
+  it('gives the year of the slot containing a date without building it, at every year edge', () => {
+    const edges = ['2024-01-01T00:00:00Z', '2024-12-31T23:59:59.999Z', '2025-01-01T00:00:00Z', '2026-12-24T00:00:00Z', '2026-12-31T12:00:00Z'];
+    for (const unit of PERIOD_UNITS) {
+      for (const edge of edges) expect({ unit, edge, year: periodYearOf(new Date(edge)) }).toEqual({ unit, edge, year: periodOf(unit, new Date(edge)).year });
+    }
   });
 
   it('maps dates to calendar quarters and months', () => {

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../context/request-context';
-import { periodOf } from '../../domain/period';
+import { periodYearOf } from '../../domain/period';
 import { factsKey } from '../../loaders/pipeline.loaders';
 import { SETTINGS_ID } from '../../models/settings.model';
 import { getPipeline } from '../pipeline.service';
@@ -40,7 +40,7 @@ export async function factsOf(ctx: RequestContext, snapshotId: string, pipelineI
 /** Settings and the targets of the year the snapshot's period lies in, both read once per request. */
 export async function metricEnvironment(ctx: RequestContext, snapshot: Pick<SnapshotView, 'snapshotAt'>): Promise<MetricEnvironment> {
   const settings = await ctx.loaders.metricSettings.load(SETTINGS_ID);
-  const targets = settings.period ? await ctx.loaders.targetsByYear.load(periodOf(settings.period, snapshot.snapshotAt).year) : [];
+  const targets = settings.period ? await ctx.loaders.targetsByYear.load(periodYearOf(snapshot.snapshotAt)) : [];
   return { currency: settings.currency, period: settings.period, targets };
 }
 
