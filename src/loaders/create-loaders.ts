@@ -1,12 +1,15 @@
 import type { DataAccess } from '../data/data-access';
 import type { RequestData } from '../data/request-data';
-import { createMemberLoaders } from './member.loaders';
-import { createPipelineLoaders } from './pipeline.loaders';
+import { lazyLoaderClass } from './lazy-loaders';
+import { memberLoaders } from './member.loaders';
+import { pipelineLoaders } from './pipeline.loaders';
+
+const RequestLoaders = lazyLoaderClass({ ...memberLoaders, ...pipelineLoaders });
 
 /** Every DataLoader of one request, by domain. Field resolvers use these, never a model. */
-export type Loaders = ReturnType<typeof createMemberLoaders> & ReturnType<typeof createPipelineLoaders>;
+export type Loaders = InstanceType<typeof RequestLoaders>;
 
-/** Called once per request (REST or GraphQL) when the context is built. */
+/** Called once per request (REST or GraphQL) when the context is built; each loader is made when first used. */
 export function createLoaders(access: DataAccess, data: RequestData): Loaders {
-  return { ...createMemberLoaders(access, data), ...createPipelineLoaders(access, data) };
+  return new RequestLoaders(access, data);
 }

@@ -5,6 +5,7 @@ import { TeamDoc, TeamModel } from '../models/team.model';
 import { TargetDoc, TargetModel } from '../models/target.model';
 import type { DataAccess } from '../data/data-access';
 import type { RequestData } from '../data/request-data';
+import type { LoaderSource } from './lazy-loaders';
 import { groupByKeys, orderByKeys } from './order-by-keys';
 
 /** A member's target set for one year. */
@@ -70,15 +71,22 @@ export class MemberBatches {
   }
 }
 
-/** Loaders of the members half of the graph (members, teams, targets). */
-export function createMemberLoaders(access: DataAccess, data: RequestData) {
-  const batches = new MemberBatches(access, data);
-  return {
-    memberById: new DataLoader<string, MemberDoc | null>((ids) => batches.membersById(ids)),
-    teamById: new DataLoader<string, TeamDoc | null>((ids) => batches.teamsById(ids)),
-    membersByTeam: new DataLoader<string, MemberDoc[]>((ids) => batches.membersByTeam(ids)),
-    targetsByMember: new DataLoader<MemberYearKey, TargetDoc | null, string>((keys) => batches.targetsByMember(keys), {
-      cacheKeyFn: memberYear,
-    }),
-  };
-}
+/** Loader factories of the members half of the graph (members, teams, targets), by name. */
+export const memberLoaders = {
+  memberById: ({ access, data }: LoaderSource) => {
+    const batches = new MemberBatches(access, data);
+    return new DataLoader<string, MemberDoc | null>((ids) => batches.membersById(ids));
+  },
+  teamById: ({ access, data }: LoaderSource) => {
+    const batches = new MemberBatches(access, data);
+    return new DataLoader<string, TeamDoc | null>((ids) => batches.teamsById(ids));
+  },
+  membersByTeam: ({ access, data }: LoaderSource) => {
+    const batches = new MemberBatches(access, data);
+    return new DataLoader<string, MemberDoc[]>((ids) => batches.membersByTeam(ids));
+  },
+  targetsByMember: ({ access, data }: LoaderSource) => {
+    const batches = new MemberBatches(access, data);
+    return new DataLoader<MemberYearKey, TargetDoc | null, string>((keys) => batches.targetsByMember(keys), { cacheKeyFn: memberYear });
+  },
+};

@@ -1,7 +1,6 @@
 import DataLoader from 'dataloader';
 import { trusted } from 'mongoose';
-import type { DataAccess } from '../data/data-access';
-import type { RequestData } from '../data/request-data';
+import type { LoaderSource } from './lazy-loaders';
 import { PeriodUnit } from '../domain/period';
 import { SETTINGS_ID, SettingsDoc, SettingsModel } from '../models/settings.model';
 import { SnapshotModel } from '../models/snapshot.model';
@@ -37,64 +36,60 @@ function splitFactsKey(key: string): readonly [string, string] {
 }
 
 /**
- * Loaders of the pipelines half of the graph (snapshots, definitions, stages, pipelines, metrics).
+ * Loader factories of the pipelines half of the graph (snapshots, definitions, stages, pipelines,
+ * metrics), by name; each request makes the ones it uses (lazy-loaders.ts).
  * Committed-snapshot data comes through the app's snapshot cache; settings, targets and the latest
  * snapshot through its version-checked caches (DataAccess), at most once per request. Each batch
  * function answers in key order. Filter operators are ours and marked `trusted()`: filters are
  * sanitised globally.
  */
-export function createPipelineLoaders(access: DataAccess, data: RequestData) {
-  const snapshotCache = access.snapshots;
-  return {
-    /** The latest committed snapshot (greatest `snapshotAt`), or null before the first import. */
-    latestSnapshot: new DataLoader<typeof LATEST, SnapshotView | null>(async (keys) => {
-      const doc = await access.latestSnapshot.get(data, LATEST, () =>
-        SnapshotModel.findOne({ status: 'committed' }, { snapshotAt: 1 }).sort({ snapshotAt: -1, _id: -1 }).lean<{ _id: string; snapshotAt: Date }>().exec(),
-      );
-      const snapshot = doc ? { id: doc._id, snapshotAt: new Date(doc.snapshotAt) } : null;
-      if (snapshot) snapshotCache.seed(snapshot);
-      return keys.map(() => snapshot);
-    }),
-    /** Committed snapshots by id; null for unknown or uncommitted ones. */
-    snapshot: new DataLoader<string, SnapshotView | null>((ids) => snapshotCache.snapshots(ids)),
-    /**
-     * Committed snapshots with `snapshotAt` in a window, oldest first. Every time series of one
-     * request covers the same window, so a dashboard of series reads them once.
-     */
-    snapshotsInWindow: new DataLoader<SnapshotWindow, SnapshotView[], string>(
-      (windows) =>
-        Promise.all(
-          windows.map(async (w) => {
-            const docs = await SnapshotModel.find({ status: 'committed', snapshotAt: trusted({ $gte: w.from, $lt: w.to }) }, { snapshotAt: 1 })
-              .sort({ snapshotAt: 1, _id: 1 })
-              .lean();
-            const snapshots = docs.map((doc) => ({ id: doc._id, snapshotAt: new Date(doc.snapshotAt) }));
-            for (const snapshot of snapshots) snapshotCache.seed(snapshot);
-            return snapshots;
-          }),
-        ),
-      { cacheKeyFn: windowKey },
-    ),
-    /** Definitions of a committed snapshot, by display order. */
-    definitionsBySnapshot: new DataLoader<string, DefinitionView[]>((ids) => Promise.all(ids.map((id) => snapshotCache.definitions(id)))),
-    /** Every pipeline of a committed snapshot. */
-    pipelinesBySnapshot: new DataLoader<string, PipelineView[]>((ids) => Promise.all(ids.map((id) => snapshotCache.pipelines(id)))),
-    /** Facts by `factsKey(snapshotId, pipelineId)`; null where the pipeline is not in that snapshot. */
-    pipelineFacts: new DataLoader<string, PipelineFacts | null>((keys) => snapshotCache.facts(keys.map(splitFactsKey))),
-    /** Currency and period, read once per request. */
-    metricSettings: new DataLoader<typeof SETTINGS_ID, MetricSettings>(async (keys) => {
-      const doc = await access.settings.get(data, SETTINGS_ID, () => SettingsModel.findById(SETTINGS_ID).lean<SettingsDoc>().exec());
-      const settings: MetricSettings = { currency: doc?.currency ?? null, period: doc?.period ?? null };
-      return keys.map(() => settings);
-    }),
-    /** Every member's targets for a year (one document per member at most). */
-    targetsByYear: new DataLoader<number, TargetDoc[]>(async (years) => {
-      return access.targetsByYear.getMany(data, years, String, async (missing) => {
-        const docs = await TargetModel.find({ year: trusted({ $in: missing }) }).lean();
-        return missing.map((year) => docs.filter((doc) => doc.year === year));
-      });
-    }),
-  };
-}
-
-export type PipelineLoaders = ReturnType<typeof createPipelineLoaders>;
+export const pipelineLoaders = {
+  /** The latest committed snapshot (greatest `snapshotAt`), or null before the first import. */
+  latestSnapshot: ({ access, data }: LoaderSource) => new DataLoader<typeof LATEST, SnapshotView | null>(async (keys) => {
+    const doc = await access.latestSnapshot.get(data, LATEST, () =>
+      SnapshotModel.findOne({ status: 'committed' }, { snapshotAt: 1 }).sort({ snapshotAt: -1, _id: -1 }).lean<{ _id: string; snapshotAt: Date }>().exec(),
+    );
+    const snapshot = doc ? { id: doc._id, snapshotAt: new Date(doc.snapshotAt) } : null;
+    if (snapshot) access.snapshots.seed(snapshot);
+    return keys.map(() => snapshot);
+  }),
+  /** Committed snapshots by id; null for unknown or uncommitted ones. */
+  snapshot: ({ access }: LoaderSource) => new DataLoader<string, SnapshotView | null>((ids) => access.snapshots.snapshots(ids)),
+  /**
+   * Committed snapshots with `snapshotAt` in a window, oldest first. Every time series of one
+   * request covers the same window, so a dashboard of series reads them once.
+   */
+  snapshotsInWindow: ({ access }: LoaderSource) => new DataLoader<SnapshotWindow, SnapshotView[], string>(
+    (windows) =>
+      Promise.all(
+        windows.map(async (w) => {
+          const docs = await SnapshotModel.find({ status: 'committed', snapshotAt: trusted({ $gte: w.from, $lt: w.to }) }, { snapshotAt: 1 })
+            .sort({ snapshotAt: 1, _id: 1 })
+            .lean();
+          const snapshots = docs.map((doc) => ({ id: doc._id, snapshotAt: new Date(doc.snapshotAt) }));
+          for (const snapshot of snapshots) access.snapshots.seed(snapshot);
+          return snapshots;
+        }),
+      ),
+    { cacheKeyFn: windowKey },
+  ),
+  /** Definitions of a committed snapshot, by display order. */
+  definitionsBySnapshot: ({ access }: LoaderSource) => new DataLoader<string, DefinitionView[]>((ids) => Promise.all(ids.map((id) => access.snapshots.definitions(id)))),
+  /** Every pipeline of a committed snapshot. */
+  pipelinesBySnapshot: ({ access }: LoaderSource) => new DataLoader<string, PipelineView[]>((ids) => Promise.all(ids.map((id) => access.snapshots.pipelines(id)))),
+  /** Facts by `factsKey(snapshotId, pipelineId)`; null where the pipeline is not in that snapshot. */
+  pipelineFacts: ({ access }: LoaderSource) => new DataLoader<string, PipelineFacts | null>((keys) => access.snapshots.facts(keys.map(splitFactsKey))),
+  /** Currency and period, read once per request. */
+  metricSettings: ({ access, data }: LoaderSource) => new DataLoader<typeof SETTINGS_ID, MetricSettings>(async (keys) => {
+    const doc = await access.settings.get(data, SETTINGS_ID, () => SettingsModel.findById(SETTINGS_ID).lean<SettingsDoc>().exec());
+    const settings: MetricSettings = { currency: doc?.currency ?? null, period: doc?.period ?? null };
+    return keys.map(() => settings);
+  }),
+  /** Every member's targets for a year (one document per member at most). */
+  targetsByYear: ({ access, data }: LoaderSource) => new DataLoader<number, TargetDoc[]>(async (years) => {
+    return access.targetsByYear.getMany(data, years, String, async (missing) => {
+      const docs = await TargetModel.find({ year: trusted({ $in: missing }) }).lean();
+      return missing.map((year) => docs.filter((doc) => doc.year === year));
+    });
+  }),
+};
