@@ -42,6 +42,9 @@ export class SnapshotCache {
 
   private factsCount = 0;
 
+  /** Facts being read, by `<snapshotId>:<pipelineId>`: a request missing them joins the read. */
+  private readonly reading = new Map<string, Promise<PipelineFacts | null>>();
+
   constructor(private readonly limits: SnapshotCacheLimits = DEFAULT_LIMITS) {}
 
   /** Drops least recently used snapshots until both limits hold; `keep` (the one in use) stays. */
@@ -152,55 +155,72 @@ export class SnapshotCache {
 
   /**
    * Facts by `[snapshotId, pipelineId]`, in key order; null where the pipeline is not in the
-   * snapshot. Every snapshot must be committed. One query for all misses.
+   * snapshot. Every snapshot must be committed. One query for the misses that no other request is
+   * reading already: requests arriving together after an import would each read the same facts.
    */
   async facts(keys: ReadonlyArray<readonly [string, string]>): Promise<Array<PipelineFacts | null>> {
     const snapshotIds = [...new Set(keys.map(([snapshotId]) => snapshotId))];
     const snapshots = await this.snapshots(snapshotIds);
     const uncommitted = snapshotIds.filter((_, i) => snapshots[i] === null);
     if (uncommitted.length > 0) throw new Error(`snapshots ${uncommitted.join(', ')} are not committed`);
-    const missing = new Set<string>();
     // Answers come from here, not from the entries, which a large batch may already have evicted.
-    const answers = new Map<string, PipelineFacts | null>();
+    const answers = new Map<string, PipelineFacts | null | Promise<PipelineFacts | null>>();
+    const missing: string[] = [];
     for (const [snapshotId, pipelineId] of keys) {
-      const cached = this.entries.get(snapshotId)?.facts.get(pipelineId);
-      if (cached !== undefined) answers.set(`${snapshotId}:${pipelineId}`, cached);
-      else missing.add(`${snapshotId}:${pipelineId}`);
+      const id = `${snapshotId}:${pipelineId}`;
+      if (answers.has(id)) continue;
+      const kept = this.entries.get(snapshotId)?.facts;
+      if (kept?.has(pipelineId)) answers.set(id, kept.get(pipelineId)!);
+      else if (this.reading.has(id)) answers.set(id, this.reading.get(id)!);
+      else missing.push(id);
     }
-    if (missing.size > 0) {
-      const docs = await PipelineFactsModel.find({ _id: trusted({ $in: [...missing] }) }).lean();
-      const found = new Map(docs.map((doc) => [doc._id, doc]));
-      for (const id of missing) {
-        const doc = found.get(id);
-        const snapshotId = id.slice(0, id.indexOf(':'));
-        const pipelineId = id.slice(snapshotId.length + 1);
-        const facts: PipelineFacts | null = doc
-          ? {
-              snapshotId: doc.snapshotId,
-              pipelineId: doc.pipelineId,
-              definitionId: doc.definitionId,
-              kind: doc.kind,
-              teamId: doc.teamId ?? null,
-              memberId: doc.memberId ?? null,
-              snapshotAt: new Date(doc.snapshotAt),
-              year: doc.year,
-              openCount: doc.openCount,
-              openAmount: doc.openAmount,
-              openWeighted: doc.openWeighted,
-              memberIds: [...doc.memberIds],
-              days: doc.days.map((b) => ({ ...b })),
-            }
-          : null;
-        answers.set(id, facts);
-        const entry = this.entries.get(snapshotId);
-        if (entry && !entry.facts.has(pipelineId)) {
-          entry.facts.set(pipelineId, facts);
-          this.factsCount += 1;
-        }
-      }
+    if (missing.length > 0) {
+      const read = this.readFacts(missing);
+      missing.forEach((id, i) => {
+        const one = read.then((found) => found[i]);
+        this.reading.set(id, one);
+        answers.set(id, one);
+      });
+      const forget = () => missing.forEach((id) => this.reading.delete(id));
+      read.then(forget, forget);
+      await read;
       this.evict(keys.at(-1)?.[0]);
     }
-    return keys.map(([snapshotId, pipelineId]) => answers.get(`${snapshotId}:${pipelineId}`) ?? null);
+    return Promise.all(keys.map(([snapshotId, pipelineId]) => answers.get(`${snapshotId}:${pipelineId}`) ?? null));
+  }
+
+  /** Reads facts by `_id` (`<snapshotId>:<pipelineId>`), in id order, and keeps them. */
+  private async readFacts(ids: readonly string[]): Promise<Array<PipelineFacts | null>> {
+    const docs = await PipelineFactsModel.find({ _id: trusted({ $in: [...ids] }) }).lean();
+    const found = new Map(docs.map((doc) => [doc._id, doc]));
+    return ids.map((id) => {
+      const doc = found.get(id);
+      const snapshotId = id.slice(0, id.indexOf(':'));
+      const pipelineId = id.slice(snapshotId.length + 1);
+      const facts: PipelineFacts | null = doc
+        ? {
+            snapshotId: doc.snapshotId,
+            pipelineId: doc.pipelineId,
+            definitionId: doc.definitionId,
+            kind: doc.kind,
+            teamId: doc.teamId ?? null,
+            memberId: doc.memberId ?? null,
+            snapshotAt: new Date(doc.snapshotAt),
+            year: doc.year,
+            openCount: doc.openCount,
+            openAmount: doc.openAmount,
+            openWeighted: doc.openWeighted,
+            memberIds: [...doc.memberIds],
+            days: doc.days.map((b) => ({ ...b })),
+          }
+        : null;
+      const entry = this.entries.get(snapshotId);
+      if (entry && !entry.facts.has(pipelineId)) {
+        entry.facts.set(pipelineId, facts);
+        this.factsCount += 1;
+      }
+      return facts;
+    });
   }
 
   /** How much is cached (tests, diagnostics). */

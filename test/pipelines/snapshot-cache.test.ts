@@ -29,6 +29,19 @@ describe('the committed-snapshot cache', () => {
     expect(db.commands).toEqual(['find', 'find', 'find']); // snapshot, definitions, facts
   });
 
+  it('reads facts once for requests missing them together, and keeps an absent pipeline as null', async () => {
+    snapshotCache = new SnapshotCache();
+    await snapshotCache.snapshots([ids[0]]);
+    db.resetCommands();
+    const together = await Promise.all([facts(ids[0], ['sales', 'sales.member.nobody']), facts(ids[0], ['sales.member.nobody', 'sales']), facts(ids[0], ['sales'])]);
+    expect(together[0][0]).toBe(together[1][1]);
+    expect(together[2][0]).toBe(together[0][0]);
+    expect(together[0][1]).toBeNull();
+    expect(db.commands).toEqual(['find']);
+    await facts(ids[0], ['sales.member.nobody']);
+    expect(db.commands).toEqual(['find']);
+  });
+
   it('never caches a pending snapshot, and answers null for a pipeline the snapshot lacks', async () => {
     snapshotCache = new SnapshotCache();
     await SnapshotModel.updateOne({ _id: ids[2] }, { $set: { status: 'pending' } });
