@@ -61,7 +61,10 @@ export function cloneDocument<T>(value: T): T {
   if (value instanceof Date) return new Date(value.getTime()) as T;
   if (isPlainObject(value)) {
     const copy: Document = {};
-    for (const key of Object.keys(value)) copy[key] = cloneDocument(value[key]);
+    // Defined, not assigned: a field named `__proto__` must stay a field, not become a prototype.
+    for (const key of Object.keys(value)) {
+      Object.defineProperty(copy, key, { value: cloneDocument(value[key]), writable: true, enumerable: true, configurable: true });
+    }
     return copy as T;
   }
   return value;
