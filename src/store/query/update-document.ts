@@ -1,9 +1,13 @@
 import type { Document } from 'bson';
-import { Aggregator, update as mingoUpdate } from 'mingo';
+import { Aggregator } from 'mingo';
 import { StoreError } from '../errors';
 import { canonicalKey } from '../storage/canonical-key';
-import { cloneDocument, getPath, isPlainObject } from '../storage/document-paths';
+import { cloneDocument, isPlainObject } from '../storage/document-paths';
+import { locate } from './field-access';
 import { mingoOptions } from './mingo-options';
+import { applyWrites, concreteWrites, type FieldWrite } from './operator-writes';
+import { isPositional } from './positional-paths';
+import { formatValue } from '../storage/format-key';
 
 const UPDATE_OPERATORS = new Set([
   '$set', '$unset', '$inc', '$mul', '$rename', '$min', '$max', '$currentDate',
@@ -47,7 +51,7 @@ export function updateKind(update: unknown): UpdateKind {
     }
     for (const [path, arg] of Object.entries(args)) {
       paths.push(path);
-      if (op === '$rename') paths.push(String(arg));
+      if (op === '$rename') paths.push(checkRename(path, arg));
       if ((op === '$inc' || op === '$mul') && !isNumeric(arg)) {
         throw new StoreError('TypeMismatch', `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${JSON.stringify(arg)}}`);
       }
@@ -55,6 +59,19 @@ export function updateKind(update: unknown): UpdateKind {
   }
   checkConflicts(paths);
   return 'operators';
+}
+
+/** mongod's parse-time checks of one `$rename` field; returns the target. */
+function checkRename(from: string, to: unknown): string {
+  const element = `${from}: ${formatValue(to)}`;
+  if (typeof to !== 'string') throw new StoreError('BadValue', `The 'to' field for $rename must be a string: ${element}`);
+  if (from === to) throw new StoreError('BadValue', `The source and target field for $rename must differ: ${element}`);
+  if (to.startsWith(`${from}.`) || from.startsWith(`${to}.`)) {
+    throw new StoreError('BadValue', `The source and target field for $rename must not be on the same path: ${element}`);
+  }
+  if (from.split('.').some(isPositional)) throw new StoreError('BadValue', `The source field for $rename may not be dynamic: ${from}`);
+  if (to.split('.').some(isPositional)) throw new StoreError('BadValue', `The destination field for $rename may not be dynamic: ${to}`);
+  return to;
 }
 
 /** mongod refuses two operators touching the same path or a path and its prefix. */
@@ -111,11 +128,10 @@ export function applyUpdate(doc: Document, update: unknown, options: UpdateOptio
       if (options.inserting && $setOnInsert) ops.$set = { ...(ops.$set ?? {}), ...$setOnInsert };
       next = cloneDocument(doc);
       takeIdAssignments(next, ops);
-      checkNumericTargets(next, ops);
-      const paths = Object.keys(ops).length
-        ? mingoUpdate(next, ops, options.arrayFilters, options.filter, { cloneMode: 'deep', queryOptions: mingoOptions() })
-        : [];
-      changed = paths.length > 0;
+      const writes = concreteWrites(next, ops, options);
+      checkNumericTargets(next, writes);
+      applyWrites(next, writes);
+      changed = canonicalKey(next) !== canonicalKey(doc);
       break;
     }
   }
@@ -152,10 +168,10 @@ function takeIdAssignments(doc: Document, ops: Document): void {
   }
 }
 
-function checkNumericTargets(doc: Document, ops: Document): void {
-  for (const op of ['$inc', '$mul']) {
-    for (const path of Object.keys(ops[op] ?? {})) {
-      const current = getPath(doc, path);
+function checkNumericTargets(doc: Document, writes: FieldWrite[]): void {
+  for (const { op, path } of writes) {
+    if (op === '$inc' || op === '$mul') {
+      const current = locate(doc, path, false)?.value;
       if (current !== undefined && !isNumeric(current)) {
         throw new StoreError('TypeMismatch', `Cannot apply ${op} to a value of non-numeric type. {_id: ${JSON.stringify(doc._id)}} has the field '${path}' of non-numeric type ${typeof current === 'string' ? 'string' : typeof current}`);
       }

@@ -1,0 +1,96 @@
+import type { Document } from 'bson';
+import { update as mingoUpdate } from 'mingo';
+import { StoreError } from '../errors';
+import { ownValue, removeField, writeField, type FieldSlot } from './field-access';
+import { mingoOptions } from './mingo-options';
+import { concretePaths, type PositionalContext } from './positional-paths';
+import { checkTarget, CREATING_OPERATORS, pullFromField, renameField, setField, unsetField } from './update-fields';
+
+/** One operator's effect on one concrete path: `arg` is the operator's argument for it. */
+export interface FieldWrite {
+  op: string;
+  path: string;
+  arg: unknown;
+}
+
+/**
+ * The writes of an operator update, positional paths resolved against `doc` as it is before any
+ * of them applies. Two writes reaching the same element, or one inside the other, conflict.
+ * When an existing document is updated (not an upsert's new one), a `$`-prefixed top-level field
+ * may not be created or replaced (mongod's storage rule since 5.0; nested ones are fine).
+ */
+export function concreteWrites(doc: Document, ops: Document, ctx: PositionalContext & { inserting?: boolean }): FieldWrite[] {
+  const writes: FieldWrite[] = [];
+  for (const op of Object.keys(ops)) {
+    for (const [path, arg] of Object.entries(ops[op] as Document)) {
+      for (const concrete of concretePaths(doc, path, ctx)) writes.push({ op, path: concrete, arg });
+    }
+  }
+  const touched = writes.flatMap((w) => (w.op === '$rename' ? [w.path, String(w.arg)] : [w.path])).sort();
+  for (let i = 1; i < touched.length; i++) {
+    if (touched[i] === touched[i - 1] || touched[i].startsWith(`${touched[i - 1]}.`)) {
+      throw new StoreError('ConflictingUpdateOperators', `Update created a conflict at '${touched[i]}'`);
+    }
+  }
+  if (!ctx.inserting) {
+    for (const w of writes) {
+      if (CREATING_OPERATORS.has(w.op)) refuseTopLevelDollar(doc, w.path);
+      else if (w.op === '$rename') refuseTopLevelDollar(doc, String(w.arg));
+    }
+  }
+  return writes;
+}
+
+function refuseTopLevelDollar(doc: Document, path: string): void {
+  const parts = path.split('.');
+  const head = parts[0];
+  if (!head.startsWith('$') || (parts.length > 1 && ownValue(doc, head) !== undefined)) return;
+  throw new StoreError(
+    'DollarPrefixedFieldName',
+    `The dollar ($) prefixed field '${head}' in '${head}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`,
+  );
+}
+
+/**
+ * mingo's operators read a field as `o[k]`, so a missing field named like an Object.prototype
+ * member (`constructor`, `toString`) would look present. An own undefined placeholder makes it
+ * read as missing; whatever the operator leaves undefined is removed again.
+ */
+function shadowInherited(slot: FieldSlot | null): FieldSlot[] {
+  if (!slot || Array.isArray(slot.container) || slot.value !== undefined || !(slot.key in slot.container)) return [];
+  writeField(slot.container, slot.key, undefined);
+  return [slot];
+}
+
+/**
+ * Applies the writes to `doc` in place, operator by operator in the update's order. `$set`,
+ * `$unset`, `$rename` and `$pull` are the store's own (see update-fields.ts); the others are
+ * mingo's, given concrete paths after the store has raised the errors mongod raises for them.
+ */
+export function applyWrites(doc: Document, writes: FieldWrite[]): void {
+  const ops = [...new Set(writes.map((w) => w.op))];
+  for (const op of ops) {
+    const mine = writes.filter((w) => w.op === op);
+    switch (op) {
+      case '$set':
+        for (const w of mine) setField(doc, w.path, w.arg);
+        break;
+      case '$unset':
+        for (const w of mine) unsetField(doc, w.path);
+        break;
+      case '$rename':
+        for (const w of mine) renameField(doc, w.path, String(w.arg));
+        break;
+      case '$pull':
+        for (const w of mine) pullFromField(doc, w.path, w.arg);
+        break;
+      default: {
+        const placeholders = mine.flatMap((w) => shadowInherited(checkTarget(doc, op, w.path)));
+        // Object.fromEntries defines own properties, so no path can reach a prototype.
+        const args = Object.fromEntries(mine.map((w) => [w.path, w.arg]));
+        mingoUpdate(doc, { [op]: args }, undefined, undefined, { cloneMode: 'deep', queryOptions: mingoOptions() });
+        for (const slot of placeholders) if (ownValue(slot.container, slot.key) === undefined) removeField(slot.container, slot.key);
+      }
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import type { Document } from 'bson';
+import { Query } from 'mingo';
+import { StoreError } from '../errors';
+import { isPlainObject } from '../storage/document-paths';
+import { formatValue } from '../storage/format-key';
+import { ownValue, writeField } from './field-access';
+import { mingoOptions } from './mingo-options';
+
+/** `$`, `$[]` or `$[<identifier>]`: the path parts that stand for array elements. */
+export function isPositional(part: string): boolean {
+  return part === '$' || (part.startsWith('$[') && part.endsWith(']'));
+}
+
+export interface PositionalContext {
+  /** The update's query, for `$`. */
+  filter?: Document;
+  arrayFilters?: Document[];
+}
+
+/**
+ * Turns an update path with positional parts into the concrete paths it stands for in `doc`
+ * (`children.$[].n` → `children.0.n`, `children.1.n`). mongod decides which elements a
+ * positional part selects on the document as it was before the update, once for all of the
+ * update's paths, so this runs before any operator is applied: an earlier `$set` cannot change
+ * which elements a later path of the same update reaches.
+ */
+export function concretePaths(doc: Document, path: string, ctx: PositionalContext): string[] {
+  const parts = path.split('.');
+  if (!parts.some(isPositional)) return [path];
+  const out: string[] = [];
+  const walk = (value: unknown, i: number, prefix: string[]): void => {
+    if (i === parts.length) {
+      out.push(prefix.join('.'));
+      return;
+    }
+    const part = parts[i];
+    if (!isPositional(part)) {
+      walk(childOf(value, part), i + 1, [...prefix, part]);
+      return;
+    }
+    // mongod looks for the query's match before it looks at the array.
+    if (part === '$' && !Array.isArray(value)) throw noPositionalMatch();
+    if (!Array.isArray(value)) {
+      if (value === undefined) {
+        throw new StoreError('BadValue', `The path '${prefix.join('.')}' must exist in the document in order to apply array updates.`);
+      }
+      throw new StoreError('BadValue', `Cannot apply array updates to non-array element ${prefix[prefix.length - 1]}: ${formatValue(value)}`);
+    }
+    for (const index of selectedIndexes(doc, value, part, prefix.join('.'), path, ctx)) {
+      walk(value[index], i + 1, [...prefix, String(index)]);
+    }
+  };
+  walk(doc, 0, []);
+  return out;
+}
+
+function childOf(value: unknown, part: string): unknown {
+  if (Array.isArray(value)) return /^\d+$/.test(part) ? value[Number(part)] : undefined;
+  return isPlainObject(value) ? ownValue(value, part) : undefined;
+}
+
+function selectedIndexes(doc: Document, arr: unknown[], part: string, arrayPath: string, path: string, ctx: PositionalContext): number[] {
+  if (part === '$[]') return arr.map((_, i) => i);
+  if (part === '$') return [matchedIndex(doc, arr, arrayPath, ctx.filter ?? {})];
+  const id = part.slice(2, -1);
+  const filter = arrayFilterFor(id, ctx.arrayFilters ?? []);
+  if (!filter) throw new StoreError('BadValue', `No array filter found for identifier '${id}' in path '${path}'`);
+  const query = new Query(filter, mingoOptions());
+  return arr.flatMap((element, i) => (query.test({ [id]: element }) ? [i] : []));
+}
+
+/** The array filter (`{e: ...}` or `{'e.f': ...}`) naming identifier `id`. */
+function arrayFilterFor(id: string, arrayFilters: Document[]): Document | undefined {
+  return arrayFilters.find((f) => Object.keys(f).some((k) => k === id || k.startsWith(`${id}.`)));
+}
+
+/**
+ * The element `$` stands for: the first one that alone satisfies the whole query (the array
+ * replaced by just that element), so conditions combine as they do in mongod (`$elemMatch`,
+ * `$and`, `$or`). Where only several elements together satisfy it, the element matching the
+ * query's last condition on the array, as mongod keeps the position recorded by the last
+ * condition it evaluated. A query with no condition on the array gives `$` nothing to stand for.
+ */
+function matchedIndex(doc: Document, arr: unknown[], arrayPath: string, filter: Document): number {
+  const conditions = conditionsOn(filter, arrayPath);
+  if (!conditions.length) throw noPositionalMatch();
+  const whole = new Query(filter, mingoOptions());
+  let index = arr.findIndex((element) => whole.test(withValue(doc, arrayPath.split('.'), [element])));
+  if (index < 0) {
+    const last = new Query(conditions[conditions.length - 1], mingoOptions());
+    index = arr.findIndex((element) => last.test(withValue(doc, arrayPath.split('.'), [element])));
+  }
+  if (index < 0) throw noPositionalMatch();
+  return index;
+}
+
+/** A shallow copy of `value` with `parts` leading to `replacement`. */
+function withValue(value: unknown, parts: string[], replacement: unknown): Document {
+  if (parts.length === 0) return replacement as Document;
+  const [head, ...rest] = parts;
+  if (Array.isArray(value)) {
+    const copy = value.slice();
+    copy[Number(head)] = withValue(value[Number(head)], rest, replacement);
+    return copy as unknown as Document;
+  }
+  const copy: Document = isPlainObject(value) ? { ...value } : {};
+  writeField(copy, head, withValue(isPlainObject(value) ? ownValue(value, head) : undefined, rest, replacement));
+  return copy;
+}
+
+/** The query's conditions on `arrayPath` or a path inside it, at any depth of `$and`/`$or`/`$nor`. */
+function conditionsOn(filter: Document, arrayPath: string): Document[] {
+  const out: Document[] = [];
+  for (const [key, cond] of Object.entries(filter)) {
+    if ((key === '$and' || key === '$or' || key === '$nor') && Array.isArray(cond)) {
+      for (const sub of cond) if (isPlainObject(sub)) out.push(...conditionsOn(sub, arrayPath));
+    } else if (key === arrayPath || key.startsWith(`${arrayPath}.`)) {
+      out.push({ [key]: cond });
+    }
+  }
+  return out;
+}
+
+const noPositionalMatch = (): StoreError => new StoreError('BadValue', 'The positional operator did not find the match needed from the query.');
