@@ -166,4 +166,42 @@ describe('update fidelity: positional paths, $pull conditions, field names, valu
     expect(err.message).toBe("The field 'num' must be an array but is of type int in document {_id: 1}");
     expect(await get()).toEqual({ _id: 1, num: 5 });
   });
+
+  it('refuses the other array operators on a non-array, each with its own mongod error', async () => {
+    await coll().insertOne({ _id: 1, num: 5, s: 'x' });
+    const addToSet = await failure(coll().updateOne({ _id: 1 }, { $addToSet: { s: 'y' } as never }));
+    expect([addToSet.code, addToSet.message]).toEqual([2, "Cannot apply $addToSet to non-array field. Field named 's' has non-array type string"]);
+    const pop = await failure(coll().updateOne({ _id: 1 }, { $pop: { num: 1 } as never }));
+    expect([pop.code, pop.message]).toEqual([14, "Path 'num' contains an element of non-array type 'int'"]);
+    const pull = await failure(coll().updateOne({ _id: 1 }, { $pull: { num: 5 } as never }));
+    expect([pull.code, pull.message]).toEqual([2, 'Cannot apply $pull to a non-array value']);
+    const pullAbsent = await coll().updateOne({ _id: 1 }, { $pull: { none: 5 } as never, $pop: { 'num.x': 1 } as never });
+    expect(pullAbsent).toMatchObject({ matchedCount: 1, modifiedCount: 0 });
+    expect(await get()).toEqual({ _id: 1, num: 5, s: 'x' });
+  });
+
+  it('refuses positional paths that have no element to stand for (2)', async () => {
+    await coll().insertOne({ _id: 1, list: [1, 2], n: 5 });
+    const noMatch = await failure(coll().updateOne({ _id: 1 }, { $set: { 'list.$': 0 } }));
+    expect([noMatch.code, noMatch.message]).toEqual([2, 'The positional operator did not find the match needed from the query.']);
+    const missing = await failure(coll().updateOne({ _id: 1 }, { $set: { 'none.$[]': 0 } }));
+    expect([missing.code, missing.message]).toEqual([2, "The path 'none' must exist in the document in order to apply array updates."]);
+    const noFilter = await failure(coll().updateOne({ _id: 1 }, { $set: { 'list.$[e]': 0 } }));
+    expect(noFilter.code).toBe(2);
+    expect(await get()).toEqual({ _id: 1, list: [1, 2], n: 5 });
+  });
+
+  it('refuses to rename out of an array element, and renames an array field', async () => {
+    await coll().insertOne({ _id: 1, a: [{ x: 1 }], b: [2] });
+    const err = await failure(coll().updateOne({ _id: 1 }, { $rename: { 'a.0.x': 'y' } }));
+    expect([err.code, err.message]).toEqual([2, "The source field cannot be an array element, 'a.0.x' in doc with _id: 1 has an array field called 'a'"]);
+    await coll().updateOne({ _id: 1 }, { $rename: { b: 'c' } });
+    expect(await get()).toEqual({ _id: 1, a: [{ x: 1 }], c: [2] });
+  });
+
+  it('treats field names shared with Object.prototype members as ordinary missing fields', async () => {
+    await coll().insertOne({ _id: 1 });
+    await coll().updateOne({ _id: 1 }, { $inc: { constructor: 2 }, $push: { toString: 'a' }, $set: { 'valueOf.x': 1 } } as never);
+    expect(await get()).toEqual({ _id: 1, constructor: 2, toString: ['a'], valueOf: { x: 1 } });
+  });
 });
