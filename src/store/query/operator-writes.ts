@@ -63,34 +63,47 @@ function shadowInherited(slot: FieldSlot | null): FieldSlot[] {
 }
 
 /**
- * Applies the writes to `doc` in place, operator by operator in the update's order. `$set`,
- * `$unset`, `$rename` and `$pull` are the store's own (see update-fields.ts); the others are
- * mingo's, given concrete paths after the store has raised the errors mongod raises for them.
+ * Applies the writes to `doc` in place in mongod's order: by path, field name by field name
+ * (array indexes by number), whatever the operators, so the fields an update creates are added
+ * in that order. A `$rename` takes its place at its target. `$set`, `$unset`, `$rename` and
+ * `$pull` are the store's own (see update-fields.ts); the others are mingo's, given a concrete
+ * path after the store has raised the errors mongod raises for them.
  */
 export function applyWrites(doc: Document, writes: FieldWrite[]): void {
-  const ops = [...new Set(writes.map((w) => w.op))];
-  for (const op of ops) {
-    const mine = writes.filter((w) => w.op === op);
-    switch (op) {
+  const placed = (w: FieldWrite): string[] => (w.op === '$rename' ? String(w.arg) : w.path).split('.');
+  const ordered = writes.map((w) => ({ w, parts: placed(w) })).sort((a, b) => comparePaths(a.parts, b.parts));
+  for (const { w } of ordered) {
+    switch (w.op) {
       case '$set':
-        for (const w of mine) setField(doc, w.path, w.arg);
+        setField(doc, w.path, w.arg);
         break;
       case '$unset':
-        for (const w of mine) unsetField(doc, w.path);
+        unsetField(doc, w.path);
         break;
       case '$rename':
-        for (const w of mine) renameField(doc, w.path, String(w.arg));
+        renameField(doc, w.path, String(w.arg));
         break;
       case '$pull':
-        for (const w of mine) pullFromField(doc, w.path, w.arg);
+        pullFromField(doc, w.path, w.arg);
         break;
       default: {
-        const placeholders = mine.flatMap((w) => shadowInherited(checkTarget(doc, op, w.path)));
-        // Object.fromEntries defines own properties, so no path can reach a prototype.
-        const args = Object.fromEntries(mine.map((w) => [w.path, w.arg]));
-        mingoUpdate(doc, { [op]: args }, undefined, undefined, { cloneMode: 'deep', queryOptions: mingoOptions() });
+        const placeholders = shadowInherited(checkTarget(doc, w.op, w.path));
+        // Object.fromEntries defines an own property, so no path can reach a prototype.
+        const args = Object.fromEntries([[w.path, w.arg]]);
+        mingoUpdate(doc, { [w.op]: args }, undefined, undefined, { cloneMode: 'deep', queryOptions: mingoOptions() });
         for (const slot of placeholders) if (ownValue(slot.container, slot.key) === undefined) removeField(slot.container, slot.key);
       }
     }
   }
+}
+
+const INDEX = /^\d+$/;
+
+function comparePaths(a: string[], b: string[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] === b[i]) continue;
+    if (INDEX.test(a[i]) && INDEX.test(b[i])) return Number(a[i]) - Number(b[i]);
+    return a[i] < b[i] ? -1 : 1;
+  }
+  return a.length - b.length;
 }

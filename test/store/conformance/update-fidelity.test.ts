@@ -199,6 +199,14 @@ describe('update fidelity: positional paths, $pull conditions, field names, valu
     expect(await get()).toEqual({ _id: 1, a: [{ x: 1 }], c: [2] });
   });
 
+  it('adds the fields an update creates in path order, whatever the operators', async () => {
+    await coll().insertOne({ _id: 1, m: 0 });
+    await coll().updateOne({ _id: 1 }, { $set: { z: 1, 'y.b': 1 }, $inc: { 'y.a': 1, b: 1 }, $rename: { m: 'a' } });
+    const doc = await get();
+    expect(Object.keys(doc!)).toEqual(['_id', 'a', 'b', 'y', 'z']);
+    expect(Object.keys(doc!.y)).toEqual(['a', 'b']);
+  });
+
   it('treats field names shared with Object.prototype members as ordinary missing fields', async () => {
     await coll().insertOne({ _id: 1 });
     await coll().updateOne({ _id: 1 }, { $inc: { constructor: 2 }, $push: { toString: 'a' }, $set: { 'valueOf.x': 1 } } as never);
