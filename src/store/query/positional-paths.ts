@@ -11,6 +11,20 @@ export function isPositional(part: string): boolean {
   return part === '$' || (part.startsWith('$[') && part.endsWith(']'));
 }
 
+/** mongod's parse-time rules for positional parts: at most one `$`, and none first. */
+export function checkPositionalParts(path: string): void {
+  const parts = path.split('.');
+  if (parts.filter((p) => p === '$').length > 1) {
+    throw new StoreError('BadValue', `Too many positional (i.e. '$') elements found in path '${path}'`);
+  }
+  if (parts[0] === '$') {
+    throw new StoreError('BadValue', `Cannot have positional (i.e. '$') element in the first position in path '${path}'`);
+  }
+  if (isPositional(parts[0])) {
+    throw new StoreError('BadValue', `Cannot have array filter identifier (i.e. '$[<id>]') element in the first position in path '${path}'`);
+  }
+}
+
 export interface PositionalContext {
   /** The update's query, for `$`. */
   filter?: Document;

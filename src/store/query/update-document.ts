@@ -6,7 +6,8 @@ import { cloneDocument, isPlainObject } from '../storage/document-paths';
 import { locate } from './field-access';
 import { mingoOptions } from './mingo-options';
 import { applyWrites, concreteWrites, type FieldWrite } from './operator-writes';
-import { isPositional } from './positional-paths';
+import { checkConflicts } from './update-conflicts';
+import { checkPositionalParts, isPositional } from './positional-paths';
 import { formatValue } from '../storage/format-key';
 
 const UPDATE_OPERATORS = new Set([
@@ -50,6 +51,7 @@ export function updateKind(update: unknown): UpdateKind {
       throw new StoreError('FailedToParse', `Modifiers operate on fields but we found type ${Array.isArray(args) ? 'array' : typeof args} instead. For example: {$mod: {<field>: ...}} not {$set: ${JSON.stringify(args)}}`);
     }
     for (const [path, arg] of Object.entries(args)) {
+      checkPositionalParts(path);
       paths.push(path);
       if (op === '$rename') paths.push(checkRename(path, arg));
       if ((op === '$inc' || op === '$mul') && !isNumeric(arg)) {
@@ -72,17 +74,6 @@ function checkRename(from: string, to: unknown): string {
   if (from.split('.').some(isPositional)) throw new StoreError('BadValue', `The source field for $rename may not be dynamic: ${from}`);
   if (to.split('.').some(isPositional)) throw new StoreError('BadValue', `The destination field for $rename may not be dynamic: ${to}`);
   return to;
-}
-
-/** mongod refuses two operators touching the same path or a path and its prefix. */
-function checkConflicts(paths: string[]): void {
-  const sorted = paths.map((p) => p.replace(/\.\$(\[[^\]]*\])?/g, '')).sort();
-  for (let i = 1; i < sorted.length; i++) {
-    const [a, b] = [sorted[i - 1], sorted[i]];
-    if (a === b || b.startsWith(`${a}.`)) {
-      throw new StoreError('ConflictingUpdateOperators', `Updating the path '${b}' would create a conflict at '${a}'`);
-    }
-  }
 }
 
 function isNumeric(v: unknown): boolean {

@@ -66,6 +66,18 @@ describe('update fidelity: positional paths, $pull conditions, field names, valu
       expect(plain.message).toBe("Updating the path 'children.n' would create a conflict at 'children'");
       expect((await get())!.children).toEqual([{ name: 'a', n: 0 }, { name: 'b', n: 0 }]);
     });
+
+    it('applies two array filters on one array unless they select the same element', async () => {
+      const filters = { arrayFilters: [{ 'i.name': 'a' }, { 'j.name': 'b' }] };
+      await coll().updateOne({ _id: 1 }, { $set: { 'children.$[i].n': 1, 'children.$[j].n': 2 } }, filters);
+      expect((await get())!.children).toEqual([{ name: 'a', n: 1 }, { name: 'b', n: 2 }]);
+      const overlap = { arrayFilters: [{ 'i.n': { $gte: 1 } }, { 'j.n': 2 }] };
+      const err = await failure(coll().updateOne({ _id: 1 }, { $set: { 'children.$[i].n': 5, 'children.$[j].n': 6 } }, overlap));
+      expect(err.code).toBe(40);
+      const mixed = await failure(coll().updateOne({ _id: 1 }, { $set: { 'children.$[].n': 5, 'children.0.name': 'z' } }));
+      expect(mixed.code).toBe(40);
+      expect((await get())!.children).toEqual([{ name: 'a', n: 1 }, { name: 'b', n: 2 }]);
+    });
   });
 
   describe('$pull with a logical condition on document elements', () => {
