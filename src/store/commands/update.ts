@@ -29,7 +29,7 @@ export function runUpdateStatement(
   name: string,
   stmt: { q: Document; u: unknown; multi: boolean; upsert: boolean; arrayFilters?: Document[]; sortFirst?: (docs: Document[]) => Document[] },
 ): { result: UpdateStatementResult; durable: Promise<void>; error?: StoreError } {
-  const kind = updateKind(stmt.u);
+  const kind = updateKind(stmt.u, stmt.arrayFilters);
   if (stmt.multi && kind === 'replacement') {
     throw new StoreError('FailedToParse', 'multi update is not supported for replacement-style update');
   }

@@ -2,7 +2,7 @@ import type { Document } from 'bson';
 import { Query } from 'mingo';
 import { StoreError } from '../errors';
 import { isPlainObject } from '../storage/document-paths';
-import { formatValue } from '../storage/format-key';
+import { formatKeyValue, formatValue } from '../storage/format-key';
 import { ownValue, writeField } from './field-access';
 import { mingoOptions } from './mingo-options';
 
@@ -22,6 +22,40 @@ export function checkPositionalParts(path: string): void {
   }
   if (isPositional(parts[0])) {
     throw new StoreError('BadValue', `Cannot have array filter identifier (i.e. '$[<id>]') element in the first position in path '${path}'`);
+  }
+}
+
+/**
+ * mongod's parse-time rules for `arrayFilters`: one identifier per filter, each identifier a
+ * lowercase-led alphanumeric name given once, every `$[<id>]` of the paths given a filter, and
+ * every filter used by some path.
+ */
+export function checkArrayFilters(paths: string[], arrayFilters: Document[], update: Document): void {
+  const given = new Set<string>();
+  for (const filter of arrayFilters) {
+    const ids = filterIdentifiers(filter);
+    if (ids.length !== 1) {
+      throw new StoreError('FailedToParse', ids.length
+        ? `Error parsing array filter :: caused by :: Expected a single top-level field name, found '${ids[0]}' and '${ids[1]}'`
+        : 'Cannot use an expression without a top-level field name in arrayFilters');
+    }
+    if (!/^[a-z][a-zA-Z0-9]*$/.test(ids[0])) {
+      throw new StoreError('BadValue', `Error parsing array filter :: caused by :: The top-level field name must be an alphanumeric string beginning with a lowercase letter, found '${ids[0]}'`);
+    }
+    if (given.has(ids[0])) throw new StoreError('FailedToParse', `Found multiple array filters with the same top-level field name ${ids[0]}`);
+    given.add(ids[0]);
+  }
+  const used = new Set<string>();
+  for (const path of paths) {
+    for (const part of path.split('.')) {
+      if (!isPositional(part) || part === '$' || part === '$[]') continue;
+      const id = part.slice(2, -1);
+      if (!given.has(id)) throw new StoreError('BadValue', `No array filter found for identifier '${id}' in path '${path}'`);
+      used.add(id);
+    }
+  }
+  for (const id of given) {
+    if (!used.has(id)) throw new StoreError('FailedToParse', `The array filter for identifier '${id}' was not used in the update ${formatKeyValue(update)}`);
   }
 }
 
@@ -83,9 +117,22 @@ function selectedIndexes(doc: Document, arr: unknown[], part: string, arrayPath:
   return arr.flatMap((element, i) => (query.test({ [id]: element }) ? [i] : []));
 }
 
-/** The array filter (`{e: ...}` or `{'e.f': ...}`) naming identifier `id`. */
+/** The array filter (`{e: ...}`, `{'e.f': ...}`, `{$or: [{'e.f': ...}, ...]}`) naming identifier `id`. */
 function arrayFilterFor(id: string, arrayFilters: Document[]): Document | undefined {
-  return arrayFilters.find((f) => Object.keys(f).some((k) => k === id || k.startsWith(`${id}.`)));
+  return arrayFilters.find((f) => filterIdentifiers(f).includes(id));
+}
+
+/** The top-level names an array filter's conditions are on, looking inside `$and`/`$or`/`$nor`. */
+function filterIdentifiers(filter: Document): string[] {
+  const ids = new Set<string>();
+  for (const [key, cond] of Object.entries(filter)) {
+    if (['$and', '$or', '$nor'].includes(key) && Array.isArray(cond)) {
+      for (const sub of cond) if (isPlainObject(sub)) for (const id of filterIdentifiers(sub)) ids.add(id);
+    } else if (!key.startsWith('$')) {
+      ids.add(key.split('.')[0]);
+    }
+  }
+  return [...ids];
 }
 
 /**

@@ -7,7 +7,7 @@ import { locate } from './field-access';
 import { mingoOptions } from './mingo-options';
 import { applyWrites, concreteWrites, type FieldWrite } from './operator-writes';
 import { checkConflicts } from './update-conflicts';
-import { checkPositionalParts, isPositional } from './positional-paths';
+import { checkArrayFilters, checkPositionalParts, isPositional } from './positional-paths';
 import { formatValue } from '../storage/format-key';
 
 const UPDATE_OPERATORS = new Set([
@@ -20,8 +20,11 @@ const PIPELINE_UPDATE_STAGES = new Set([
 
 export type UpdateKind = 'operators' | 'replacement' | 'pipeline';
 
-/** Classifies and validates an update argument before any document is touched. */
-export function updateKind(update: unknown): UpdateKind {
+/**
+ * Classifies and validates an update argument (and the array filters of an operator update)
+ * before any document is touched.
+ */
+export function updateKind(update: unknown, arrayFilters?: Document[]): UpdateKind {
   if (Array.isArray(update)) {
     for (const stage of update) {
       const name = isPlainObject(stage) ? Object.keys(stage)[0] : undefined;
@@ -60,6 +63,7 @@ export function updateKind(update: unknown): UpdateKind {
     }
   }
   checkConflicts(paths);
+  if (arrayFilters) checkArrayFilters(paths, arrayFilters, update);
   return 'operators';
 }
 

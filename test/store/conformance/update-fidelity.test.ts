@@ -199,7 +199,14 @@ describe('update fidelity: positional paths, $pull conditions, field names, valu
     const missing = await failure(coll().updateOne({ _id: 1 }, { $set: { 'none.$[]': 0 } }));
     expect([missing.code, missing.message]).toEqual([2, "The path 'none' must exist in the document in order to apply array updates."]);
     const noFilter = await failure(coll().updateOne({ _id: 1 }, { $set: { 'list.$[e]': 0 } }));
-    expect(noFilter.code).toBe(2);
+    expect([noFilter.code, noFilter.message]).toEqual([2, "No array filter found for identifier 'e' in path 'list.$[e]'"]);
+    const unused = await failure(coll().updateOne({ _id: 1 }, { $set: { n: 0 } }, { arrayFilters: [{ x: 1 }] }));
+    expect([unused.code, unused.message]).toEqual([9, "The array filter for identifier 'x' was not used in the update { $set: { n: 0 } }"]);
+    const unmatched = await coll().updateOne({ _id: 9 }, { $set: { 'list.$[e]': 0 } }, { arrayFilters: [{ e: 1 }, { e: 2 }] }).catch((e: unknown) => e);
+    expect((unmatched as MongoServerError).code).toBe(9);
+    await coll().updateOne({ _id: 1 }, { $set: { 'list.$[e]': 0 } }, { arrayFilters: [{ $or: [{ e: 1 }, { e: { $gt: 1 } }] }] });
+    expect((await get())!.list).toEqual([0, 0]);
+    await coll().updateOne({ _id: 1 }, { $set: { list: [1, 2] } });
     expect(await get()).toEqual({ _id: 1, list: [1, 2], n: 5 });
   });
 
