@@ -1,7 +1,7 @@
 import type { Document } from 'bson';
 import { update as mingoUpdate } from 'mingo';
 import { StoreError } from '../errors';
-import { ownValue, removeField, writeField, type FieldSlot } from './field-access';
+import { ownValue, writeField, type FieldSlot } from './field-access';
 import { mingoOptions } from './mingo-options';
 import { concretePaths, type PositionalContext } from './positional-paths';
 import { checkTarget, CREATING_OPERATORS, pullFromField, renameField, setField, unsetField } from './update-fields';
@@ -52,22 +52,11 @@ function refuseTopLevelDollar(doc: Document, path: string): void {
 }
 
 /**
- * mingo's operators read a field as `o[k]`, so a missing field named like an Object.prototype
- * member (`constructor`, `toString`) would look present. An own undefined placeholder makes it
- * read as missing; whatever the operator leaves undefined is removed again.
- */
-function shadowInherited(slot: FieldSlot | null): FieldSlot[] {
-  if (!slot || Array.isArray(slot.container) || slot.value !== undefined || !(slot.key in slot.container)) return [];
-  writeField(slot.container, slot.key, undefined);
-  return [slot];
-}
-
-/**
  * Applies the writes to `doc` in place in mongod's order: by path, field name by field name
  * (array indexes by number), whatever the operators, so the fields an update creates are added
  * in that order. A `$rename` takes its place at its target. `$set`, `$unset`, `$rename` and
- * `$pull` are the store's own (see update-fields.ts); the others are mingo's, given a concrete
- * path after the store has raised the errors mongod raises for them.
+ * `$pull` are the store's own (see update-fields.ts); the others' new values are computed by
+ * mingo, after the store has raised the errors mongod raises for them.
  */
 export function applyWrites(doc: Document, writes: FieldWrite[]): void {
   const placed = (w: FieldWrite): string[] => (w.op === '$rename' ? String(w.arg) : w.path).split('.');
@@ -87,14 +76,22 @@ export function applyWrites(doc: Document, writes: FieldWrite[]): void {
         pullFromField(doc, w.path, w.arg);
         break;
       default: {
-        const placeholders = shadowInherited(checkTarget(doc, w.op, w.path));
-        // Object.fromEntries defines an own property, so no path can reach a prototype.
-        const args = Object.fromEntries([[w.path, w.arg]]);
-        mingoUpdate(doc, { [w.op]: args }, undefined, undefined, { cloneMode: 'deep', queryOptions: mingoOptions() });
-        for (const slot of placeholders) if (ownValue(slot.container, slot.key) === undefined) removeField(slot.container, slot.key);
+        const slot = checkTarget(doc, w.op, w.path);
+        if (slot) computeWithMingo(slot, w.op, w.arg);
       }
     }
   }
+}
+
+/**
+ * mingo computes the new value on a one-field holder and the store writes it back: mingo then
+ * never sees the real path, so field names it refuses or misreads (`$`-prefixed, `__proto__`,
+ * names of Object.prototype members such as `constructor`) behave as any other name.
+ */
+function computeWithMingo(slot: FieldSlot, op: string, arg: unknown): void {
+  const holder: Document = slot.value === undefined ? {} : { v: slot.value };
+  mingoUpdate(holder, { [op]: { v: arg } }, undefined, undefined, { cloneMode: 'deep', queryOptions: mingoOptions() });
+  if (holder.v !== undefined) writeField(slot.container, slot.key, holder.v);
 }
 
 const INDEX = /^\d+$/;

@@ -116,6 +116,11 @@ describe('update fidelity: positional paths, $pull conditions, field names, valu
       expect(await get(6)).toEqual({ _id: 6, a: { $b: 1, $c: 2 } });
     });
 
+    it('stores $-prefixed fields written by any operator of an upsert that inserts', async () => {
+      await coll().updateOne({ _id: 8 }, { $inc: { $count: 1 }, $push: { $log: 'x' }, $max: { 'a.$m': 3 } } as never, { upsert: true });
+      expect(await get(8)).toEqual({ _id: 8, $count: 1, $log: ['x'], a: { $m: 3 } });
+    });
+
     it('refuses a top-level $-prefixed field in an update of an existing document (52)', async () => {
       await coll().insertOne({ _id: 7, q: 1 });
       const err = await failure(coll().updateOne({ _id: 7 }, { $set: { $price: 1 } }, { upsert: true }));
@@ -148,6 +153,15 @@ describe('update fidelity: positional paths, $pull conditions, field names, valu
       expect(ownValue(doc, '__proto__')).toEqual({ x: 5 });
       expect(({} as { x?: unknown }).x).toBeUndefined();
       expect(Object.getPrototypeOf(doc)).toBe(Object.prototype);
+    });
+
+    it('applies the other operators to fields under __proto__ as to any field', async () => {
+      await coll().insertOne({ _id: 1 });
+      await coll().updateOne({ _id: 1 }, { $inc: { '__proto__.n': 2 }, $push: { 'p.__proto__': 'a' } } as never);
+      const doc = await get();
+      expect(ownValue(doc, '__proto__')).toEqual({ n: 2 });
+      expect(ownValue(doc!.p, '__proto__')).toEqual(['a']);
+      expect(({} as { n?: unknown }).n).toBeUndefined();
     });
   });
 
