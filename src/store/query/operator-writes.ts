@@ -26,10 +26,14 @@ export function concreteWrites(doc: Document, ops: Document, ctx: PositionalCont
       for (const concrete of concretePaths(doc, path, ctx)) writes.push({ op, path: concrete, arg });
     }
   }
-  const touched = writes.flatMap((w) => (w.op === '$rename' ? [w.path, String(w.arg)] : [w.path])).sort();
+  // Sorted part by part, a path is directly followed by any path that extends it.
+  const touched = writes
+    .flatMap((w) => (w.op === '$rename' ? [w.path, String(w.arg)] : [w.path]))
+    .map((path) => path.split('.'))
+    .sort(comparePaths);
   for (let i = 1; i < touched.length; i++) {
-    if (touched[i] === touched[i - 1] || touched[i].startsWith(`${touched[i - 1]}.`)) {
-      throw new StoreError('ConflictingUpdateOperators', `Update created a conflict at '${touched[i]}'`);
+    if (touched[i - 1].every((part, j) => touched[i][j] === part)) {
+      throw new StoreError('ConflictingUpdateOperators', `Update created a conflict at '${touched[i].join('.')}'`);
     }
   }
   if (!ctx.inserting) {

@@ -3,12 +3,12 @@ import { Aggregator } from 'mingo';
 import { StoreError } from '../errors';
 import { canonicalKey } from '../storage/canonical-key';
 import { cloneDocument, isPlainObject } from '../storage/document-paths';
+import { formatValue } from '../storage/format-key';
 import { locate } from './field-access';
 import { mingoOptions } from './mingo-options';
 import { applyWrites, concreteWrites, type FieldWrite } from './operator-writes';
-import { checkConflicts } from './update-conflicts';
 import { checkArrayFilters, checkPositionalParts, isPositional } from './positional-paths';
-import { formatValue } from '../storage/format-key';
+import { checkConflicts } from './update-conflicts';
 
 const UPDATE_OPERATORS = new Set([
   '$set', '$unset', '$inc', '$mul', '$rename', '$min', '$max', '$currentDate',
