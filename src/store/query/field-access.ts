@@ -40,32 +40,35 @@ export interface FieldSlot {
 const isIndex = (part: string): boolean => /^\d+$/.test(part);
 
 /**
- * Finds where a concrete (positional-free) path ends in `doc`. With `create`, missing
- * intermediate fields are created as documents, and a path that cannot exist (a field inside a
- * scalar, or a named field inside an array) fails with mongod's PathNotViable; without `create`
- * such a path, or a missing intermediate, is simply absent (null).
+ * How `locate` treats a path that is not all there: `read` finds nothing; `check` raises
+ * mongod's PathNotViable where the path cannot exist (a field inside a scalar, or a named field
+ * inside an array) and otherwise finds nothing; `create` raises it too, and creates missing
+ * intermediate fields as documents.
  */
-export function locate(doc: Document, path: string, create: boolean): FieldSlot | null {
+export type LocateMode = 'read' | 'check' | 'create';
+
+/** Finds where a concrete (positional-free) path ends in `doc`; null where it is not there. */
+export function locate(doc: Document, path: string, mode: LocateMode): FieldSlot | null {
   const parts = path.split('.');
   let container: Document | unknown[] = doc;
   let name = '';
   for (let i = 0; ; i++) {
     const part = parts[i];
     if (Array.isArray(container) && !isIndex(part)) {
-      if (!create) return null;
+      if (mode === 'read') return null;
       throw notViable(part, name, container);
     }
     const value: unknown = Array.isArray(container) ? container[Number(part)] : ownValue(container, part);
     if (i === parts.length - 1) return { container, key: part, value };
     if (value === undefined) {
-      if (!create) return null;
+      if (mode !== 'create') return null;
       const made: Document = {};
       writeField(container, part, made);
       container = made;
     } else if (isPlainObject(value) || Array.isArray(value)) {
       container = value;
     } else {
-      if (!create) return null;
+      if (mode === 'read') return null;
       throw notViable(parts[i + 1], part, value);
     }
     name = part;

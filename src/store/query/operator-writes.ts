@@ -1,7 +1,8 @@
 import type { Document } from 'bson';
 import { update as mingoUpdate } from 'mingo';
 import { StoreError } from '../errors';
-import { ownValue, writeField, type FieldSlot } from './field-access';
+import { canonicalKey } from '../storage/canonical-key';
+import { locate, ownValue, writeField } from './field-access';
 import { mingoOptions } from './mingo-options';
 import { concretePaths, type PositionalContext } from './positional-paths';
 import { checkTarget, CREATING_OPERATORS, pullFromField, renameField, setField, unsetField } from './update-fields';
@@ -55,47 +56,73 @@ function refuseTopLevelDollar(doc: Document, path: string): void {
   );
 }
 
+/** Operators the store applies itself (update-fields.ts); mingo computes the others' values. */
+const STORE_OPERATORS = new Set(['$set', '$unset', '$rename', '$pull']);
+
 /**
  * Applies the writes to `doc` in place in mongod's order: by path, field name by field name
  * (array indexes by number), whatever the operators, so the fields an update creates are added
- * in that order. A `$rename` takes its place at its target. `$set`, `$unset`, `$rename` and
- * `$pull` are the store's own (see update-fields.ts); the others' new values are computed by
- * mingo, after the store has raised the errors mongod raises for them.
+ * in that order. A `$rename` takes its place at its target. Returns whether anything changed.
  */
-export function applyWrites(doc: Document, writes: FieldWrite[]): void {
+export function applyWrites(doc: Document, writes: FieldWrite[]): boolean {
+  const computed = computeWithMingo(doc, writes.filter((w) => !STORE_OPERATORS.has(w.op)));
   const placed = (w: FieldWrite): string[] => (w.op === '$rename' ? String(w.arg) : w.path).split('.');
   const ordered = writes.map((w) => ({ w, parts: placed(w) })).sort((a, b) => comparePaths(a.parts, b.parts));
+  let changed = false;
   for (const { w } of ordered) {
     switch (w.op) {
       case '$set':
-        setField(doc, w.path, w.arg);
+        changed = setField(doc, w.path, w.arg) || changed;
         break;
       case '$unset':
-        unsetField(doc, w.path);
+        changed = unsetField(doc, w.path) || changed;
         break;
       case '$rename':
-        renameField(doc, w.path, String(w.arg));
+        changed = renameField(doc, w.path, String(w.arg)) || changed;
         break;
       case '$pull':
-        pullFromField(doc, w.path, w.arg);
+        changed = pullFromField(doc, w.path, w.arg) || changed;
         break;
       default: {
-        const slot = checkTarget(doc, w.op, w.path);
-        if (slot) computeWithMingo(slot, w.op, w.arg);
+        const result = computed.get(w);
+        if (!result) break;
+        const slot = locate(doc, w.path, 'create')!;
+        writeField(slot.container, slot.key, result.value);
+        changed = result.changed || changed;
       }
     }
   }
+  return changed;
 }
 
 /**
- * mingo computes the new value on a one-field holder and the store writes it back: mingo then
- * never sees the real path, so field names it refuses or misreads (`$`-prefixed, `__proto__`,
- * names of Object.prototype members such as `constructor`) behave as any other name.
+ * The new values of the writes whose operators mingo computes, from the values before the update
+ * (no two writes touch the same field), in one mingo call. mingo works on a holder document of
+ * generated field names and never sees the real paths, so names it refuses or misreads
+ * (`$`-prefixed, `__proto__`, Object.prototype members such as `constructor`) behave as any
+ * other. A write without an entry leaves its field as it is.
  */
-function computeWithMingo(slot: FieldSlot, op: string, arg: unknown): void {
-  const holder: Document = slot.value === undefined ? {} : { v: slot.value };
-  mingoUpdate(holder, { [op]: { v: arg } }, undefined, undefined, { cloneMode: 'deep', queryOptions: mingoOptions() });
-  if (holder.v !== undefined) writeField(slot.container, slot.key, holder.v);
+function computeWithMingo(doc: Document, writes: FieldWrite[]): Map<FieldWrite, { value: unknown; changed: boolean }> {
+  const out = new Map<FieldWrite, { value: unknown; changed: boolean }>();
+  const holder: Document = {};
+  const modifier: Record<string, Document> = {};
+  const before = new Map<FieldWrite, string | undefined>();
+  writes.forEach((w, i) => {
+    const target = checkTarget(doc, w.op, w.path);
+    if (!target) return;
+    if (target.value !== undefined) holder[`f${i}`] = target.value;
+    (modifier[w.op] ??= {})[`f${i}`] = w.arg;
+    before.set(w, target.value === undefined ? undefined : canonicalKey(target.value));
+  });
+  if (before.size === 0) return out;
+  mingoUpdate(holder, modifier, undefined, undefined, { cloneMode: 'deep', queryOptions: mingoOptions() });
+  writes.forEach((w, i) => {
+    const value = holder[`f${i}`];
+    if (!before.has(w) || value === undefined) return;
+    const key = before.get(w);
+    out.set(w, { value, changed: key === undefined || key !== canonicalKey(value) });
+  });
+  return out;
 }
 
 const INDEX = /^\d+$/;

@@ -125,8 +125,7 @@ export function applyUpdate(doc: Document, update: unknown, options: UpdateOptio
       takeIdAssignments(next, ops);
       const writes = concreteWrites(next, ops, options);
       checkNumericTargets(next, writes);
-      applyWrites(next, writes);
-      changed = canonicalKey(next) !== canonicalKey(doc);
+      changed = applyWrites(next, writes);
       break;
     }
   }
@@ -166,7 +165,7 @@ function takeIdAssignments(doc: Document, ops: Document): void {
 function checkNumericTargets(doc: Document, writes: FieldWrite[]): void {
   for (const { op, path } of writes) {
     if (op === '$inc' || op === '$mul') {
-      const current = locate(doc, path, false)?.value;
+      const current = locate(doc, path, 'read')?.value;
       if (current !== undefined && !isNumeric(current)) {
         throw new StoreError('TypeMismatch', `Cannot apply ${op} to a value of non-numeric type. {_id: ${JSON.stringify(doc._id)}} has the field '${path}' of non-numeric type ${typeof current === 'string' ? 'string' : typeof current}`);
       }

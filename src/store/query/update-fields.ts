@@ -4,7 +4,7 @@ import { StoreError } from '../errors';
 import { canonicalKey } from '../storage/canonical-key';
 import { cloneDocument, isPlainObject } from '../storage/document-paths';
 import { formatValue } from '../storage/format-key';
-import { bsonTypeName, locate, ownValue, removeField, writeField, type FieldSlot } from './field-access';
+import { bsonTypeName, locate, ownValue, removeField, writeField } from './field-access';
 import { mingoOptions } from './mingo-options';
 
 /**
@@ -13,24 +13,31 @@ import { mingoOptions } from './mingo-options';
  * errors, BSON-exact values, and `$pull` conditions with `$or`/`$and`/`$nor`.
  */
 
-export function setField(doc: Document, path: string, value: unknown): void {
-  const slot = locate(doc, path, true)!;
-  writeField(slot.container, slot.key, cloneDocument(value));
+/** Each operator below applies one write in place and says whether it changed the document. */
+
+export function setField(doc: Document, path: string, arg: unknown): boolean {
+  const slot = locate(doc, path, 'create')!;
+  const value = cloneDocument(arg);
+  writeField(slot.container, slot.key, value);
+  return slot.value === undefined || canonicalKey(slot.value) !== canonicalKey(value);
 }
 
-export function unsetField(doc: Document, path: string): void {
-  const slot = locate(doc, path, false);
-  if (slot && slot.value !== undefined) removeField(slot.container, slot.key);
+export function unsetField(doc: Document, path: string): boolean {
+  const slot = locate(doc, path, 'read');
+  if (!slot || slot.value === undefined) return false;
+  removeField(slot.container, slot.key);
+  return true;
 }
 
 /** `$rename`: the value moves as an `$unset` of the source and a `$set` of the target. */
-export function renameField(doc: Document, from: string, to: string): void {
-  const slot = locate(doc, from, false);
-  if (!slot || slot.value === undefined) return;
+export function renameField(doc: Document, from: string, to: string): boolean {
+  const slot = locate(doc, from, 'read');
+  if (!slot || slot.value === undefined) return false;
   refuseArrayOnPath(doc, from, 'source');
   refuseArrayOnPath(doc, to, 'destination');
   removeField(slot.container, slot.key);
   setField(doc, to, slot.value);
+  return true;
 }
 
 /** mongod renames neither from nor to a field inside an array element. */
@@ -45,13 +52,15 @@ function refuseArrayOnPath(doc: Document, path: string, which: 'source' | 'desti
   }
 }
 
-export function pullFromField(doc: Document, path: string, condition: unknown): void {
-  const slot = locate(doc, path, false);
-  if (!slot || slot.value === undefined) return;
+export function pullFromField(doc: Document, path: string, condition: unknown): boolean {
+  const slot = locate(doc, path, 'read');
+  if (!slot || slot.value === undefined) return false;
   if (!Array.isArray(slot.value)) throw new StoreError('BadValue', 'Cannot apply $pull to a non-array value');
   const matches = pullMatcher(condition);
   const kept = slot.value.filter((element) => !matches(element));
-  if (kept.length !== slot.value.length) writeField(slot.container, slot.key, kept);
+  if (kept.length === slot.value.length) return false;
+  writeField(slot.container, slot.key, kept);
+  return true;
 }
 
 // Operators that stand for the document itself rather than for a value's condition.
@@ -83,13 +92,18 @@ function pullMatcher(condition: unknown): (element: unknown) => boolean {
 export const CREATING_OPERATORS = new Set(['$set', '$inc', '$mul', '$min', '$max', '$currentDate', '$push', '$addToSet', '$bit']);
 
 /**
- * mongod's errors for operators left to mingo, which would otherwise silently do nothing: a path
- * that cannot be created, and an array operator on a field that is not an array.
+ * The current value an operator left to mingo works on, after mongod's errors that mingo would
+ * not raise (silently doing nothing instead): a path that cannot be created, and an array
+ * operator on a field that is not an array. Null when there is nothing to do: a missing or
+ * impossible path for an operator that does not create one (`$pop`, `$pullAll`).
  */
-export function checkTarget(doc: Document, op: string, path: string): FieldSlot | null {
-  const slot = locate(doc, path, CREATING_OPERATORS.has(op));
+export function checkTarget(doc: Document, op: string, path: string): { value: unknown } | null {
+  const creating = CREATING_OPERATORS.has(op);
+  const slot = locate(doc, path, creating ? 'check' : 'read');
+  if (!slot && !creating) return null;
   const value = slot?.value;
-  if (value === undefined || Array.isArray(value)) return slot;
+  if (value === undefined) return creating ? { value } : null;
+  if (Array.isArray(value)) return { value };
   const type = bsonTypeName(value);
   switch (op) {
     case '$push':
@@ -101,7 +115,7 @@ export function checkTarget(doc: Document, op: string, path: string): FieldSlot 
     case '$pullAll':
       throw new StoreError('BadValue', 'Cannot apply $pull to a non-array value');
   }
-  return slot;
+  return { value };
 }
 
 function describeId(doc: Document): string {
