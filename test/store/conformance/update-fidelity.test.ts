@@ -46,6 +46,11 @@ describe('update fidelity: positional paths, $pull conditions, field names, valu
       expect((await get())!.children).toEqual([{ name: 'x', n: 2 }, { name: 'b', n: 0 }]);
     });
 
+    it('takes $ from the element matching an $elemMatch of several fields', async () => {
+      await coll().updateOne({ _id: 1, children: { $elemMatch: { name: 'b', n: { $lte: 0 } } } }, { $set: { 'children.$.n': 7 } });
+      expect((await get())!.children).toEqual([{ name: 'a', n: 0 }, { name: 'b', n: 7 }]);
+    });
+
     it('applies $set and $addToSet on sibling fields of the $ element', async () => {
       await coll().updateOne({ _id: 1, 'children.name': 'a' }, { $set: { 'children.$.a': 1 }, $addToSet: { 'children.$.b': 't' } });
       expect((await get())!.children).toEqual([{ name: 'a', n: 0, a: 1, b: ['t'] }, { name: 'b', n: 0 }]);
