@@ -1,9 +1,10 @@
 import type { Document } from 'bson';
 import { StoreError } from '../errors';
 import type { Collection } from '../storage/collection';
-import { cloneDocument, isPlainObject } from '../storage/document-paths';
+import { isPlainObject } from '../storage/document-paths';
 import { candidateDocuments } from './candidates';
 import { compileFilter, describeType } from './filter';
+import { compileProjection } from './projection';
 
 export interface FindSpec {
   filter?: unknown;
@@ -17,7 +18,7 @@ export interface FindSpec {
 /** Runs a find over one collection (missing collection → no documents), all results at once. */
 export function findDocuments(coll: Collection | undefined, spec: FindSpec): Document[] {
   const query = compileFilter(spec.filter);
-  const projection = optionalObject(spec.projection, 'projection');
+  const project = compileProjection(optionalObject(spec.projection, 'projection'), query);
   let sort = optionalObject(spec.sort, 'sort');
   if (!coll) return [];
   let source: Iterable<Document> = candidateDocuments(coll, (spec.filter as Document) ?? {});
@@ -33,10 +34,7 @@ export function findDocuments(coll: Collection | undefined, spec: FindSpec): Doc
   if (spec.skip) cursor = cursor.skip(spec.skip);
   if (spec.limit) cursor = cursor.limit(spec.limit);
   const page = cursor.all() as Document[];
-  if (!projection || Object.keys(projection).length === 0) return page;
-  // Projection runs on copies of the page: mingo's exclusion of nested paths edits its input in
-  // place. The query is applied again so positional projections ("a.$") see their condition.
-  return query.find(page.map(cloneDocument), projection).all() as Document[];
+  return project ? page.map(project) : page;
 }
 
 function optionalObject(v: unknown, name: string): Document | undefined {
