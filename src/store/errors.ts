@@ -39,6 +39,7 @@ export const ErrorCodes = {
   Location51024: 51024,
   DuplicateKey: 11000,
   Location17419: 17419,
+  Location17420: 17420,
   Location10334: 10334,
   Location31249: 31249,
   Location31250: 31250,

@@ -7,6 +7,7 @@ import type { Mutation } from '../storage/mutation';
 import { UniqueChecker } from '../storage/unique-checker';
 import { collectionArg, optionalBoolean, requiredArray } from './arguments';
 import type { Command, CommandContext } from './command';
+import { checkDocumentSize } from './document-size';
 import { collectionForWrite, requireDocument, runStatements, withId } from './write-helpers';
 
 export interface UpdateStatementResult {
@@ -43,6 +44,7 @@ export function runUpdateStatement(
   try {
     for (const doc of matches) {
       const { doc: next, changed } = applyUpdate(doc, stmt.u, { arrayFilters: stmt.arrayFilters, filter: stmt.q });
+      if (changed) checkDocumentSize(next, 'update');
       result.n += 1;
       result.before = doc;
       result.after = next;
@@ -57,6 +59,7 @@ export function runUpdateStatement(
       const seed = kind === 'replacement' ? pickId(upsertSeed(stmt.q)) : upsertSeed(stmt.q);
       const { doc: built } = applyUpdate(seed, stmt.u, { arrayFilters: stmt.arrayFilters, inserting: true });
       const doc = withId(built);
+      checkDocumentSize(doc, 'upsert');
       const dup = checker.check(doc);
       if (dup) throw dup;
       result.n = 1;
