@@ -10,6 +10,7 @@ import { renameCollectionCommand } from './rename-collection';
 import { saslContinueCommand } from './sasl-continue';
 import { saslStartCommand } from './sasl-start';
 import { serverStatusCommand } from './server-status';
+import { setParameterCommand } from './set-parameter';
 import { connectionStatusCommand } from './connection-status';
 import { createCommand } from './create';
 import { createIndexesCommand } from './create-indexes';
@@ -32,7 +33,7 @@ import { updateCommand } from './update';
 import { whatsMyUriCommand } from './whatsmyuri';
 
 const COMMANDS: Command[] = [
-  helloCommand, saslStartCommand, saslContinueCommand, pingCommand, buildInfoCommand, getParameterCommand, connectionStatusCommand, whatsMyUriCommand,
+  helloCommand, saslStartCommand, saslContinueCommand, pingCommand, buildInfoCommand, getParameterCommand, setParameterCommand, connectionStatusCommand, whatsMyUriCommand,
   listDatabasesCommand, listCollectionsCommand, createCommand, dropCommand, dropDatabaseCommand,
   insertCommand, findCommand, getMoreCommand, killCursorsCommand, updateCommand, deleteCommand,
   createIndexesCommand, listIndexesCommand, dropIndexesCommand,
