@@ -1,6 +1,7 @@
 import type { Command } from './command';
 import { aggregateCommand } from './aggregate';
 import { buildInfoCommand } from './build-info';
+import { collModCommand } from './coll-mod';
 import { collStatsCommand } from './coll-stats';
 import { countCommand } from './count';
 import { dbStatsCommand } from './db-stats';
@@ -36,7 +37,7 @@ const COMMANDS: Command[] = [
   helloCommand, saslStartCommand, saslContinueCommand, pingCommand, buildInfoCommand, getParameterCommand, setParameterCommand, connectionStatusCommand, whatsMyUriCommand,
   listDatabasesCommand, listCollectionsCommand, createCommand, dropCommand, dropDatabaseCommand,
   insertCommand, findCommand, getMoreCommand, killCursorsCommand, updateCommand, deleteCommand,
-  createIndexesCommand, listIndexesCommand, dropIndexesCommand,
+  createIndexesCommand, listIndexesCommand, dropIndexesCommand, collModCommand,
   endSessionsCommand, killAllSessionsCommand, refreshSessionsCommand,
   findAndModifyCommand, countCommand, distinctCommand, aggregateCommand, renameCollectionCommand,
   collStatsCommand, dbStatsCommand, serverStatusCommand,
