@@ -35,7 +35,7 @@ export const findAndModifyCommand: Command = {
 
     if (remove) {
       const coll = ctx.catalog.collection(ctx.db, name);
-      const [doc] = sortDocuments(matchingDocuments(coll, query), sort);
+      const [doc] = sortDocuments(matchingDocuments(coll, query, 0, body.hint), sort);
       if (!coll || !doc) return { lastErrorObject: { n: 0 }, value: null };
       await ctx.catalog.commit([{ op: 'delete', ns: coll.ns, ids: [doc._id] }]);
       return { lastErrorObject: { n: 1 }, value: project(doc) };
@@ -47,6 +47,7 @@ export const findAndModifyCommand: Command = {
       multi: false,
       upsert,
       arrayFilters: Array.isArray(body.arrayFilters) ? body.arrayFilters : undefined,
+      hint: body.hint,
       sortFirst: (docs) => sortDocuments(docs, sort),
     });
     await out.durable;

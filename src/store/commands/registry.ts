@@ -19,6 +19,7 @@ import { deleteCommand } from './delete';
 import { dropCommand } from './drop';
 import { dropDatabaseCommand } from './drop-database';
 import { dropIndexesCommand } from './drop-indexes';
+import { explainCommand } from './explain';
 import { endSessionsCommand, killAllSessionsCommand, refreshSessionsCommand } from './end-sessions';
 import { findCommand } from './find';
 import { getMoreCommand } from './get-more';
@@ -39,7 +40,7 @@ const COMMANDS: Command[] = [
   insertCommand, findCommand, getMoreCommand, killCursorsCommand, updateCommand, deleteCommand,
   createIndexesCommand, listIndexesCommand, dropIndexesCommand, collModCommand,
   endSessionsCommand, killAllSessionsCommand, refreshSessionsCommand,
-  findAndModifyCommand, countCommand, distinctCommand, aggregateCommand, renameCollectionCommand,
+  findAndModifyCommand, countCommand, distinctCommand, aggregateCommand, explainCommand, renameCollectionCommand,
   collStatsCommand, dbStatsCommand, serverStatusCommand,
 ];
 

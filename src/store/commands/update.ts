@@ -28,14 +28,14 @@ export interface UpdateStatementResult {
 export function runUpdateStatement(
   ctx: CommandContext,
   name: string,
-  stmt: { q: Document; u: unknown; multi: boolean; upsert: boolean; arrayFilters?: Document[]; sortFirst?: (docs: Document[]) => Document[] },
+  stmt: { q: Document; u: unknown; multi: boolean; upsert: boolean; arrayFilters?: Document[]; hint?: unknown; sortFirst?: (docs: Document[]) => Document[] },
 ): { result: UpdateStatementResult; durable: Promise<void>; error?: StoreError } {
   const kind = updateKind(stmt.u);
   if (stmt.multi && kind === 'replacement') {
     throw new StoreError('FailedToParse', 'multi update is not supported for replacement-style update');
   }
   const { coll, created } = collectionForWrite(ctx, name);
-  let matches = matchingDocuments(ctx.catalog.collection(ctx.db, name), stmt.q, stmt.sortFirst ? 0 : stmt.multi ? 0 : 1);
+  let matches = matchingDocuments(ctx.catalog.collection(ctx.db, name), stmt.q, stmt.sortFirst ? 0 : stmt.multi ? 0 : 1, stmt.hint);
   if (stmt.sortFirst) matches = stmt.sortFirst(matches).slice(0, stmt.multi ? undefined : 1);
   const checker = new UniqueChecker(coll);
   const replaced: Document[] = [];
@@ -101,6 +101,7 @@ export const updateCommand: Command = {
         multi: raw.multi === true,
         upsert: raw.upsert === true,
         arrayFilters: Array.isArray(raw.arrayFilters) ? raw.arrayFilters : undefined,
+        hint: raw.hint,
       });
       n += out.result.n;
       nModified += out.result.nModified;

@@ -2,7 +2,7 @@ import type { Document } from 'bson';
 import { StoreError } from '../errors';
 import type { Collection } from '../storage/collection';
 import { isPlainObject } from '../storage/document-paths';
-import { candidateDocuments } from './candidates';
+import { planAccess, type Access } from './access';
 import { compileFilter, describeType } from './filter';
 import { compileProjection } from './projection';
 
@@ -13,15 +13,32 @@ export interface FindSpec {
   skip?: number;
   /** 0 = no limit. */
   limit?: number;
+  hint?: unknown;
+}
+
+/** A find's results with how it reached them (for explain). */
+export interface FindRun {
+  docs: Document[];
+  access: Access;
+  /** Documents the filter was applied to (counted only when asked for). */
+  docsExamined: number;
 }
 
 /** Runs a find over one collection (missing collection → no documents), all results at once. */
 export function findDocuments(coll: Collection | undefined, spec: FindSpec): Document[] {
+  return runFind(coll, spec).docs;
+}
+
+/** Runs a find and reports its access path; `countExamined` counts the documents it looked at. */
+export function runFind(coll: Collection | undefined, spec: FindSpec, countExamined = false): FindRun {
   const query = compileFilter(spec.filter);
   const project = compileProjection(optionalObject(spec.projection, 'projection'), query);
   let sort = optionalObject(spec.sort, 'sort');
-  if (!coll) return [];
-  let source: Iterable<Document> = candidateDocuments(coll, (spec.filter as Document) ?? {});
+  const filter = (spec.filter as Document) ?? {};
+  const access = planAccess(coll, filter, { hint: spec.hint, idHack: !spec.skip });
+  const run: FindRun = { docs: [], access, docsExamined: 0 };
+  if (!coll) return run;
+  let source: Iterable<Document> = countExamined ? counting(access.docs, () => (run.docsExamined += 1)) : access.docs;
   if (sort && '$natural' in sort) {
     // Natural order is insertion order; -1 walks it backwards.
     if (sort.$natural === -1) source = [...source].reverse();
@@ -34,7 +51,15 @@ export function findDocuments(coll: Collection | undefined, spec: FindSpec): Doc
   if (spec.skip) cursor = cursor.skip(spec.skip);
   if (spec.limit) cursor = cursor.limit(spec.limit);
   const page = cursor.all() as Document[];
-  return project ? page.map(project) : page;
+  run.docs = project ? page.map(project) : page;
+  return run;
+}
+
+function* counting(docs: Iterable<Document>, seen: () => void): Iterable<Document> {
+  for (const doc of docs) {
+    seen();
+    yield doc;
+  }
 }
 
 function optionalObject(v: unknown, name: string): Document | undefined {
