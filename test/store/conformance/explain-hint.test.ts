@@ -93,4 +93,19 @@ describe('explain and hint', () => {
     expect(aggregate.code).toBe(2);
     expect(aggregate.message).toMatch(pattern);
   });
+
+  it('honours hints in writes and refuses unknown ones there too, changing nothing', async () => {
+    const pattern = /hint provided does not correspond to an existing index/;
+    const updated = await coll().updateOne({ x: 1 }, { $set: { z: 1 } }, { hint: { x: 1 } });
+    expect(updated.modifiedCount).toBe(1);
+    const update = await error(coll().updateOne({ x: 2 }, { $set: { z: 2 } }, { hint: 'nope_1' }));
+    expect(update.code).toBe(2);
+    expect(update.message).toMatch(pattern);
+    const remove = await error(coll().deleteOne({ x: 2 }, { hint: 'nope_1' }));
+    expect(remove.code).toBe(2);
+    const modify = await error(coll().findOneAndUpdate({ x: 2 }, { $set: { z: 2 } }, { hint: { nope: 1 } }));
+    expect(modify.code).toBe(2);
+    expect(await coll().findOne({ _id: 2 as never })).toEqual({ _id: 2, x: 2, y: 'b' });
+    await coll().updateOne({ _id: 1 as never }, { $unset: { z: '' } });
+  });
 });
