@@ -42,7 +42,9 @@ export function accessStage(access: Access, filter: Document): Document {
 /** A find's stages above its access stage, innermost first: sort, skip, limit, projection. */
 export function findStages(access: Document, find: { sort?: Document; skip?: number; limit?: number; projection?: Document }): Document {
   let plan = access;
-  const sort = find.sort && Object.keys(find.sort).length ? find.sort : undefined;
+  // A $natural sort is the collection scan's direction, not a sort stage.
+  const sortFields = Object.entries(find.sort ?? {}).filter(([field]) => field !== '$natural');
+  const sort = sortFields.length ? Object.fromEntries(sortFields) : undefined;
   if (sort) {
     const limitAmount = find.limit ? find.limit + (find.skip ?? 0) : undefined;
     plan = { stage: 'SORT', sortPattern: sort, memLimit: 104_857_600, ...(limitAmount ? { limitAmount } : {}), type: 'simple', inputStage: plan };

@@ -35,16 +35,19 @@ export function runFind(coll: Collection | undefined, spec: FindSpec, countExami
   const project = compileProjection(optionalObject(spec.projection, 'projection'), query);
   let sort = optionalObject(spec.sort, 'sort');
   const filter = (spec.filter as Document) ?? {};
-  const access = planAccess(coll, filter, { hint: spec.hint, idHack: !spec.skip });
-  const run: FindRun = { docs: [], access, docsExamined: 0 };
-  if (!coll) return run;
-  let source: Iterable<Document> = countExamined ? counting(access.docs, () => (run.docsExamined += 1)) : access.docs;
-  if (sort && '$natural' in sort) {
-    // Natural order is insertion order; -1 walks it backwards.
-    if (sort.$natural === -1) source = [...source].reverse();
+  // A $natural sort is a collection scan in that direction (-1: newest first), as in mongod.
+  const natural = sort && '$natural' in sort ? (sort.$natural === -1 ? -1 : 1) : undefined;
+  if (sort && natural) {
     const { $natural: _n, ...rest } = sort;
     sort = Object.keys(rest).length ? rest : undefined;
   }
+  const hint = spec.hint ?? (natural ? { $natural: natural } : undefined);
+  const access = planAccess(coll, filter, { hint, idHack: !spec.skip && !natural });
+  const run: FindRun = { docs: [], access, docsExamined: 0 };
+  if (!coll) return run;
+  let source: Iterable<Document> = countExamined ? counting(access.docs, () => (run.docsExamined += 1)) : access.docs;
+  // With another hint as well, the hinted index's order is walked backwards.
+  if (natural === -1 && spec.hint !== undefined) source = [...source].reverse();
   if (sort) validateSort(sort);
   let cursor = query.find(source as Document[]);
   if (sort) cursor = cursor.sort(sort as Record<string, 1 | -1>);

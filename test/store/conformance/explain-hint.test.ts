@@ -80,6 +80,13 @@ describe('explain and hint', () => {
     expect(docs.map((d) => d._id)).toEqual([5, 4, 3, 2, 1]);
   });
 
+  it('answers a $natural sort with a collection scan in that direction, even on an indexed field', async () => {
+    const docs = await coll().find({ x: { $in: [1, 2, 4] } }).sort({ $natural: -1 }).toArray();
+    expect(docs.map((d) => d._id)).toEqual([4, 2, 1]);
+    const plan = (await coll().find({ x: { $in: [1, 2, 4] } }).sort({ $natural: -1 }).explain('queryPlanner')).queryPlanner.winningPlan;
+    expect(plan).toMatchObject({ stage: 'COLLSCAN', direction: 'backward' });
+  });
+
   it('refuses a hint naming no index (2 BadValue) in find, count and aggregate', async () => {
     const pattern = /hint provided does not correspond to an existing index/;
     const find = await error(coll().find({ x: 1 }).hint('nope_1').toArray());
