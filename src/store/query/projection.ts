@@ -2,14 +2,15 @@ import type { Document } from 'bson';
 import { Query } from 'mingo';
 import { StoreError } from '../errors';
 import { cloneDocument, isPlainObject } from '../storage/document-paths';
+import { describeType } from './filter';
 import { mingoOptions } from './mingo-options';
 
 /**
  * A find()/findAndModify projection, parsed by mongod's rules (projection_parser.cpp): which
  * entries make it an inclusion or an exclusion, and the find-only operators (`$slice`,
- * `$elemMatch`, `path.$`). Inclusions, exclusions, positional paths and expressions are run by
- * mingo; the find-only `$slice` and `$elemMatch`, mongod's field order and its errors are the
- * store's, since mingo treats the projection as an aggregation `$project`.
+ * `$elemMatch`, `path.$`). Projections of paths (with `$slice` and `$elemMatch`) are applied here,
+ * the way mongod's projection executor walks a document; those with aggregation expressions or a
+ * positional path are run by mingo (which treats them as a `$project`), then put in mongod's order.
  */
 export type ProjectionFn = (doc: Document) => Document;
 
@@ -28,6 +29,10 @@ interface Level {
 
 interface Parsed {
   inclusion: boolean;
+  /** Every projected path (the _id mongod adds to an inclusion included). */
+  paths: PathTree;
+  /** Whether an aggregation expression computes a field: then mingo runs the projection. */
+  expressions: boolean;
   /** The part of the projection mingo runs: everything but `$slice`/`$elemMatch`, dotted. */
   mingo: Document;
   slices: Slice[];
@@ -53,6 +58,19 @@ export function compileProjection(projection: Document | undefined, query: Query
   if (inclusion) for (const s of slices) setField(mingoSpec, s.path.join('.'), 1);
   const runMingo = inclusion ? hasInclusions(mingoSpec) : Object.keys(mingoSpec).length > 0;
   const runner = parsed.positional ? query : MATCH_ALL;
+  if (!parsed.expressions && !parsed.positional) {
+    return (doc) => {
+      const out = inclusion ? includeFields(doc, parsed.paths.root) : excludeFields(doc, parsed.paths.root);
+      for (const s of slices) applySlice(out, s, 0);
+      if (inclusion) {
+        for (const [field, matcher] of elemMatches) {
+          const element = firstMatching(doc[field], field, matcher);
+          if (element !== undefined) setField(out, field, [element]);
+        }
+      }
+      return out;
+    };
+  }
   return (doc) => {
     // On a copy: mingo's exclusion of nested paths edits its input in place.
     const copy = cloneDocument(doc);
@@ -81,7 +99,10 @@ function hasInclusions(spec: Document): boolean {
 }
 
 function parseProjection(projection: Document): Parsed {
-  const parsed: Parsed = { inclusion: false, mingo: {}, slices: [], elemMatches: new Map(), root: newLevel(), idIncluded: true, positional: false };
+  const tree = new PathTree();
+  const parsed: Parsed = {
+    inclusion: false, paths: tree, expressions: false, mingo: {}, slices: [], elemMatches: new Map(), root: newLevel(), idIncluded: true, positional: false,
+  };
   let type: 'inclusion' | 'exclusion' | undefined;
   let hasSlice = false;
   let hasElemMatch = false;
@@ -89,32 +110,29 @@ function parseProjection(projection: Document): Parsed {
   let hasPositional = false;
   let idIncluded = false;
   let idExcluded = false;
-  const tree = new PathTree();
+  let idSpecified = false;
 
   const setType = (next: 'inclusion' | 'exclusion', error: () => StoreError): void => {
     if (type && type !== next) throw error();
     type = next;
   };
-  const markComputed = (parents: string[], field: string): void => {
+  // The output level holding a path's last field (created along the way).
+  const levelOf = (path: string[]): Level => {
     let level = parsed.root;
-    for (const p of parents) {
+    for (const p of path.slice(0, -1)) {
       let child = level.children.get(p);
       if (!child) level.children.set(p, (child = newLevel()));
       level = child;
     }
-    level.computed.push(field);
+    return level;
   };
-  const markPath = (parts: string[]): void => {
-    let level = parsed.root;
-    for (const p of parts.slice(0, -1)) {
-      let child = level.children.get(p);
-      if (!child) level.children.set(p, (child = newLevel()));
-      level = child;
-    }
-  };
+  const markComputed = (path: string[]): void => void levelOf(path).computed.push(path[path.length - 1]);
+  // An included path's parents get levels, so the sub-documents on the way keep their stored order.
+  const markIncluded = (path: string[]): void => void levelOf(path);
 
   const walk = (obj: Document, parents: string[]): void => {
     for (const [key, value] of Object.entries(obj)) {
+      if (parents.length === 0 && (key === '_id' || key.startsWith('_id.'))) idSpecified = true;
       const fullKey = [...parents, key].join('.');
       const positional = positionalAt(key);
       const isRootId = parents.length === 0 && key === '_id';
@@ -124,10 +142,11 @@ function parseProjection(projection: Document): Parsed {
         if (keys.length === 1 && keys[0].startsWith('$')) {
           const op = keys[0];
           const path = [...parents, ...key.split('.')];
-          if (op === '$slice' && findSlice(value.$slice)) {
-            tree.add(path);
-            parsed.slices.push({ path, ...findSlice(value.$slice)! });
-            markPath(path);
+          const slice = op === '$slice' ? findSlice(value.$slice) : undefined;
+          if (slice) {
+            tree.add(path, 'slice');
+            parsed.slices.push({ path, ...slice });
+            markIncluded(path);
             hasSlice = true;
             continue;
           }
@@ -136,13 +155,13 @@ function parseProjection(projection: Document): Parsed {
           }
           if (op === '$elemMatch') {
             if (!isPlainObject(value.$elemMatch)) {
-              throw new StoreError('Location31274', 'elemMatch: Invalid argument, object required, but got ' + typeName(value.$elemMatch));
+              throw new StoreError('Location31274', 'elemMatch: Invalid argument, object required, but got ' + describeType(value.$elemMatch));
             }
             if (hasPositional) throw new StoreError('Location31255', 'Cannot specify positional operator and $elemMatch.');
             if (path.length !== 1) throw new StoreError('Location31275', 'Cannot use $elemMatch projection on a nested field.');
-            tree.add(path);
+            tree.add(path, 'computed');
             parsed.elemMatches.set(key, new Query({ [key]: { $elemMatch: value.$elemMatch } }, mingoOptions()));
-            markComputed([], key);
+            markComputed(path);
             hasElemMatch = true;
             continue;
           }
@@ -153,9 +172,10 @@ function parseProjection(projection: Document): Parsed {
           }
           if (!isMeta) type = 'inclusion';
           hasMeta ||= isMeta;
-          tree.add(path);
+          parsed.expressions = true;
+          tree.add(path, 'computed');
           setField(parsed.mingo, fullKey, value);
-          markComputed(path.slice(0, -1), path[path.length - 1]);
+          markComputed(path);
           continue;
         }
         walk(value, [...parents, ...key.split('.')]);
@@ -169,12 +189,12 @@ function parseProjection(projection: Document): Parsed {
             hasPositional = true;
           }
           const path = [...parents, ...(positional ? key.slice(0, positional) : key).split('.')];
-          tree.add(path);
-          markPath(path);
+          tree.add(path, 'include');
+          markIncluded(path);
           if (isRootId) idIncluded = true;
           else setType('inclusion', () => new StoreError('Location31253', `Cannot do inclusion on field ${key} in exclusion projection`));
         } else {
-          tree.add([...parents, ...key.split('.')]);
+          tree.add([...parents, ...key.split('.')], 'exclude');
           if (isRootId) idExcluded = true;
           else setType('exclusion', () => new StoreError('Location31254', `Cannot do exclusion on field ${key} in inclusion projection`));
         }
@@ -186,11 +206,12 @@ function parseProjection(projection: Document): Parsed {
         throw new StoreError('Location31310', `Cannot use an expression ${key}: ${JSON.stringify(value)} in an exclusion projection`);
       }
       type = 'inclusion';
+      parsed.expressions = true;
       const path = [...parents, ...key.split('.')];
-      tree.add(path);
+      tree.add(path, 'computed');
       // A literal is an expression: mingo reads a bare value in $project as one too.
       setField(parsed.mingo, fullKey, value);
-      markComputed(path.slice(0, -1), path[path.length - 1]);
+      markComputed(path);
     }
   };
   walk(projection, []);
@@ -204,31 +225,79 @@ function parseProjection(projection: Document): Parsed {
   }
   parsed.inclusion = type === 'inclusion';
   parsed.idIncluded = !idExcluded;
+  // An inclusion keeps _id unless told otherwise; an exclusion's {_id: 1} only says "keep it".
+  if (parsed.inclusion && !idSpecified) tree.add(['_id'], 'include');
+  if (!parsed.inclusion && idIncluded) tree.root.delete('_id');
   parsed.positional = hasPositional;
   return parsed;
 }
 
-/** mongod's path tree check: a path may not repeat or run through another projected path. */
-class PathTree {
-  private readonly root = new Map<string, Map<string, unknown> | true>();
+/** What a projected path does at its end: `slice` paths are kept (and cut), `computed` ones are added. */
+type Leaf = 'include' | 'exclude' | 'slice' | 'computed';
+type PathNode = Map<string, PathNode | Leaf>;
 
-  add(path: string[]): void {
+/** The projected paths as mongod's AST holds them: a path may not repeat or run through another. */
+class PathTree {
+  readonly root: PathNode = new Map();
+
+  add(path: string[], leaf: Leaf): void {
     let level = this.root;
     for (const [i, part] of path.entries()) {
       const child = level.get(part);
       if (i === path.length - 1) {
         if (child) throw new StoreError('Location31250', `Path collision at ${path.join('.')}`);
-        level.set(part, true);
+        level.set(part, leaf);
         return;
       }
-      if (child === true) {
+      if (typeof child === 'string') {
         throw new StoreError('Location31249', `Path collision at ${path.join('.')} remaining portion ${path.slice(i + 1).join('.')}`);
       }
-      let next = child as Map<string, Map<string, unknown> | true> | undefined;
+      let next = child;
       if (!next) level.set(part, (next = new Map()));
       level = next;
     }
   }
+}
+
+/**
+ * An inclusion (mongod's inclusion executor): the included fields in stored order; below a path,
+ * documents are walked, array elements that are not documents are dropped, and so is a value
+ * that is neither. Stored values are shared, not copied: nothing here edits them.
+ */
+function includeFields(doc: Document, node: PathNode): Document {
+  const out: Document = {};
+  for (const key of Object.keys(doc)) {
+    const child = node.get(key);
+    if (child === 'include' || child === 'slice') setField(out, key, doc[key]);
+    else if (child instanceof Map) {
+      const value = includeValue(doc[key], child);
+      if (value !== undefined) setField(out, key, value);
+    }
+  }
+  return out;
+}
+
+function includeValue(value: unknown, node: PathNode): unknown {
+  if (isPlainObject(value)) return includeFields(value, node);
+  if (Array.isArray(value)) return value.filter(isPlainObject).map((el) => includeFields(el, node));
+  return undefined;
+}
+
+/** An exclusion: every field but the excluded paths; below a path, values that are not documents stay. */
+function excludeFields(doc: Document, node: PathNode): Document {
+  const out: Document = {};
+  for (const key of Object.keys(doc)) {
+    const child = node.get(key);
+    if (child === 'exclude') continue;
+    setField(out, key, child instanceof Map ? excludeValue(doc[key], child) : doc[key]);
+  }
+  return out;
+}
+
+function excludeValue(value: unknown, node: PathNode): unknown {
+  if (isPlainObject(value)) return excludeFields(value, node);
+  if (Array.isArray(value)) return value.map((el) => (isPlainObject(el) ? excludeFields(el, node) : el));
+  return value;
 }
 
 /** Where a key's positional operator (`a.$`, `a.$.b`) starts, or 0 for none. */
@@ -271,12 +340,6 @@ function isTruthyFlag(v: unknown): boolean {
   return isNumber(v) && toInt(v) !== 0;
 }
 
-function typeName(v: unknown): string {
-  if (Array.isArray(v)) return 'array';
-  if (v === null) return 'null';
-  return typeof v === 'number' ? (Number.isInteger(v) ? 'int' : 'double') : typeof v;
-}
-
 /**
  * mongod's find `$slice` at a path of the projected document: arrays met before the end are
  * walked element by element (documents only), the array at the end is cut, anything else stays.
@@ -287,7 +350,7 @@ function applySlice(target: Document, slice: Slice, depth: number): void {
   const value = target[field];
   const last = depth === slice.path.length - 1;
   if (Array.isArray(value)) {
-    if (last) target[field] = cut(value, slice);
+    if (last) setField(target, field, cut(value, slice));
     else for (const el of value) if (isPlainObject(el)) applySlice(el, slice, depth + 1);
   } else if (isPlainObject(value) && !last) {
     applySlice(value, slice, depth + 1);

@@ -99,6 +99,16 @@ describe('find projections', () => {
     expect((await failure({ tags: { $elemMatch: 1 } })).code).toBe(31274);
   });
 
+  it('projects a field named __proto__ as a plain field', async () => {
+    await coll().insertOne(JSON.parse('{"_id": 20, "__proto__": [1, 2, 3], "n": 1}'));
+    const doc = (await coll().findOne({ _id: 20 as never }, { projection: JSON.parse('{"__proto__": {"$slice": -1}}') }))!;
+    expect(Object.getPrototypeOf(doc)).toBe(Object.prototype);
+    expect(Object.keys(doc)).toEqual(['_id', '__proto__', 'n']);
+    expect(Object.getOwnPropertyDescriptor(doc, '__proto__')!.value).toEqual([3]);
+    const included = (await coll().findOne({ _id: 20 as never }, { projection: JSON.parse('{"n": 1, "__proto__": 1}') }))!;
+    expect(Object.keys(included)).toEqual(['_id', '__proto__', 'n']);
+  });
+
   it('projects findAndModify results the same way', async () => {
     const before = await coll().findOneAndUpdate({ _id: 1 as never }, { $set: { qty: 1 } }, { projection: { arr: { $slice: -1 }, details: 0 } });
     expect(before).toEqual({ _id: 1, name: 'ann', arr: [5], dev: true, qty: 100 });
