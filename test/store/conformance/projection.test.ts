@@ -65,6 +65,11 @@ describe('find projections', () => {
     expect((await failure({ dev: 0, name: 1 })).code).toBe(31253);
   });
 
+  it('refuses colliding paths with mongod codes', async () => {
+    expect((await failure({ details: 1, 'details.colors': 1 })).code).toBe(31249);
+    expect((await failure({ 'details.colors': 1, details: 1 })).code).toBe(31250);
+  });
+
   it('answers inclusion projections in stored field order, _id first', async () => {
     const doc = await one(3, { author: 1, title: 1 });
     expect(doc).toEqual({ _id: 3, title: 'T', author: 'A' });
@@ -97,6 +102,14 @@ describe('find projections', () => {
   it('refuses $elemMatch on a nested field or without an object', async () => {
     expect((await failure({ 'details.colors': { $elemMatch: { $eq: 'red' } } })).code).toBe(31275);
     expect((await failure({ tags: { $elemMatch: 1 } })).code).toBe(31274);
+  });
+
+  it('walks arrays below a projected path: documents are projected, other elements dropped by an inclusion and kept by an exclusion', async () => {
+    await coll().insertOne({ _id: 30 as never, a: [{ b: 1, c: 2 }, 3, [{ b: 4 }]], d: { b: 5 } });
+    expect(await one(30, { 'a.b': 1 })).toEqual({ _id: 30, a: [{ b: 1 }] });
+    expect(await one(30, { 'a.b': 0 })).toEqual({ _id: 30, a: [{ c: 2 }, 3, [{ b: 4 }]], d: { b: 5 } });
+    expect(await one(30, { 'd.x': 1 })).toEqual({ _id: 30, d: {} });
+    expect(await one(30, { d: { b: 1 }, _id: 0 })).toEqual({ d: { b: 5 } });
   });
 
   it('projects a field named __proto__ as a plain field', async () => {
