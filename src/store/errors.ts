@@ -41,7 +41,23 @@ export const ErrorCodes = {
   Location51024: 51024,
   DuplicateKey: 11000,
   Location17419: 17419,
+  Location17420: 17420,
   Location10334: 10334,
+  Location31249: 31249,
+  Location31250: 31250,
+  Location31252: 31252,
+  Location31253: 31253,
+  Location31254: 31254,
+  Location31255: 31255,
+  Location31256: 31256,
+  Location31271: 31271,
+  Location31273: 31273,
+  Location31274: 31274,
+  Location31275: 31275,
+  Location31276: 31276,
+  Location31308: 31308,
+  Location31310: 31310,
+  Location51246: 51246,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCodes;

@@ -3,6 +3,7 @@ import type { Document } from 'bson';
 import type { ConnectionAuth } from './auth/connection-auth';
 import type { CommandContext } from './commands/command';
 import { findCommandByName } from './commands/registry';
+import { ServerParameters } from './commands/server-parameters';
 import type { CursorRegistry } from './cursors';
 import { errorReply, StoreError } from './errors';
 import type { Catalog } from './storage/catalog';
@@ -31,12 +32,14 @@ export interface HandlerEvents {
 export class RequestHandler extends EventEmitter<HandlerEvents> {
   /** The id of the next reply message (the wire header's requestID). */
   private nextReplyId = 1;
+  private readonly parameters: ServerParameters;
 
   constructor(
     private readonly catalog: Catalog,
     private readonly cursors: CursorRegistry,
   ) {
     super();
+    this.parameters = new ServerParameters(cursors);
   }
 
   /** Returns the reply frame, or null when the client asked for none (moreToCome). */
@@ -81,7 +84,7 @@ export class RequestHandler extends EventEmitter<HandlerEvents> {
       }
       validateDbName(db);
       if (!command) throw new StoreError('CommandNotFound', `no such command: '${name}'`);
-      const ctx: CommandContext = { db, body, catalog: this.catalog, cursors: this.cursors, connection };
+      const ctx: CommandContext = { db, body, catalog: this.catalog, cursors: this.cursors, parameters: this.parameters, connection };
       const result = await command.run(ctx);
       return { ...result, ok: 1 };
     } catch (err) {

@@ -20,7 +20,7 @@ export const deleteCommand: Command = {
         throw new StoreError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${String(limit)}`);
       }
       const coll = ctx.catalog.collection(ctx.db, name);
-      const docs = matchingDocuments(coll, q, limit);
+      const docs = matchingDocuments(coll, q, limit, stmt.hint);
       n += docs.length;
       return coll && docs.length ? ctx.catalog.commit([{ op: 'delete', ns: coll.ns, ids: docs.map((d) => d._id) }]) : undefined;
     });

@@ -1,7 +1,9 @@
 import type { Document } from 'bson';
 import { StoreError } from '../errors';
 import { matchingDocuments } from '../query/match';
-import { projectDocument, sortDocuments } from '../query/order';
+import { compileFilter } from '../query/filter';
+import { sortDocuments } from '../query/order';
+import { compileProjection } from '../query/projection';
 import { collectionArg, optionalBoolean, optionalObject } from './arguments';
 import type { Command } from './command';
 import { runUpdateStatement } from './update';
@@ -27,13 +29,16 @@ export const findAndModifyCommand: Command = {
     if (!remove && !hasUpdate) throw new StoreError('FailedToParse', 'Either an update or remove=true must be specified');
     if (remove && upsert) throw new StoreError('FailedToParse', 'Cannot specify both upsert=true and remove=true ');
     if (remove && returnNew) throw new StoreError('FailedToParse', "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
+    // Compiled before anything is written: a bad projection fails the command with no effect.
+    const projector = compileProjection(fields, compileFilter(query));
+    const project = (doc: Document): Document => (projector ? projector(doc) : doc);
 
     if (remove) {
       const coll = ctx.catalog.collection(ctx.db, name);
-      const [doc] = sortDocuments(matchingDocuments(coll, query), sort);
+      const [doc] = sortDocuments(matchingDocuments(coll, query, 0, body.hint), sort);
       if (!coll || !doc) return { lastErrorObject: { n: 0 }, value: null };
       await ctx.catalog.commit([{ op: 'delete', ns: coll.ns, ids: [doc._id] }]);
-      return { lastErrorObject: { n: 1 }, value: projectDocument(doc, fields) };
+      return { lastErrorObject: { n: 1 }, value: project(doc) };
     }
 
     const out = runUpdateStatement(ctx, name, {
@@ -42,6 +47,7 @@ export const findAndModifyCommand: Command = {
       multi: false,
       upsert,
       arrayFilters: Array.isArray(body.arrayFilters) ? body.arrayFilters : undefined,
+      hint: body.hint,
       sortFirst: (docs) => sortDocuments(docs, sort),
     });
     await out.durable;
@@ -51,6 +57,6 @@ export const findAndModifyCommand: Command = {
     const lastErrorObject: Document = { n: result.n, updatedExisting: result.n > 0 && !upserted };
     if (upserted) lastErrorObject.upserted = result.upsertedId;
     const chosen = returnNew ? result.after : upserted ? undefined : result.before;
-    return { lastErrorObject, value: chosen ? projectDocument(chosen, fields) : null };
+    return { lastErrorObject, value: chosen ? project(chosen) : null };
   },
 };

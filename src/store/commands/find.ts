@@ -1,4 +1,5 @@
-import { findDocuments } from '../query/find-documents';
+import type { Document } from 'bson';
+import { findDocuments, type FindSpec } from '../query/find-documents';
 import { collectionArg, optionalBoolean, optionalNonNegative, optionalNumber, optionalObject } from './arguments';
 import type { Command } from './command';
 import { firstBatchReply } from './cursor-reply';
@@ -10,15 +11,8 @@ export const findCommand: Command = {
     const name = collectionArg(ctx, 'find');
     const body = ctx.body;
     const limitArg = optionalNumber(body, 'limit') ?? 0;
-    const skip = optionalNonNegative(body, 'skip', 'find') ?? 0;
     const batchSize = optionalNonNegative(body, 'batchSize', 'find');
-    const docs = findDocuments(ctx.catalog.collection(ctx.db, name), {
-      filter: optionalObject(body, 'filter') ?? {},
-      projection: optionalObject(body, 'projection'),
-      sort: optionalObject(body, 'sort'),
-      skip,
-      limit: Math.abs(limitArg),
-    });
+    const docs = findDocuments(ctx.catalog.collection(ctx.db, name), findSpec(body));
     const singleBatch = optionalBoolean(body, 'singleBatch') === true || limitArg < 0;
     return firstBatchReply(ctx, `${ctx.db}.${name}`, docs, {
       batchSize: limitArg < 0 ? Math.abs(limitArg) : batchSize,
@@ -27,3 +21,15 @@ export const findCommand: Command = {
     });
   },
 };
+
+/** The query part of a find command (shared with explain). */
+export function findSpec(body: Document): FindSpec {
+  return {
+    filter: optionalObject(body, 'filter') ?? {},
+    projection: optionalObject(body, 'projection'),
+    sort: optionalObject(body, 'sort'),
+    skip: optionalNonNegative(body, 'skip', 'find') ?? 0,
+    limit: Math.abs(optionalNumber(body, 'limit') ?? 0),
+    hint: body.hint,
+  };
+}

@@ -3,6 +3,7 @@ import type { Mutation } from '../storage/mutation';
 import { UniqueChecker } from '../storage/unique-checker';
 import { collectionArg, optionalBoolean, requiredArray } from './arguments';
 import type { Command } from './command';
+import { checkDocumentSize } from './document-size';
 import { collectionForWrite, requireDocument, runStatements, withId } from './write-helpers';
 
 /**
@@ -20,7 +21,9 @@ export const insertCommand: Command = {
     const checker = new UniqueChecker(coll);
     const accepted: Document[] = [];
     const writeErrors = await runStatements(raw, ordered, (statement) => {
-      const doc = withId(requireDocument(statement, 'document to insert'));
+      const sent = requireDocument(statement, 'document to insert');
+      checkDocumentSize(sent, 'insert');
+      const doc = withId(sent);
       const dup = checker.check(doc);
       if (dup) throw dup;
       checker.accept(doc, false);

@@ -7,6 +7,7 @@ import type { Mutation } from '../storage/mutation';
 import { UniqueChecker } from '../storage/unique-checker';
 import { collectionArg, optionalBoolean, requiredArray } from './arguments';
 import type { Command, CommandContext } from './command';
+import { checkDocumentSize } from './document-size';
 import { collectionForWrite, requireDocument, runStatements, withId } from './write-helpers';
 
 export interface UpdateStatementResult {
@@ -27,14 +28,14 @@ export interface UpdateStatementResult {
 export function runUpdateStatement(
   ctx: CommandContext,
   name: string,
-  stmt: { q: Document; u: unknown; multi: boolean; upsert: boolean; arrayFilters?: Document[]; sortFirst?: (docs: Document[]) => Document[] },
+  stmt: { q: Document; u: unknown; multi: boolean; upsert: boolean; arrayFilters?: Document[]; hint?: unknown; sortFirst?: (docs: Document[]) => Document[] },
 ): { result: UpdateStatementResult; durable: Promise<void>; error?: StoreError } {
   const kind = updateKind(stmt.u, stmt.arrayFilters);
   if (stmt.multi && kind === 'replacement') {
     throw new StoreError('FailedToParse', 'multi update is not supported for replacement-style update');
   }
   const { coll, created } = collectionForWrite(ctx, name);
-  let matches = matchingDocuments(ctx.catalog.collection(ctx.db, name), stmt.q, stmt.sortFirst ? 0 : stmt.multi ? 0 : 1);
+  let matches = matchingDocuments(ctx.catalog.collection(ctx.db, name), stmt.q, stmt.sortFirst ? 0 : stmt.multi ? 0 : 1, stmt.hint);
   if (stmt.sortFirst) matches = stmt.sortFirst(matches).slice(0, stmt.multi ? undefined : 1);
   const checker = new UniqueChecker(coll);
   const replaced: Document[] = [];
@@ -43,6 +44,7 @@ export function runUpdateStatement(
   try {
     for (const doc of matches) {
       const { doc: next, changed } = applyUpdate(doc, stmt.u, { arrayFilters: stmt.arrayFilters, filter: stmt.q });
+      if (changed) checkDocumentSize(next, 'update');
       result.n += 1;
       result.before = doc;
       result.after = next;
@@ -57,6 +59,7 @@ export function runUpdateStatement(
       const seed = kind === 'replacement' ? pickId(upsertSeed(stmt.q)) : upsertSeed(stmt.q);
       const { doc: built } = applyUpdate(seed, stmt.u, { arrayFilters: stmt.arrayFilters, inserting: true });
       const doc = withId(built);
+      checkDocumentSize(doc, 'upsert');
       const dup = checker.check(doc);
       if (dup) throw dup;
       result.n = 1;
@@ -98,6 +101,7 @@ export const updateCommand: Command = {
         multi: raw.multi === true,
         upsert: raw.upsert === true,
         arrayFilters: Array.isArray(raw.arrayFilters) ? raw.arrayFilters : undefined,
+        hint: raw.hint,
       });
       n += out.result.n;
       nModified += out.result.nModified;

@@ -1,18 +1,55 @@
 import type { Document } from 'bson';
 import { canonicalKey } from '../storage/canonical-key';
-import type { Collection } from '../storage/collection';
+import { ID_INDEX_NAME, type Collection } from '../storage/collection';
 import type { Index } from '../storage/index';
 import { isPlainObject } from '../storage/document-paths';
+
+/** The documents a filter can possibly match, and the index that found them (null: a scan). */
+export interface Candidates {
+  docs: Document[] | Iterable<Document>;
+  index: Index | null;
+}
 
 /**
  * The documents a filter can possibly match, narrowed by a hash index when the filter has an
  * equality (or `$in`) on `_id`, on a field with a plain single-field index, or on the leading
  * fields of a plain compound index; otherwise every document. The caller still applies the whole filter to
- * each candidate.
+ * each candidate. Hidden indexes are not used.
  */
+export function findCandidates(coll: Collection, filter: Document): Candidates {
+  const found = indexedIds(coll, filter);
+  if (!found) return { docs: coll.docs.values(), index: null };
+  return { docs: documentsOf(coll, found.ids), index: found.index };
+}
+
 export function candidateDocuments(coll: Collection, filter: Document): Document[] | Iterable<Document> {
-  const ids = indexedIds(coll, filter);
-  if (!ids) return coll.docs.values();
+  return findCandidates(coll, filter).docs;
+}
+
+/**
+ * The candidates through one index a query's `hint` names: its equality lookup when the filter
+ * has one on the index's leading field(s), else every document the index holds (a sparse or
+ * partial index holds only some, and mongod then answers from those alone).
+ */
+export function hintedCandidates(coll: Collection, filter: Document, index: Index): Candidates {
+  const found = indexedIds(coll, filter, index);
+  if (found) return { docs: documentsOf(coll, found.ids), index };
+  // The _id index is the documents map itself.
+  return { docs: index.name === ID_INDEX_NAME ? coll.docs.values() : documentsOf(coll, index.allIds()), index };
+}
+
+/** mongod's "simple _id query" (isSimpleIdQuery): the filter is one exact equality on `_id`. */
+export function isSimpleIdQuery(filter: Document): boolean {
+  const keys = Object.keys(filter);
+  if (keys.length !== 1 || keys[0] !== '_id') return false;
+  const cond = filter._id;
+  if (isPlainObject(cond) && Object.keys(cond).some((k) => k.startsWith('$'))) {
+    return Object.keys(cond).length === 1 && '$eq' in cond && hashable(cond.$eq);
+  }
+  return hashable(cond);
+}
+
+function documentsOf(coll: Collection, ids: Iterable<string>): Document[] {
   const out: Document[] = [];
   for (const id of ids) {
     const doc = coll.docs.get(id);
@@ -21,22 +58,32 @@ export function candidateDocuments(coll: Collection, filter: Document): Document
   return out;
 }
 
-function indexedIds(coll: Collection, filter: Document): Set<string> | null {
-  let best: Set<string> | null = null;
-  const consider = (ids: Set<string> | null): void => {
-    if (ids && (!best || ids.size < best.size)) best = ids;
+interface Found {
+  ids: Set<string>;
+  index: Index;
+}
+
+/** The smallest id set an index gives for the filter's equalities; `only` restricts the choice to one index. */
+function indexedIds(coll: Collection, filter: Document, only?: Index): Found | null {
+  let best: Found | null = null;
+  const consider = (found: Found | null): void => {
+    if (found && (!best || found.ids.size < best.ids.size)) best = found;
   };
+  const usable = (index: Index): boolean => (only ? index === only : !index.hidden);
   for (const [field, cond] of Object.entries(filter)) {
     if (field === '$and' && Array.isArray(cond)) {
-      for (const sub of cond) if (isPlainObject(sub)) consider(indexedIds(coll, sub));
+      for (const sub of cond) if (isPlainObject(sub)) consider(indexedIds(coll, sub, only));
       continue;
     }
     if (field.startsWith('$')) continue;
     const values = equalityValues(cond);
-    if (values) consider(lookup(coll, field, values));
+    if (values) consider(lookup(coll, field, values, usable));
   }
   for (const index of coll.secondaryIndexes()) {
-    if (index.fields.length > 1 && !index.spec.sparse && !index.spec.partialFilterExpression) consider(compoundLookup(index, filter));
+    if (usable(index) && index.fields.length > 1 && !index.spec.sparse && !index.spec.partialFilterExpression) {
+      const ids = compoundLookup(index, filter);
+      if (ids) consider({ ids, index });
+    }
   }
   return best;
 }
@@ -87,17 +134,19 @@ function hashable(v: unknown): boolean {
   return bsonType !== 'BSONRegExp';
 }
 
-function lookup(coll: Collection, field: string, values: unknown[]): Set<string> | null {
+function lookup(coll: Collection, field: string, values: unknown[], usable: (index: Index) => boolean): Found | null {
   if (field === '_id') {
-    return new Set(values.map(canonicalKey).filter((id) => coll.docs.has(id)));
+    const index = coll.indexes.get(ID_INDEX_NAME)!;
+    if (!usable(index)) return null;
+    return { ids: new Set(values.map(canonicalKey).filter((id) => coll.docs.has(id))), index };
   }
   for (const index of coll.secondaryIndexes()) {
-    const usable =
+    const plain =
       index.fields.length === 1 && index.fields[0] === field && !index.spec.sparse && !index.spec.partialFilterExpression;
-    if (!usable) continue;
+    if (!plain || !usable(index)) continue;
     const ids = new Set<string>();
     for (const v of values) for (const id of index.lookup(canonicalKey(v)) ?? []) ids.add(id);
-    return ids;
+    return { ids, index };
   }
   return null;
 }

@@ -1,6 +1,5 @@
 import type { Document } from 'bson';
 import { Query } from 'mingo';
-import { cloneDocument } from '../storage/document-paths';
 import { validateSort } from './find-documents';
 import { mingoOptions } from './mingo-options';
 
@@ -11,11 +10,4 @@ export function sortDocuments(docs: Document[], sort: Document | undefined): Doc
   if (!sort || Object.keys(sort).length === 0) return docs;
   validateSort(sort);
   return MATCH_ALL.find(docs).sort(sort as Record<string, 1 | -1>).all() as Document[];
-}
-
-/** A find-style projection of one document. */
-export function projectDocument(doc: Document, projection: Document | undefined): Document {
-  if (!projection || Object.keys(projection).length === 0) return doc;
-  // On a copy: mingo's nested exclusions edit their input in place.
-  return MATCH_ALL.find([cloneDocument(doc)], projection).all()[0] as Document;
 }

@@ -104,6 +104,11 @@ export class Catalog {
         for (const index of m.names) coll?.dropIndex(index);
         return;
       }
+      case 'updateIndexSpec': {
+        const [db, name] = splitNamespace(m.ns);
+        this.dbs.get(db)?.get(name)?.updateIndexSpec(m.spec as IndexSpec);
+        return;
+      }
       case 'insert': {
         const [db, name] = splitNamespace(m.ns);
         this.ensureCollection(db, name, {}).insert(m.docs);

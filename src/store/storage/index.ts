@@ -27,8 +27,10 @@ export class Index {
    */
   private readonly prefixes: Array<Map<string, Set<string>>>;
   private readonly partial: Query | null;
+  private current: IndexSpec;
 
-  constructor(readonly spec: IndexSpec) {
+  constructor(spec: IndexSpec) {
+    this.current = spec;
     this.fields = Object.keys(spec.key);
     this.prefixes = this.fields.slice(1).map(() => new Map());
     try {
@@ -39,8 +41,22 @@ export class Index {
     }
   }
 
+  get spec(): IndexSpec {
+    return this.current;
+  }
+
   get name(): string {
-    return this.spec.name;
+    return this.current.name;
+  }
+
+  /** Takes a spec with the same name, key and key options (collMod's `hidden`): the entries stay valid. */
+  updateSpec(spec: IndexSpec): void {
+    this.current = spec;
+  }
+
+  /** A hidden index is maintained (and still enforces uniqueness) but no query uses it. */
+  get hidden(): boolean {
+    return this.current.hidden === true;
   }
 
   get unique(): boolean {
@@ -110,6 +126,13 @@ export class Index {
   /** The ids whose first `length` fields hold `key` (joined likewise); `length` may be all fields. */
   lookupPrefix(length: number, key: string): ReadonlySet<string> | undefined {
     return length === this.fields.length ? this.entries.get(key) : this.prefixes[length - 1]?.get(key);
+  }
+
+  /** Every id the index holds (all documents, unless it is sparse or partial). */
+  allIds(): Set<string> {
+    const ids = new Set<string>();
+    for (const set of this.entries.values()) for (const id of set) ids.add(id);
+    return ids;
   }
 
   private eachPrefix(key: string, visit: (map: Map<string, Set<string>>, prefix: string) => void): void {

@@ -16,6 +16,8 @@ export type Mutation =
   | { op: 'renameCollection'; from: string; to: string; dropTarget: boolean }
   | { op: 'createIndexes'; ns: string; specs: Document[] }
   | { op: 'dropIndexes'; ns: string; names: string[] }
+  /** Replace an index's spec by name: only options that leave its keys as they are (`hidden`). */
+  | { op: 'updateIndexSpec'; ns: string; spec: Document }
   /** Insert new documents; each has an `_id`. */
   | { op: 'insert'; ns: string; docs: Document[] }
   /** Replace existing documents, matched by `_id`, with these whole new versions. */

@@ -55,6 +55,7 @@ function encodeMutation(mutation: Mutation, parts: Buffer[]): void {
     case 'dropDatabase':
     case 'renameCollection':
     case 'dropIndexes':
+    case 'updateIndexSpec':
       put({ ...mutation });
       return;
     default:
@@ -108,6 +109,7 @@ export function decodePayload(payload: Buffer, options: DeserializeOptions = WIR
       case 'dropDatabase':
       case 'renameCollection':
       case 'dropIndexes':
+      case 'updateIndexSpec':
         batch.push(head as Mutation);
         break;
       default:

@@ -1,0 +1,80 @@
+import { Long } from 'bson';
+import { SCRAM_SHA_256 } from '../auth/scram-credential';
+import type { CursorRegistry } from '../cursors';
+import { StoreError } from '../errors';
+import { describeType } from '../query/filter';
+
+/** One server parameter: its value, and how `setParameter` changes it (absent: startup only). */
+interface Parameter {
+  get(): unknown;
+  set?(value: unknown): void;
+}
+
+/**
+ * The server parameters `getParameter` reports and `setParameter` changes, as mongod's
+ * ServerParameterSet. Only parameters the store has are listed; a settable one takes effect
+ * (cursorTimeoutMillis closes idle cursors), except the blocking-sort memory limit, which the
+ * store keeps but does not enforce (DIFFERENCES.md).
+ */
+export class ServerParameters {
+  private sortMemoryBytes = 104_857_600;
+  private readonly table: Record<string, Parameter>;
+
+  constructor(cursors: CursorRegistry) {
+    this.table = {
+      // What the store speaks, whether or not this server asks for credentials (as mongod reports it).
+      authenticationMechanisms: { get: () => [SCRAM_SHA_256] },
+      cursorTimeoutMillis: {
+        get: () => cursors.timeoutMs,
+        set: (v) => {
+          cursors.timeoutMs = integerValue('cursorTimeoutMillis', v);
+        },
+      },
+      featureCompatibilityVersion: { get: () => ({ version: '7.0' }) },
+      internalQueryMaxBlockingSortMemoryUsageBytes: {
+        get: () => this.sortMemoryBytes,
+        set: (v) => {
+          this.sortMemoryBytes = integerValue('internalQueryMaxBlockingSortMemoryUsageBytes', v);
+        },
+      },
+      maxBSONDepth: { get: () => 100 },
+    };
+  }
+
+  names(): string[] {
+    return Object.keys(this.table);
+  }
+
+  has(name: string): boolean {
+    return Object.hasOwn(this.table, name);
+  }
+
+  get(name: string): unknown {
+    return this.table[name].get();
+  }
+
+  settableAtRuntime(name: string): boolean {
+    return this.table[name].set !== undefined;
+  }
+
+  /** Sets a parameter; throws (changing nothing) when the value is not one it takes. */
+  set(name: string, value: unknown): void {
+    this.table[name].set!(value);
+  }
+}
+
+/** Fields every command may carry (mongod's generic arguments): never parameter names. */
+export function isGenericArgument(field: string): boolean {
+  return field.startsWith('$') || GENERIC_ARGUMENTS.has(field);
+}
+
+const GENERIC_ARGUMENTS = new Set(['lsid', 'txnNumber', 'autocommit', 'startTransaction', 'comment', 'maxTimeMS', 'readConcern', 'writeConcern', 'apiVersion', 'apiStrict', 'apiDeprecationErrors']);
+
+// mongod's integer parameters take any number BSON type and keep its integral part.
+function integerValue(name: string, v: unknown): number {
+  const n = typeof v === 'number' ? v : v instanceof Long ? v.toNumber() : NaN;
+  if (!Number.isFinite(n) || n < 0) {
+    throw new StoreError('BadValue', `Invalid value for parameter ${name}: ${describeType(v)} ${String(v)}`);
+  }
+  return Math.trunc(n);
+}
