@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 import { StoreError } from '../errors';
 import { runPipeline } from '../query/aggregate';
 import { candidateDocuments } from '../query/candidates';
+import { operationCollation } from '../query/collation';
 import { isPlainObject } from '../storage/document-paths';
 import { validateCollectionName } from '../storage/namespace';
 import { cursorBatchSize, optionalBoolean, requiredArray } from './arguments';
@@ -32,14 +33,15 @@ export const aggregateCommand: Command = {
     const writeStage = isPlainObject(last) && ('$out' in last || '$merge' in last) ? last : undefined;
     const readStages = writeStage ? pipeline.slice(0, -1) : pipeline;
     const coll = ctx.catalog.collection(ctx.db, name);
+    const collation = operationCollation(ctx.body.collation, coll?.options);
     const first = readStages[0];
     const source = !coll
       ? []
       : isPlainObject(first) && isPlainObject(first.$match)
-        ? candidateDocuments(coll, first.$match)
+        ? candidateDocuments(coll, first.$match, collation !== null)
         : coll.docs.values();
     const resolve = (other: string): Document[] => [...(ctx.catalog.collection(ctx.db, other)?.docs.values() ?? [])];
-    const results = runPipeline(source, readStages, resolve);
+    const results = runPipeline(source, readStages, resolve, collation);
     if (writeStage) {
       const batch = '$out' in writeStage
         ? planOut(ctx.catalog, ctx.db, writeStage.$out, results)

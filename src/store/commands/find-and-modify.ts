@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 import { StoreError } from '../errors';
+import { operationCollation } from '../query/collation';
 import { matchingDocuments } from '../query/match';
 import { projectDocument, sortDocuments } from '../query/order';
 import { collectionArg, optionalBoolean, optionalObject } from './arguments';
@@ -30,7 +31,8 @@ export const findAndModifyCommand: Command = {
 
     if (remove) {
       const coll = ctx.catalog.collection(ctx.db, name);
-      const [doc] = sortDocuments(matchingDocuments(coll, query), sort);
+      const collation = operationCollation(body.collation, coll?.options);
+      const [doc] = sortDocuments(matchingDocuments(coll, query, 0, collation), sort, collation);
       if (!coll || !doc) return { lastErrorObject: { n: 0 }, value: null };
       await ctx.catalog.commit([{ op: 'delete', ns: coll.ns, ids: [doc._id] }]);
       return { lastErrorObject: { n: 1 }, value: projectDocument(doc, fields) };
@@ -42,7 +44,8 @@ export const findAndModifyCommand: Command = {
       multi: false,
       upsert,
       arrayFilters: Array.isArray(body.arrayFilters) ? body.arrayFilters : undefined,
-      sortFirst: (docs) => sortDocuments(docs, sort),
+      collation: body.collation,
+      sort,
     });
     await out.durable;
     if (out.error) throw out.error;

@@ -1,3 +1,4 @@
+import { operationCollation } from '../query/collation';
 import { findDocuments } from '../query/find-documents';
 import { collectionArg, optionalBoolean, optionalNonNegative, optionalNumber, optionalObject } from './arguments';
 import type { Command } from './command';
@@ -12,12 +13,14 @@ export const findCommand: Command = {
     const limitArg = optionalNumber(body, 'limit') ?? 0;
     const skip = optionalNonNegative(body, 'skip', 'find') ?? 0;
     const batchSize = optionalNonNegative(body, 'batchSize', 'find');
-    const docs = findDocuments(ctx.catalog.collection(ctx.db, name), {
+    const coll = ctx.catalog.collection(ctx.db, name);
+    const docs = findDocuments(coll, {
       filter: optionalObject(body, 'filter') ?? {},
       projection: optionalObject(body, 'projection'),
       sort: optionalObject(body, 'sort'),
       skip,
       limit: Math.abs(limitArg),
+      collation: operationCollation(body.collation, coll?.options),
     });
     const singleBatch = optionalBoolean(body, 'singleBatch') === true || limitArg < 0;
     return firstBatchReply(ctx, `${ctx.db}.${name}`, docs, {

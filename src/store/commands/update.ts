@@ -1,6 +1,8 @@
 import type { Document } from 'bson';
 import { StoreError } from '../errors';
+import { operationCollation } from '../query/collation';
 import { matchingDocuments } from '../query/match';
+import { sortDocuments } from '../query/order';
 import { applyUpdate, updateKind } from '../query/update-document';
 import { upsertSeed } from '../query/upsert-seed';
 import type { Mutation } from '../storage/mutation';
@@ -27,22 +29,24 @@ export interface UpdateStatementResult {
 export function runUpdateStatement(
   ctx: CommandContext,
   name: string,
-  stmt: { q: Document; u: unknown; multi: boolean; upsert: boolean; arrayFilters?: Document[]; sortFirst?: (docs: Document[]) => Document[] },
+  stmt: { q: Document; u: unknown; multi: boolean; upsert: boolean; arrayFilters?: Document[]; collation?: unknown; sort?: Document },
 ): { result: UpdateStatementResult; durable: Promise<void>; error?: StoreError } {
   const kind = updateKind(stmt.u);
   if (stmt.multi && kind === 'replacement') {
     throw new StoreError('FailedToParse', 'multi update is not supported for replacement-style update');
   }
   const { coll, created } = collectionForWrite(ctx, name);
-  let matches = matchingDocuments(ctx.catalog.collection(ctx.db, name), stmt.q, stmt.sortFirst ? 0 : stmt.multi ? 0 : 1);
-  if (stmt.sortFirst) matches = stmt.sortFirst(matches).slice(0, stmt.multi ? undefined : 1);
+  const stored = ctx.catalog.collection(ctx.db, name);
+  const collation = operationCollation(stmt.collation, stored?.options);
+  let matches = matchingDocuments(stored, stmt.q, stmt.sort ? 0 : stmt.multi ? 0 : 1, collation);
+  if (stmt.sort) matches = sortDocuments(matches, stmt.sort, collation).slice(0, stmt.multi ? undefined : 1);
   const checker = new UniqueChecker(coll);
   const replaced: Document[] = [];
   const result: UpdateStatementResult = { n: 0, nModified: 0 };
   let error: StoreError | undefined;
   try {
     for (const doc of matches) {
-      const { doc: next, changed } = applyUpdate(doc, stmt.u, { arrayFilters: stmt.arrayFilters, filter: stmt.q });
+      const { doc: next, changed } = applyUpdate(doc, stmt.u, { arrayFilters: stmt.arrayFilters, filter: stmt.q, collation });
       result.n += 1;
       result.before = doc;
       result.after = next;
@@ -98,6 +102,7 @@ export const updateCommand: Command = {
         multi: raw.multi === true,
         upsert: raw.upsert === true,
         arrayFilters: Array.isArray(raw.arrayFilters) ? raw.arrayFilters : undefined,
+        collation: raw.collation,
       });
       n += out.result.n;
       nModified += out.result.nModified;

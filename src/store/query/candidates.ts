@@ -8,10 +8,11 @@ import { isPlainObject } from '../storage/document-paths';
  * The documents a filter can possibly match, narrowed by a hash index when the filter has an
  * equality (or `$in`) on `_id`, on a field with a plain single-field index, or on the leading
  * fields of a plain compound index; otherwise every document. The caller still applies the whole filter to
- * each candidate.
+ * each candidate. Hash keys compare strings bytewise, so a string equality is looked up only when
+ * the query (`collated`: it runs under a collation) and the index both compare strings that way.
  */
-export function candidateDocuments(coll: Collection, filter: Document): Document[] | Iterable<Document> {
-  const ids = indexedIds(coll, filter);
+export function candidateDocuments(coll: Collection, filter: Document, collated = false): Document[] | Iterable<Document> {
+  const ids = indexedIds(coll, filter, collated);
   if (!ids) return coll.docs.values();
   const out: Document[] = [];
   for (const id of ids) {
@@ -21,22 +22,22 @@ export function candidateDocuments(coll: Collection, filter: Document): Document
   return out;
 }
 
-function indexedIds(coll: Collection, filter: Document): Set<string> | null {
+function indexedIds(coll: Collection, filter: Document, collated: boolean): Set<string> | null {
   let best: Set<string> | null = null;
   const consider = (ids: Set<string> | null): void => {
     if (ids && (!best || ids.size < best.size)) best = ids;
   };
   for (const [field, cond] of Object.entries(filter)) {
     if (field === '$and' && Array.isArray(cond)) {
-      for (const sub of cond) if (isPlainObject(sub)) consider(indexedIds(coll, sub));
+      for (const sub of cond) if (isPlainObject(sub)) consider(indexedIds(coll, sub, collated));
       continue;
     }
     if (field.startsWith('$')) continue;
-    const values = equalityValues(cond);
+    const values = equalityValues(cond, collated);
     if (values) consider(lookup(coll, field, values));
   }
   for (const index of coll.secondaryIndexes()) {
-    if (index.fields.length > 1 && !index.spec.sparse && !index.spec.partialFilterExpression) consider(compoundLookup(index, filter));
+    if (index.fields.length > 1 && !index.spec.sparse && !index.spec.partialFilterExpression) consider(compoundLookup(index, filter, collated));
   }
   return best;
 }
@@ -49,11 +50,11 @@ const MAX_COMPOUND_KEYS = 1_000;
  * as many as the filter has (all of them or a prefix); null when it has none on the first. Its keys
  * join the fields' canonical keys (Index.keysFor).
  */
-function compoundLookup(index: Index, filter: Document): Set<string> | null {
+function compoundLookup(index: Index, filter: Document, collated: boolean): Set<string> | null {
   let keys: string[] = [];
   let length = 0;
   for (const field of index.fields) {
-    const values = Object.hasOwn(filter, field) ? equalityValues(filter[field]) : null;
+    const values = Object.hasOwn(filter, field) ? equalityValues(filter[field], collated || index.spec.collation !== undefined) : null;
     if (!values || values.length === 0) break;
     const next = length === 0 ? values.map(canonicalKey) : keys.flatMap((prefix) => values.map((v) => `${prefix}\u0000${canonicalKey(v)}`));
     if (next.length > MAX_COMPOUND_KEYS) break;
@@ -66,17 +67,25 @@ function compoundLookup(index: Index, filter: Document): Set<string> | null {
   return ids;
 }
 
-/** The values a condition requires equality with, when they are all hashable; else null. */
-function equalityValues(cond: unknown): unknown[] | null {
+/**
+ * The values a condition requires equality with, when they are all hashable; else null.
+ * `collated`: strings do not compare bytewise, so values holding one are not hashable.
+ */
+function equalityValues(cond: unknown, collated: boolean): unknown[] | null {
+  const usable = (v: unknown): boolean => hashable(v) && !(collated && holdsString(v));
   if (isPlainObject(cond)) {
     const keys = Object.keys(cond);
-    if (keys.length === 1 && keys[0] === '$eq') return hashable(cond.$eq) ? [cond.$eq] : null;
+    if (keys.length === 1 && keys[0] === '$eq') return usable(cond.$eq) ? [cond.$eq] : null;
     if (keys.length === 1 && keys[0] === '$in' && Array.isArray(cond.$in)) {
-      return cond.$in.every(hashable) ? cond.$in : null;
+      return cond.$in.every(usable) ? cond.$in : null;
     }
-    return hashable(cond) ? [cond] : null;
+    return usable(cond) ? [cond] : null;
   }
-  return hashable(cond) ? [cond] : null;
+  return usable(cond) ? [cond] : null;
+}
+
+function holdsString(v: unknown): boolean {
+  return typeof v === 'string' || (isPlainObject(v) && Object.values(v).some(holdsString));
 }
 
 // Null matches missing fields and arrays match by element or whole: both need a scan.
@@ -93,7 +102,8 @@ function lookup(coll: Collection, field: string, values: unknown[]): Set<string>
   }
   for (const index of coll.secondaryIndexes()) {
     const usable =
-      index.fields.length === 1 && index.fields[0] === field && !index.spec.sparse && !index.spec.partialFilterExpression;
+      index.fields.length === 1 && index.fields[0] === field && !index.spec.sparse && !index.spec.partialFilterExpression &&
+      !(index.spec.collation && values.some(holdsString));
     if (!usable) continue;
     const ids = new Set<string>();
     for (const v of values) for (const id of index.lookup(canonicalKey(v)) ?? []) ids.add(id);

@@ -3,6 +3,7 @@ import { StoreError } from '../errors';
 import type { Collection } from '../storage/collection';
 import { cloneDocument, isPlainObject } from '../storage/document-paths';
 import { candidateDocuments } from './candidates';
+import type { Collation } from './collation';
 import { compileFilter, describeType } from './filter';
 
 export interface FindSpec {
@@ -12,15 +13,18 @@ export interface FindSpec {
   skip?: number;
   /** 0 = no limit. */
   limit?: number;
+  /** String comparisons of the filter and sort; null or absent: binary. */
+  collation?: Collation | null;
 }
 
 /** Runs a find over one collection (missing collection → no documents), all results at once. */
 export function findDocuments(coll: Collection | undefined, spec: FindSpec): Document[] {
-  const query = compileFilter(spec.filter);
+  const collation = spec.collation ?? null;
+  const query = compileFilter(spec.filter, 'filter', collation);
   const projection = optionalObject(spec.projection, 'projection');
   let sort = optionalObject(spec.sort, 'sort');
   if (!coll) return [];
-  let source: Iterable<Document> = candidateDocuments(coll, (spec.filter as Document) ?? {});
+  let source: Iterable<Document> = candidateDocuments(coll, (spec.filter as Document) ?? {}, collation !== null);
   if (sort && '$natural' in sort) {
     // Natural order is insertion order; -1 walks it backwards.
     if (sort.$natural === -1) source = [...source].reverse();

@@ -3,6 +3,8 @@ import { Aggregator, update as mingoUpdate } from 'mingo';
 import { StoreError } from '../errors';
 import { canonicalKey } from '../storage/canonical-key';
 import { cloneDocument, getPath, isPlainObject } from '../storage/document-paths';
+import { collatedFilter, collatedMingoOptions } from './collated-filter';
+import type { Collation } from './collation';
 import { mingoOptions } from './mingo-options';
 
 const UPDATE_OPERATORS = new Set([
@@ -78,6 +80,8 @@ export interface UpdateOptions {
   arrayFilters?: Document[];
   /** The query, for the positional `$` operator. */
   filter?: Document;
+  /** The collation the query runs under (mingo tests it again on the document). */
+  collation?: Collation | null;
   /** True when building the document of an upsert: `$setOnInsert` applies. */
   inserting?: boolean;
 }
@@ -113,7 +117,10 @@ export function applyUpdate(doc: Document, update: unknown, options: UpdateOptio
       takeIdAssignments(next, ops);
       checkNumericTargets(next, ops);
       const paths = Object.keys(ops).length
-        ? mingoUpdate(next, ops, options.arrayFilters, options.filter, { cloneMode: 'deep', queryOptions: mingoOptions() })
+        ? mingoUpdate(next, ops, options.arrayFilters, options.filter && collatedFilter(options.filter, options.collation ?? null), {
+          cloneMode: 'deep',
+          queryOptions: collatedMingoOptions(options.collation ?? null),
+        })
         : [];
       changed = paths.length > 0;
       break;
