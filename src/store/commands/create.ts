@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import { StoreError } from '../errors';
 import { parseCollation } from '../query/collation';
+import { checkValidationOptions } from '../query/document-validator';
 import { collectionArg } from './arguments';
 import type { Command } from './command';
 
@@ -15,6 +16,7 @@ export const createCommand: Command = {
     // Options kept with the collection (listCollections shows them); the rest of the body is protocol.
     for (const [k, v] of Object.entries(ctx.body)) if (k !== 'create' && !PROTOCOL_FIELDS.has(k)) options[k] = v;
     if (options.viewOn !== undefined) throw new StoreError('IllegalOperation' , 'views are not supported by the embedded store');
+    checkValidationOptions(options, 'create');
     if (options.collation !== undefined) {
       // Kept as mongod keeps it: every field filled in; the simple collation is no collation.
       const collation = parseCollation(options.collation);

@@ -1,6 +1,7 @@
 import type { Command } from './command';
 import { aggregateCommand } from './aggregate';
 import { buildInfoCommand } from './build-info';
+import { collModCommand } from './coll-mod';
 import { collStatsCommand } from './coll-stats';
 import { countCommand } from './count';
 import { dbStatsCommand } from './db-stats';
@@ -33,7 +34,7 @@ import { whatsMyUriCommand } from './whatsmyuri';
 
 const COMMANDS: Command[] = [
   helloCommand, saslStartCommand, saslContinueCommand, pingCommand, buildInfoCommand, getParameterCommand, connectionStatusCommand, whatsMyUriCommand,
-  listDatabasesCommand, listCollectionsCommand, createCommand, dropCommand, dropDatabaseCommand,
+  listDatabasesCommand, listCollectionsCommand, createCommand, collModCommand, dropCommand, dropDatabaseCommand,
   insertCommand, findCommand, getMoreCommand, killCursorsCommand, updateCommand, deleteCommand,
   createIndexesCommand, listIndexesCommand, dropIndexesCommand,
   endSessionsCommand, killAllSessionsCommand, refreshSessionsCommand,

@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import { StoreError } from '../errors';
 import { operationCollation } from '../query/collation';
+import { DocumentValidator } from '../query/document-validator';
 import { matchingDocuments } from '../query/match';
 import { sortDocuments } from '../query/order';
 import { applyUpdate, updateKind } from '../query/update-document';
@@ -41,6 +42,7 @@ export function runUpdateStatement(
   let matches = matchingDocuments(stored, stmt.q, stmt.sort ? 0 : stmt.multi ? 0 : 1, collation);
   if (stmt.sort) matches = sortDocuments(matches, stmt.sort, collation).slice(0, stmt.multi ? undefined : 1);
   const checker = new UniqueChecker(coll);
+  const validator = optionalBoolean(ctx.body, 'bypassDocumentValidation') ? null : DocumentValidator.of(coll.options);
   const replaced: Document[] = [];
   const result: UpdateStatementResult = { n: 0, nModified: 0 };
   let error: StoreError | undefined;
@@ -51,6 +53,8 @@ export function runUpdateStatement(
       result.before = doc;
       result.after = next;
       if (!changed) continue;
+      const invalid = validator?.check(next, doc);
+      if (invalid) throw invalid;
       const dup = checker.check(next, true);
       if (dup) throw dup;
       checker.accept(next, true);
@@ -61,6 +65,8 @@ export function runUpdateStatement(
       const seed = kind === 'replacement' ? pickId(upsertSeed(stmt.q)) : upsertSeed(stmt.q);
       const { doc: built } = applyUpdate(seed, stmt.u, { arrayFilters: stmt.arrayFilters, inserting: true });
       const doc = withId(built);
+      const invalid = validator?.check(doc);
+      if (invalid) throw invalid;
       const dup = checker.check(doc);
       if (dup) throw dup;
       result.n = 1;
