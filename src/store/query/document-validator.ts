@@ -3,7 +3,6 @@ import { Query } from 'mingo';
 import { StoreError } from '../errors';
 import { isPlainObject } from '../storage/document-paths';
 import { describeType } from './filter';
-import { compileJsonSchema } from './json-schema';
 import { mingoOptions } from './mingo-options';
 
 const LEVELS = ['off', 'strict', 'moderate'];
@@ -59,7 +58,7 @@ function compileValidator(validator: unknown, field: string): Query {
   if (!isPlainObject(validator)) {
     throw new StoreError('TypeMismatch', `BSON field '${field}' is the wrong type '${describeType(validator)}', expected type 'object'`);
   }
-  return new Query(validator, { ...mingoOptions(), jsonSchemaValidator: compileJsonSchema });
+  return new Query(validator, mingoOptions());
 }
 
 function enumeration(options: Document, field: string, values: string[], command: string): void {

@@ -91,6 +91,14 @@ describe('document validation', () => {
     expect((info as unknown as { options: object }).options).toMatchObject({ validator: { qty: { $gt: 0 } } });
   });
 
+  it('evaluates $jsonSchema in queries too', async () => {
+    await items().insertMany([{ _id: 1, name: 'a', qty: 1 }, { _id: 2, qty: -1 }, { _id: 3, name: 'c', qty: 2.5 }], { bypassDocumentValidation: true });
+    expect((await items().find(schema).sort({ _id: 1 }).toArray()).map((d) => d._id)).toEqual([1]);
+    expect(await items().countDocuments({ $nor: [schema] })).toBe(2);
+    const notObject = await refused(items().find({ $jsonSchema: { bsonType: 'object', properties: { qty: { bsonType: 'integer' } } } }).toArray());
+    expect(notObject.code).toBe(2);
+  });
+
   it('refuses malformed validators and options', async () => {
     await target().db.collection('bad').drop().catch(() => undefined);
     expect((await refused(target().db.createCollection('bad', { validator: { $foo: 1 } }))).code).toBe(2);
