@@ -35,31 +35,29 @@ export function collatedMingoOptions(collation: Collation | null, resolver?: (na
 /** The filter with its string comparisons turned into the collated operators. */
 export function collatedFilter(filter: Document, collation: Collation | null): Document {
   if (!collation) return filter;
-  const out: Document = {};
-  for (const [field, cond] of Object.entries(filter)) {
-    if ((field === '$and' || field === '$or' || field === '$nor') && Array.isArray(cond)) {
-      out[field] = cond.map((sub) => (isPlainObject(sub) ? collatedFilter(sub, collation) : sub));
-    } else if (field.startsWith('$')) {
-      out[field] = cond; // $expr, $jsonSchema...: compared without the collation (DIFFERENCES.md)
-    } else {
-      out[field] = collatedCondition(cond, collation);
-    }
-  }
-  return out;
+  // Built with fromEntries: a field named "__proto__" stays a field.
+  return Object.fromEntries(
+    Object.entries(filter).map(([field, cond]) => {
+      if ((field === '$and' || field === '$or' || field === '$nor') && Array.isArray(cond)) {
+        return [field, cond.map((sub) => (isPlainObject(sub) ? collatedFilter(sub, collation) : sub))];
+      }
+      // $expr, $jsonSchema...: compared without the collation (DIFFERENCES.md).
+      return [field, field.startsWith('$') ? cond : collatedCondition(cond, collation)];
+    }),
+  );
 }
 
 function collatedCondition(cond: unknown, collation: Collation): unknown {
   if (!isPlainObject(cond) || !Object.keys(cond).some((k) => k.startsWith('$'))) {
     return holdsString(cond) && !Array.isArray(cond) ? { [REWRITTEN.$eq]: cond } : cond;
   }
-  const out: Document = {};
-  for (const [op, operand] of Object.entries(cond)) {
-    if (op === '$not' && isPlainObject(operand)) out[op] = collatedCondition(operand, collation);
-    else if (op === '$elemMatch' && isPlainObject(operand)) out[op] = collatedElemMatch(operand, collation);
-    else if (rewritable(op, operand)) out[REWRITTEN[op]] = operand;
-    else out[op] = operand;
-  }
-  return out;
+  return Object.fromEntries(
+    Object.entries(cond).map(([op, operand]) => {
+      if (op === '$not' && isPlainObject(operand)) return [op, collatedCondition(operand, collation)];
+      if (op === '$elemMatch' && isPlainObject(operand)) return [op, collatedElemMatch(operand, collation)];
+      return rewritable(op, operand) ? [REWRITTEN[op], operand] : [op, operand];
+    }),
+  );
 }
 
 function collatedElemMatch(criteria: Document, collation: Collation): Document {

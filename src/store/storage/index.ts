@@ -32,7 +32,7 @@ export class Index {
   private readonly collation: Collation | null;
 
   constructor(readonly spec: IndexSpec) {
-    this.collation = spec.collation ? parseCollation(spec.collation) : null;
+    this.collation = spec.collation ? storedCollation(spec.collation) : null;
     this.fields = Object.keys(spec.key);
     this.prefixes = this.fields.slice(1).map(() => new Map());
     try {
@@ -156,4 +156,17 @@ function removeFrom(map: Map<string, Set<string>>, key: string, id: string): voi
   if (!ids) return;
   ids.delete(id);
   if (ids.size === 0) map.delete(key);
+}
+
+/**
+ * An index's collation as stored. createIndexes validated it; a data directory written before
+ * collations were honoured may hold one that no longer parses, and must still open: such an
+ * index keeps comparing bytewise, as it did then.
+ */
+function storedCollation(spec: unknown): Collation | null {
+  try {
+    return parseCollation(spec);
+  } catch {
+    return null;
+  }
 }
