@@ -43,9 +43,10 @@ export const aggregateCommand: Command = {
     const resolve = (other: string): Document[] => [...(ctx.catalog.collection(ctx.db, other)?.docs.values() ?? [])];
     const results = runPipeline(source, readStages, resolve, collation);
     if (writeStage) {
+      const bypass = optionalBoolean(ctx.body, 'bypassDocumentValidation') === true;
       const batch = '$out' in writeStage
-        ? planOut(ctx.catalog, ctx.db, writeStage.$out, results)
-        : planMerge(ctx.catalog, ctx.db, writeStage.$merge, results);
+        ? planOut(ctx.catalog, ctx.db, writeStage.$out, results, bypass)
+        : planMerge(ctx.catalog, ctx.db, writeStage.$merge, results, bypass);
       await ctx.catalog.commit(batch);
       return firstBatchReply(ctx, `${ctx.db}.${name}`, []);
     }

@@ -91,6 +91,24 @@ describe('document validation', () => {
     expect((info as unknown as { options: object }).options).toMatchObject({ validator: { qty: { $gt: 0 } } });
   });
 
+  it('validates what $out and $merge write, unless bypassDocumentValidation', async () => {
+    const source = target().db.collection<{ _id: number; name?: string; qty?: number }>('incoming');
+    await source.drop().catch(() => undefined);
+    await source.insertMany([{ _id: 1, name: 'a' }, { _id: 2, qty: 5 }]);
+    await items().insertOne({ _id: 9, name: 'kept' });
+    await expectInvalid(source.aggregate([{ $out: 'items' }]).toArray(), 2);
+    expect(await items().find().toArray()).toEqual([{ _id: 9, name: 'kept' }]);
+    // ($merge is not atomic in mongod: only the failing document is merged here.)
+    await expectInvalid(source.aggregate([{ $match: { _id: 2 } }, { $merge: { into: 'items' } }]).toArray(), 2);
+    expect(await items().countDocuments()).toBe(1);
+    await source.aggregate([{ $merge: { into: 'items' } }], { bypassDocumentValidation: true }).toArray();
+    expect(await items().countDocuments()).toBe(3);
+    await source.aggregate([{ $out: 'items' }], { bypassDocumentValidation: true }).toArray();
+    expect((await items().find().sort({ _id: 1 }).toArray()).map((d) => d._id)).toEqual([1, 2]);
+    const [info] = await target().db.listCollections({ name: 'items' }).toArray();
+    expect((info as unknown as { options: object }).options).toMatchObject({ validator: schema });
+  });
+
   it('evaluates $jsonSchema in queries too', async () => {
     await items().insertMany([{ _id: 1, name: 'a', qty: 1 }, { _id: 2, qty: -1 }, { _id: 3, name: 'c', qty: 2.5 }], { bypassDocumentValidation: true });
     expect((await items().find(schema).sort({ _id: 1 }).toArray()).map((d) => d._id)).toEqual([1]);
