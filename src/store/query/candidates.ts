@@ -3,6 +3,7 @@ import { canonicalKey } from '../storage/canonical-key';
 import type { Collection } from '../storage/collection';
 import type { Index } from '../storage/index';
 import { isPlainObject } from '../storage/document-paths';
+import { holdsString } from './collated-filter';
 
 /**
  * The documents a filter can possibly match, narrowed by a hash index when the filter has an
@@ -82,10 +83,6 @@ function equalityValues(cond: unknown, collated: boolean): unknown[] | null {
     return usable(cond) ? [cond] : null;
   }
   return usable(cond) ? [cond] : null;
-}
-
-function holdsString(v: unknown): boolean {
-  return typeof v === 'string' || (isPlainObject(v) && Object.values(v).some(holdsString));
 }
 
 // Null matches missing fields and arrays match by element or whole: both need a scan.

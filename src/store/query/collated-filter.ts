@@ -72,7 +72,8 @@ function rewritable(op: string, operand: unknown): boolean {
   return holdsString(operand) && !Array.isArray(operand);
 }
 
-function holdsString(v: unknown): boolean {
+/** True when a value is a string or holds one at any depth (so a collation may change how it compares). */
+export function holdsString(v: unknown): boolean {
   if (typeof v === 'string') return true;
   if (Array.isArray(v)) return v.some(holdsString);
   return isPlainObject(v) && Object.values(v).some(holdsString);
