@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import { StoreError } from '../errors';
 import { parseCollation } from '../query/collation';
+import { describeType } from '../query/filter';
 import { normaliseIndexSpec, sameIndexOptions, type IndexSpec } from '../storage/index-spec';
 import { Index } from '../storage/index';
 import type { Mutation } from '../storage/mutation';
@@ -19,7 +20,10 @@ export const createIndexesCommand: Command = {
     const specs = requiredArray(ctx.body, 'indexes', 'createIndexes').map(normaliseIndexSpec);
     if (specs.length === 0) throw new StoreError('BadValue', 'Must specify at least one index to create');
     const { coll, created } = collectionForWrite(ctx, name);
-    for (const spec of specs) withCollation(spec, coll.options);
+    for (const spec of specs) {
+      checkTtl(spec);
+      withCollation(spec, coll.options);
+    }
     const before = coll.indexes.size;
     const fresh: IndexSpec[] = [];
     for (const spec of specs) {
@@ -69,6 +73,24 @@ function withCollation(spec: IndexSpec, collectionOptions: Document): void {
   const collation = given === undefined ? null : parseCollation(given);
   if (collation) spec.collation = collation.spec;
   else delete spec.collation;
+}
+
+/** mongod's checks of a TTL index: a whole number of seconds in [0, 2^31), on a single field. */
+function checkTtl(spec: IndexSpec): void {
+  if (!('expireAfterSeconds' in spec)) return;
+  const raw = spec.expireAfterSeconds;
+  const bsonType = (raw as { _bsontype?: string } | null)?._bsontype;
+  const seconds = typeof raw === 'number' ? raw : bsonType === 'Long' || bsonType === 'Int32' || bsonType === 'Double' || bsonType === 'Decimal128' ? Number(String(raw)) : undefined;
+  const refuse = (reason: string): never => {
+    throw new StoreError('CannotCreateIndex', `TTL index 'expireAfterSeconds' option ${reason}. Index spec: ${JSON.stringify(spec)}`);
+  };
+  if (seconds === undefined) refuse(`must be numeric, but received a type of '${describeType(raw)}'`);
+  if (Number.isNaN(seconds)) refuse('must not be NaN');
+  if (Math.trunc(seconds!) < 0) refuse('cannot be less than 0');
+  if (Math.trunc(seconds!) > 2 ** 31 - 1) refuse('must be within the range of a 32-bit integer');
+  if (Object.keys(spec.key).length !== 1) {
+    throw new StoreError('CannotCreateIndex', `TTL indexes are single-field indexes, compound indexes do not support TTL. Index spec: ${JSON.stringify(spec)}`);
+  }
 }
 
 function describe(spec: IndexSpec): string {

@@ -22,6 +22,15 @@ describe('TTL indexes', () => {
     return n;
   }
 
+  it('refuses TTL options mongod refuses (67 CannotCreateIndex)', async () => {
+    await events().drop().catch(() => undefined);
+    for (const expireAfterSeconds of ['soon', -1, 2 ** 31, Number.NaN]) {
+      const err = await events().createIndex({ at: 1 }, { expireAfterSeconds: expireAfterSeconds as number }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 67 });
+    }
+    expect(await events().createIndex({ at: 1, kind: 1 }, { expireAfterSeconds: 60 }).catch((e: unknown) => e)).toMatchObject({ code: 67 });
+  });
+
   describe('with a short monitor period', () => {
     let previousSleep: number | undefined;
 
