@@ -36,6 +36,8 @@ describe('collation', () => {
   it('matches equality case-insensitively at strength 2 and accent-insensitively at strength 1', async () => {
     expect((await coll().find({ name: 'apple' }, { collation: CI, sort: { _id: 1 } }).toArray()).map((d) => d._id)).toEqual([1, 2, 3]);
     expect((await coll().find({ name: 'APPLE' }, { collation: { locale: 'en', strength: 1 }, sort: { _id: 1 } }).toArray()).map((d) => d._id)).toEqual([1, 2, 3, 4]);
+    const caseLevel = await coll().find({ name: 'apple' }, { collation: { locale: 'en', strength: 1, caseLevel: true }, sort: { _id: 1 } }).toArray();
+    expect(caseLevel.map((d) => d._id)).toEqual([1, 4]);
     expect(await coll().countDocuments({ name: { $in: ['APPLE', 'kiwi'] } }, { collation: CI })).toBe(3);
     expect(await coll().countDocuments({ name: { $ne: 'apple' } }, { collation: CI })).toBe(2);
     expect(await coll().countDocuments({ name: { $nin: ['apple'] } }, { collation: CI })).toBe(2);
