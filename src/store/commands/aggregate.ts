@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 import { StoreError } from '../errors';
 import { runPipeline } from '../query/aggregate';
 import { planAccess } from '../query/access';
+import { operationCollation } from '../query/collation';
 import { isPlainObject } from '../storage/document-paths';
 import { validateCollectionName } from '../storage/namespace';
 import { cursorBatchSize, optionalBoolean, requiredArray } from './arguments';
@@ -23,13 +24,15 @@ export const aggregateCommand: Command = {
       throw new StoreError('FailedToParse', "The 'cursor' option is required, except for aggregate with the explain argument");
     }
     const coll = ctx.catalog.collection(ctx.db, name);
-    const access = planAccess(coll, leadingMatch(readStages), { hint: ctx.body.hint, idHack: true });
+    const collation = operationCollation(ctx.body.collation, coll?.options);
+    const access = planAccess(coll, leadingMatch(readStages), { hint: ctx.body.hint, idHack: true, collated: collation !== null });
     const resolve = (other: string): Document[] => [...(ctx.catalog.collection(ctx.db, other)?.docs.values() ?? [])];
-    const results = runPipeline(access.docs, readStages, resolve);
+    const results = runPipeline(access.docs, readStages, resolve, collation);
     if (writeStage) {
+      const bypass = optionalBoolean(ctx.body, 'bypassDocumentValidation') === true;
       const batch = '$out' in writeStage
-        ? planOut(ctx.catalog, ctx.db, writeStage.$out, results)
-        : planMerge(ctx.catalog, ctx.db, writeStage.$merge, results);
+        ? planOut(ctx.catalog, ctx.db, writeStage.$out, results, bypass)
+        : planMerge(ctx.catalog, ctx.db, writeStage.$merge, results, bypass);
       await ctx.catalog.commit(batch);
       return firstBatchReply(ctx, `${ctx.db}.${name}`, []);
     }

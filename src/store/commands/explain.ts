@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { Document } from 'bson';
 import { StoreError } from '../errors';
 import { planAccess } from '../query/access';
+import { operationCollation } from '../query/collation';
 import { runPipeline } from '../query/aggregate';
 import { describeType } from '../query/filter';
 import { accessStage, findStages, parsedQuery } from '../query/explain-plan';
@@ -36,13 +37,13 @@ export const explainCommand: Command = {
     switch (command) {
       case 'find': {
         const name = collectionArg(innerCtx, 'find');
-        const spec = findSpec(inner);
+        const spec = findSpec(inner, ctx.catalog.collection(ctx.db, name));
         const explained = explainFind(innerCtx, name, spec, verbosity, (access) => findStages(access, spec as FindStagesSpec));
         return { ...explained, ...common };
       }
       case 'count': {
         const name = collectionArg(innerCtx, 'count');
-        const spec = countSpec(inner);
+        const spec = countSpec(inner, ctx.catalog.collection(ctx.db, name));
         const fast = Object.keys(spec.filter as Document).length === 0 && spec.hint === undefined;
         const explained = explainFind(innerCtx, name, spec, verbosity, (access) =>
           fast ? { stage: 'RECORD_STORE_FAST_COUNT' } : { stage: 'COUNT', inputStage: access },
@@ -90,14 +91,15 @@ function explainAggregate(ctx: CommandContext, verbosity: Verbosity): Document {
   const filter = leadingMatch(readStages);
   const rest = readStages.slice(isPlainObject(readStages[0]) && isPlainObject(readStages[0].$match) ? 1 : 0);
   const started = Date.now();
-  const access = planAccess(coll, filter, { hint: ctx.body.hint, idHack: true });
+  const collation = operationCollation(ctx.body.collation, coll?.options);
+  const access = planAccess(coll, filter, { hint: ctx.body.hint, idHack: true, collated: collation !== null });
   const run: FindRun = { docs: [], access, docsExamined: 0 };
   let nReturned = 0;
   if (verbosity !== 'queryPlanner') {
     const docs = [...access.docs];
     run.docsExamined = docs.length;
     const resolve = (other: string): Document[] => [...(ctx.catalog.collection(ctx.db, other)?.docs.values() ?? [])];
-    nReturned = runPipeline(docs, readStages, resolve).length;
+    nReturned = runPipeline(docs, readStages, resolve, collation).length;
   }
   const winningPlan = accessStage(access, filter);
   const planner = queryPlanner(`${ctx.db}.${name}`, filter, winningPlan);

@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 import { StoreError } from '../errors';
+import { operationCollation } from '../query/collation';
 import { matchingDocuments } from '../query/match';
 import { compileFilter } from '../query/filter';
 import { sortDocuments } from '../query/order';
@@ -29,13 +30,14 @@ export const findAndModifyCommand: Command = {
     if (!remove && !hasUpdate) throw new StoreError('FailedToParse', 'Either an update or remove=true must be specified');
     if (remove && upsert) throw new StoreError('FailedToParse', 'Cannot specify both upsert=true and remove=true ');
     if (remove && returnNew) throw new StoreError('FailedToParse', "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
+    const coll = ctx.catalog.collection(ctx.db, name);
+    const collation = operationCollation(body.collation, coll?.options);
     // Compiled before anything is written: a bad projection fails the command with no effect.
-    const projector = compileProjection(fields, compileFilter(query));
+    const projector = compileProjection(fields, compileFilter(query, 'filter', collation));
     const project = (doc: Document): Document => (projector ? projector(doc) : doc);
 
     if (remove) {
-      const coll = ctx.catalog.collection(ctx.db, name);
-      const [doc] = sortDocuments(matchingDocuments(coll, query, 0, body.hint), sort);
+      const [doc] = sortDocuments(matchingDocuments(coll, query, 0, { hint: body.hint, collation }), sort, collation);
       if (!coll || !doc) return { lastErrorObject: { n: 0 }, value: null };
       await ctx.catalog.commit([{ op: 'delete', ns: coll.ns, ids: [doc._id] }]);
       return { lastErrorObject: { n: 1 }, value: project(doc) };
@@ -48,7 +50,8 @@ export const findAndModifyCommand: Command = {
       upsert,
       arrayFilters: Array.isArray(body.arrayFilters) ? body.arrayFilters : undefined,
       hint: body.hint,
-      sortFirst: (docs) => sortDocuments(docs, sort),
+      collation: body.collation,
+      sort,
     });
     await out.durable;
     if (out.error) throw out.error;

@@ -1,4 +1,5 @@
 import type { Document } from 'bson';
+import { DocumentValidator } from '../query/document-validator';
 import type { Mutation } from '../storage/mutation';
 import { UniqueChecker } from '../storage/unique-checker';
 import { collectionArg, optionalBoolean, requiredArray } from './arguments';
@@ -19,11 +20,14 @@ export const insertCommand: Command = {
     const ordered = optionalBoolean(ctx.body, 'ordered') ?? true;
     const { coll, created } = collectionForWrite(ctx, name);
     const checker = new UniqueChecker(coll);
+    const validator = optionalBoolean(ctx.body, 'bypassDocumentValidation') ? null : DocumentValidator.of(coll.options);
     const accepted: Document[] = [];
     const writeErrors = await runStatements(raw, ordered, (statement) => {
       const sent = requireDocument(statement, 'document to insert');
       checkDocumentSize(sent, 'insert');
       const doc = withId(sent);
+      const invalid = validator?.check(doc);
+      if (invalid) throw invalid;
       const dup = checker.check(doc);
       if (dup) throw dup;
       checker.accept(doc, false);

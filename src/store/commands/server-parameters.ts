@@ -63,13 +63,6 @@ export class ServerParameters {
   }
 }
 
-/** Fields every command may carry (mongod's generic arguments): never parameter names. */
-export function isGenericArgument(field: string): boolean {
-  return field.startsWith('$') || GENERIC_ARGUMENTS.has(field);
-}
-
-const GENERIC_ARGUMENTS = new Set(['lsid', 'txnNumber', 'autocommit', 'startTransaction', 'comment', 'maxTimeMS', 'readConcern', 'writeConcern', 'apiVersion', 'apiStrict', 'apiDeprecationErrors']);
-
 // mongod's integer parameters take any number BSON type and keep its integral part.
 function integerValue(name: string, v: unknown): number {
   const n = typeof v === 'number' ? v : v instanceof Long ? v.toNumber() : NaN;

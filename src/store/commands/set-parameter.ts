@@ -1,6 +1,6 @@
 import { StoreError } from '../errors';
 import type { Command } from './command';
-import { isGenericArgument } from './server-parameters';
+import { isGenericArgument } from './generic-arguments';
 
 /**
  * `setParameter` (admin only), with mongod's checks: every named parameter must exist and be

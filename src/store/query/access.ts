@@ -19,17 +19,23 @@ export interface Access {
 
 /**
  * Plans a read of `coll` for `filter`. `idHack`: the read may take mongod's `_id` fast path
- * (finds without a hint or skip; isIdHackEligibleQuery). The hint is checked even when the
- * collection does not exist.
+ * (finds without a hint or skip; isIdHackEligibleQuery). `collated`: the filter compares strings
+ * under a collation, so bytewise hash keys cannot answer string equalities. The hint is checked
+ * even when the collection does not exist.
  */
-export function planAccess(coll: Collection | undefined, filter: Document, options: { hint?: unknown; idHack?: boolean } = {}): Access {
+export function planAccess(
+  coll: Collection | undefined,
+  filter: Document,
+  options: { hint?: unknown; idHack?: boolean; collated?: boolean } = {},
+): Access {
   const hint = resolveHint(coll, options.hint);
   if (!coll) return { stage: 'EOF', index: null, direction: 1, docs: [] };
   if (hint?.kind === 'natural') {
     const docs = [...coll.docs.values()];
     return { stage: 'COLLSCAN', index: null, direction: hint.direction, docs: hint.direction < 0 ? docs.reverse() : docs };
   }
-  const found = hint ? hintedCandidates(coll, filter, hint.index) : findCandidates(coll, filter);
+  const collated = options.collated === true;
+  const found = hint ? hintedCandidates(coll, filter, hint.index, collated) : findCandidates(coll, filter, collated);
   if (!found.index) return { stage: 'COLLSCAN', index: null, direction: 1, docs: found.docs };
   const idHack = !hint && options.idHack === true && isSimpleIdQuery(filter);
   return { stage: idHack ? 'IDHACK' : 'IXSCAN', index: found.index, direction: 1, docs: found.docs };

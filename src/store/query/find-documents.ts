@@ -3,6 +3,7 @@ import { StoreError } from '../errors';
 import type { Collection } from '../storage/collection';
 import { isPlainObject } from '../storage/document-paths';
 import { planAccess, type Access } from './access';
+import type { Collation } from './collation';
 import { compileFilter, describeType } from './filter';
 import { compileProjection } from './projection';
 
@@ -14,6 +15,8 @@ export interface FindSpec {
   /** 0 = no limit. */
   limit?: number;
   hint?: unknown;
+  /** String comparisons of the filter and sort; null or absent: binary. */
+  collation?: Collation | null;
 }
 
 /** A find's results with how it reached them (for explain). */
@@ -31,7 +34,8 @@ export function findDocuments(coll: Collection | undefined, spec: FindSpec): Doc
 
 /** Runs a find and reports its access path; `countExamined` counts the documents it looked at. */
 export function runFind(coll: Collection | undefined, spec: FindSpec, countExamined = false): FindRun {
-  const query = compileFilter(spec.filter);
+  const collation = spec.collation ?? null;
+  const query = compileFilter(spec.filter, 'filter', collation);
   const project = compileProjection(optionalObject(spec.projection, 'projection'), query);
   let sort = optionalObject(spec.sort, 'sort');
   const filter = (spec.filter as Document) ?? {};
@@ -42,7 +46,7 @@ export function runFind(coll: Collection | undefined, spec: FindSpec, countExami
     sort = Object.keys(rest).length ? rest : undefined;
   }
   const hint = spec.hint ?? (natural ? { $natural: natural } : undefined);
-  const access = planAccess(coll, filter, { hint, idHack: !spec.skip && !natural });
+  const access = planAccess(coll, filter, { hint, idHack: !spec.skip && !natural, collated: collation !== null });
   const run: FindRun = { docs: [], access, docsExamined: 0 };
   if (!coll) return run;
   let source: Iterable<Document> = countExamined ? counting(access.docs, () => (run.docsExamined += 1)) : access.docs;

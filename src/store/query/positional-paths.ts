@@ -1,10 +1,10 @@
 import type { Document } from 'bson';
-import { Query } from 'mingo';
 import { StoreError } from '../errors';
 import { isPlainObject } from '../storage/document-paths';
 import { formatKeyValue, formatValue } from '../storage/format-key';
+import type { Collation } from './collation';
 import { ownValue, writeField } from './field-access';
-import { mingoOptions } from './mingo-options';
+import { compileFilter } from './filter';
 
 /** `$`, `$[]` or `$[<identifier>]`: the path parts that stand for array elements. */
 export function isPositional(part: string): boolean {
@@ -63,6 +63,8 @@ export interface PositionalContext {
   /** The update's query, for `$`. */
   filter?: Document;
   arrayFilters?: Document[];
+  /** What the query compares strings under, for `$` (null: bytewise). */
+  collation?: Collation | null;
 }
 
 /**
@@ -109,11 +111,11 @@ function childOf(value: unknown, part: string): unknown {
 
 function selectedIndexes(doc: Document, arr: unknown[], part: string, arrayPath: string, path: string, ctx: PositionalContext): number[] {
   if (part === '$[]') return arr.map((_, i) => i);
-  if (part === '$') return [matchedIndex(doc, arr, arrayPath, ctx.filter ?? {})];
+  if (part === '$') return [matchedIndex(doc, arr, arrayPath, ctx.filter ?? {}, ctx.collation ?? null)];
   const id = part.slice(2, -1);
   const filter = arrayFilterFor(id, ctx.arrayFilters ?? []);
   if (!filter) throw new StoreError('BadValue', `No array filter found for identifier '${id}' in path '${path}'`);
-  const query = new Query(filter, mingoOptions());
+  const query = compileFilter(filter, 'arrayFilters');
   return arr.flatMap((element, i) => (query.test({ [id]: element }) ? [i] : []));
 }
 
@@ -142,13 +144,13 @@ function filterIdentifiers(filter: Document): string[] {
  * query's last condition on the array, as mongod keeps the position recorded by the last
  * condition it evaluated. A query with no condition on the array gives `$` nothing to stand for.
  */
-function matchedIndex(doc: Document, arr: unknown[], arrayPath: string, filter: Document): number {
+function matchedIndex(doc: Document, arr: unknown[], arrayPath: string, filter: Document, collation: Collation | null): number {
   const conditions = conditionsOn(filter, arrayPath);
   if (!conditions.length) throw noPositionalMatch();
-  const whole = new Query(filter, mingoOptions());
+  const whole = compileFilter(filter, 'filter', collation);
   let index = arr.findIndex((element) => whole.test(withValue(doc, arrayPath.split('.'), [element])));
   if (index < 0) {
-    const last = new Query(conditions[conditions.length - 1], mingoOptions());
+    const last = compileFilter(conditions[conditions.length - 1], 'filter', collation);
     index = arr.findIndex((element) => last.test(withValue(doc, arrayPath.split('.'), [element])));
   }
   if (index < 0) throw noPositionalMatch();

@@ -4,6 +4,7 @@ import { StoreError } from '../errors';
 import { canonicalKey } from '../storage/canonical-key';
 import { cloneDocument, isPlainObject } from '../storage/document-paths';
 import { formatValue } from '../storage/format-key';
+import type { Collation } from './collation';
 import { locate } from './field-access';
 import { mingoOptions } from './mingo-options';
 import { applyWrites, concreteWrites, type FieldWrite } from './operator-writes';
@@ -90,6 +91,8 @@ export interface UpdateOptions {
   arrayFilters?: Document[];
   /** The query, for the positional `$` operator. */
   filter?: Document;
+  /** The collation the query compares strings under, for `$` (null: bytewise). */
+  collation?: Collation | null;
   /** True when building the document of an upsert: `$setOnInsert` applies. */
   inserting?: boolean;
 }

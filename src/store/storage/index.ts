@@ -5,6 +5,7 @@ import { canonicalKey } from './canonical-key';
 import { MISSING, valuesAtPath } from './document-paths';
 import type { IndexSpec } from './index-spec';
 import { formatKeyValue } from './format-key';
+import { collationKey, parseCollation, type Collation } from '../query/collation';
 import { mingoOptions } from '../query/mingo-options';
 
 /** One index key of a document: its canonical hash key and the values it was made from. */
@@ -27,10 +28,13 @@ export class Index {
    */
   private readonly prefixes: Array<Map<string, Set<string>>>;
   private readonly partial: Query | null;
+  /** Strings in keys compare under this collation (null: bytewise). */
+  private readonly collation: Collation | null;
   private current: IndexSpec;
 
   constructor(spec: IndexSpec) {
     this.current = spec;
+    this.collation = spec.collation ? storedCollation(spec.collation) : null;
     this.fields = Object.keys(spec.key);
     this.prefixes = this.fields.slice(1).map(() => new Map());
     try {
@@ -74,7 +78,7 @@ export class Index {
     // Compound keys over array fields are the cartesian product, as in a multikey index.
     const walk = (i: number, values: unknown[]): void => {
       if (i === perField.length) {
-        const key = values.map((v) => (v === MISSING ? 'N' : canonicalKey(v))).join('\u0000');
+        const key = values.map((v) => (v === MISSING ? 'N' : this.keyOf(v))).join('\u0000');
         if (!seen.has(key)) {
           seen.add(key);
           keys.push({ key, values: values.map((v) => (v === MISSING ? null : v)) });
@@ -93,15 +97,19 @@ export class Index {
     if (this.spec.sparse && values.length === 1 && values[0] === MISSING) return [];
     if (values.length === 1) {
       const v = values[0] === MISSING ? null : values[0];
-      return [{ key: values[0] === MISSING ? 'N' : canonicalKey(v), values: [v] }];
+      return [{ key: values[0] === MISSING ? 'N' : this.keyOf(v), values: [v] }];
     }
     const keys = new Map<string, IndexKey>();
     for (const raw of values) {
       const v = raw === MISSING ? null : raw;
-      const key = raw === MISSING ? 'N' : canonicalKey(v);
+      const key = raw === MISSING ? 'N' : this.keyOf(v);
       if (!keys.has(key)) keys.set(key, { key, values: [v] });
     }
     return [...keys.values()];
+  }
+
+  private keyOf(v: unknown): string {
+    return this.collation && typeof v === 'string' ? collationKey(v, this.collation) : canonicalKey(v);
   }
 
   add(id: string, doc: Document): void {
@@ -171,4 +179,17 @@ function removeFrom(map: Map<string, Set<string>>, key: string, id: string): voi
   if (!ids) return;
   ids.delete(id);
   if (ids.size === 0) map.delete(key);
+}
+
+/**
+ * An index's collation as stored. createIndexes validated it; a data directory written before
+ * collations were honoured may hold one that no longer parses, and must still open: such an
+ * index keeps comparing bytewise, as it did then.
+ */
+function storedCollation(spec: unknown): Collation | null {
+  try {
+    return parseCollation(spec);
+  } catch {
+    return null;
+  }
 }

@@ -11,6 +11,8 @@ import type { Document } from 'bson';
  */
 export type Mutation =
   | { op: 'createCollection'; ns: string; options: Document }
+  /** Replace an existing collection's options (collMod) with these whole new ones. */
+  | { op: 'setCollectionOptions'; ns: string; options: Document }
   | { op: 'dropCollection'; ns: string }
   | { op: 'dropDatabase'; db: string }
   | { op: 'renameCollection'; from: string; to: string; dropTarget: boolean }

@@ -51,6 +51,7 @@ function encodeMutation(mutation: Mutation, parts: Buffer[]): void {
       for (const spec of mutation.specs) put(spec);
       return;
     case 'createCollection':
+    case 'setCollectionOptions':
     case 'dropCollection':
     case 'dropDatabase':
     case 'renameCollection':
@@ -105,6 +106,7 @@ export function decodePayload(payload: Buffer, options: DeserializeOptions = WIR
         batch.push({ op: 'createIndexes', ns: head.ns, specs: items() });
         break;
       case 'createCollection':
+      case 'setCollectionOptions':
       case 'dropCollection':
       case 'dropDatabase':
       case 'renameCollection':
