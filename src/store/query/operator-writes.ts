@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 import { update as mingoUpdate } from 'mingo';
 import { StoreError } from '../errors';
 import { canonicalKey } from '../storage/canonical-key';
+import type { Collation } from './collation';
 import { locate, ownValue, writeField } from './field-access';
 import { mingoOptions } from './mingo-options';
 import { concretePaths, type PositionalContext } from './positional-paths';
@@ -64,7 +65,7 @@ const STORE_OPERATORS = new Set(['$set', '$unset', '$rename', '$pull']);
  * (array indexes by number), whatever the operators, so the fields an update creates are added
  * in that order. A `$rename` takes its place at its target. Returns whether anything changed.
  */
-export function applyWrites(doc: Document, writes: FieldWrite[]): boolean {
+export function applyWrites(doc: Document, writes: FieldWrite[], collation: Collation | null): boolean {
   const computed = computeWithMingo(doc, writes.filter((w) => !STORE_OPERATORS.has(w.op)));
   const placed = (w: FieldWrite): string[] => (w.op === '$rename' ? String(w.arg) : w.path).split('.');
   const ordered = writes.map((w) => ({ w, parts: placed(w) })).sort((a, b) => comparePaths(a.parts, b.parts));
@@ -81,7 +82,7 @@ export function applyWrites(doc: Document, writes: FieldWrite[]): boolean {
         changed = renameField(doc, w.path, String(w.arg)) || changed;
         break;
       case '$pull':
-        changed = pullFromField(doc, w.path, w.arg) || changed;
+        changed = pullFromField(doc, w.path, w.arg, collation) || changed;
         break;
       default: {
         const result = computed.get(w);

@@ -63,7 +63,7 @@ export interface PositionalContext {
   /** The update's query, for `$`. */
   filter?: Document;
   arrayFilters?: Document[];
-  /** What the query compares strings under, for `$` (null: bytewise). */
+  /** What the query and the array filters compare strings under (null: bytewise). */
   collation?: Collation | null;
 }
 
@@ -115,7 +115,7 @@ function selectedIndexes(doc: Document, arr: unknown[], part: string, arrayPath:
   const id = part.slice(2, -1);
   const filter = arrayFilterFor(id, ctx.arrayFilters ?? []);
   if (!filter) throw new StoreError('BadValue', `No array filter found for identifier '${id}' in path '${path}'`);
-  const query = compileFilter(filter, 'arrayFilters');
+  const query = compileFilter(filter, 'arrayFilters', ctx.collation ?? null);
   return arr.flatMap((element, i) => (query.test({ [id]: element }) ? [i] : []));
 }
 

@@ -91,7 +91,7 @@ export interface UpdateOptions {
   arrayFilters?: Document[];
   /** The query, for the positional `$` operator. */
   filter?: Document;
-  /** The collation the query compares strings under, for `$` (null: bytewise). */
+  /** The collation the query and array filters compare strings under (null: bytewise). */
   collation?: Collation | null;
   /** True when building the document of an upsert: `$setOnInsert` applies. */
   inserting?: boolean;
@@ -128,7 +128,7 @@ export function applyUpdate(doc: Document, update: unknown, options: UpdateOptio
       takeIdAssignments(next, ops);
       const writes = concreteWrites(next, ops, options);
       checkNumericTargets(next, writes);
-      changed = applyWrites(next, writes);
+      changed = applyWrites(next, writes, options.collation ?? null);
       break;
     }
   }

@@ -1,11 +1,12 @@
 import type { Document } from 'bson';
-import { Query } from 'mingo';
 import { StoreError } from '../errors';
 import { canonicalKey } from '../storage/canonical-key';
 import { cloneDocument, isPlainObject } from '../storage/document-paths';
 import { formatValue } from '../storage/format-key';
+import { collatedEqual } from './collated-filter';
+import type { Collation } from './collation';
 import { bsonTypeName, locate, ownValue, removeField, writeField } from './field-access';
-import { mingoOptions } from './mingo-options';
+import { compileFilter } from './filter';
 
 /**
  * The update operators the store applies itself, on concrete paths, where mingo's differ from
@@ -52,11 +53,12 @@ function refuseArrayOnPath(doc: Document, path: string, which: 'source' | 'desti
   }
 }
 
-export function pullFromField(doc: Document, path: string, condition: unknown): boolean {
+/** `$pull`, its conditions and equalities comparing strings under `collation` (null: bytewise). */
+export function pullFromField(doc: Document, path: string, condition: unknown, collation: Collation | null): boolean {
   const slot = locate(doc, path, 'read');
   if (!slot || slot.value === undefined) return false;
   if (!Array.isArray(slot.value)) throw new StoreError('BadValue', 'Cannot apply $pull to a non-array value');
-  const matches = pullMatcher(condition);
+  const matches = pullMatcher(condition, collation);
   const kept = slot.value.filter((element) => !matches(element));
   if (kept.length === slot.value.length) return false;
   writeField(slot.container, slot.key, kept);
@@ -72,18 +74,19 @@ const TOP_LEVEL_OPERATORS = new Set(['$and', '$or', '$nor', '$expr', '$where', '
  * operators (`{$gte: 6}`) or a regex is a condition on the element itself; anything else is a
  * value the element must equal.
  */
-function pullMatcher(condition: unknown): (element: unknown) => boolean {
+function pullMatcher(condition: unknown, collation: Collation | null): (element: unknown) => boolean {
   if (isPlainObject(condition)) {
     const first = Object.keys(condition)[0];
     if (first === undefined || !first.startsWith('$') || TOP_LEVEL_OPERATORS.has(first)) {
-      const query = new Query(condition, mingoOptions());
+      const query = compileFilter(condition, 'filter', collation);
       return (element) => isPlainObject(element) && query.test(element);
     }
   }
   if (isPlainObject(condition) || condition instanceof RegExp || (condition as { _bsontype?: string })?._bsontype === 'BSONRegExp') {
-    const query = new Query({ v: condition }, mingoOptions());
+    const query = compileFilter({ v: condition }, 'filter', collation);
     return (element) => query.test({ v: element });
   }
+  if (collation) return (element) => collatedEqual(element, condition, collation);
   const key = canonicalKey(condition);
   return (element) => canonicalKey(element) === key;
 }

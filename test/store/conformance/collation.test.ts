@@ -74,6 +74,19 @@ describe('collation', () => {
     expect(await coll().countDocuments()).toBe(1);
   });
 
+  it("applies to an update's positional $, its arrayFilters and $pull", async () => {
+    const baskets = target().db.collection<{ _id: number; items: string[]; tags: Array<{ n: string; hit?: boolean }> }>('baskets');
+    await baskets.drop().catch(() => undefined);
+    await baskets.insertOne({ _id: 1, items: ['kiwi', 'Banana', 'banana'], tags: [{ n: 'Red' }, { n: 'green' }, { n: 'blue' }] });
+    await baskets.updateOne({ _id: 1, items: 'BANANA' }, { $set: { 'items.$': 'plum' } }, { collation: CI });
+    await baskets.updateOne({ _id: 1 }, { $set: { 'tags.$[t].hit': true } }, { collation: CI, arrayFilters: [{ 't.n': 'RED' }] });
+    await baskets.updateOne({ _id: 1 }, { $pull: { items: 'KIWI', tags: { n: 'GREEN' } } }, { collation: CI });
+    expect(await baskets.findOne({ _id: 1 })).toEqual({ _id: 1, items: ['plum', 'banana'], tags: [{ n: 'Red', hit: true }, { n: 'blue' }] });
+    // Without the collation the same update finds nothing to change.
+    const bytewise = await baskets.updateOne({ _id: 1 }, { $pull: { items: 'BANANA', tags: { n: 'BLUE' } } });
+    expect(bytewise.modifiedCount).toBe(0);
+  });
+
   it('uses the collection default collation unless the operation names its own', async () => {
     await target().db.collection('ci').drop().catch(() => undefined);
     const ci = await target().db.createCollection<{ _id: number; name: string }>('ci', { collation: CI });
