@@ -4,6 +4,7 @@ import { StoreError } from '../errors';
 import { cloneDocument, isPlainObject } from '../storage/document-paths';
 import { collatedFilter, collatedMingoOptions } from './collated-filter';
 import type { Collation } from './collation';
+import { aliasProto, namesProto, unaliasProto } from './proto-fields';
 
 /**
  * Runs an aggregation pipeline over `docs` with mingo. `resolve` supplies the documents of other
@@ -26,6 +27,11 @@ export function runPipeline(
     }
   }
   if (pipeline.length === 0) return [...docs];
+  if (namesProto(pipeline)) {
+    // mingo cannot take a field named __proto__: such a pipeline runs on aliased names (proto-fields.ts).
+    const aliasedResolve = (name: string): Document[] => resolve(name).map(aliasProto);
+    return runPipeline(Array.from(docs, aliasProto), aliasProto(pipeline), aliasedResolve, collation).map(unaliasProto);
+  }
   // mingo runs without cloning (fast), but some stages ($set/$addFields/$unset/$project on nested
   // paths) then write into their input: stored documents must be copied before such a stage.
   const input = mutatesInput(pipeline) ? Array.from(docs, cloneDocument) : [...docs];

@@ -1,9 +1,10 @@
 import type { Document } from 'bson';
-import { Query } from 'mingo';
+import type { Query } from 'mingo';
 import { StoreError } from '../errors';
 import { isPlainObject } from '../storage/document-paths';
 import { collatedFilter, collatedMingoOptions } from './collated-filter';
 import type { Collation } from './collation';
+import { fieldSafeQuery } from './proto-fields';
 
 /**
  * Validates a filter's shape and compiles it, its string comparisons under `collation` (null:
@@ -14,7 +15,7 @@ export function compileFilter(filter: unknown, what = 'filter', collation: Colla
   if (!isPlainObject(criteria)) {
     throw new StoreError('TypeMismatch', `"${what}" had the wrong type. Expected object, found ${describeType(criteria)}`);
   }
-  return new Query(collatedFilter(criteria, collation), collatedMingoOptions(collation));
+  return fieldSafeQuery(collatedFilter(criteria, collation), collatedMingoOptions(collation));
 }
 
 export function describeType(v: unknown): string {
