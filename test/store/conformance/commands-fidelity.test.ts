@@ -160,5 +160,24 @@ describe('command fidelity', () => {
     it('answers NamespaceNotFound (26) for a missing collection', async () => {
       expect((await error(target().db.command({ collMod: 'no_such_collection', index: { name: 'x_1', hidden: true } }))).code).toBe(26);
     });
+
+    it('changes a validator and hides an index in one command, and changes neither when one is refused', async () => {
+      const validator = async () => ((await target().db.listCollections({ name: 'hiding' }).toArray())[0] as unknown as { options: Document }).options.validator;
+      const badSchema = await error(target().db.command({ collMod: 'hiding', validator: { $jsonSchema: { bogus: 1 } }, index: { name: 'x_1', hidden: true } }));
+      expect(badSchema.code).toBe(9);
+      const badIndex = await error(target().db.command({ collMod: 'hiding', validator: { x: { $type: 'number' } }, index: { name: 'nope_1', hidden: true } }));
+      expect(badIndex.code).toBe(27);
+      expect(await validator()).toBeUndefined();
+      expect((await spec('x_1'))!.hidden ?? false).toBe(false);
+      try {
+        const both = await target().db.command({ collMod: 'hiding', validator: { x: { $type: 'number' } }, index: { name: 'x_1', hidden: true } });
+        expect(both).toMatchObject({ hidden_old: false, hidden_new: true });
+        expect(await validator()).toEqual({ x: { $type: 'number' } });
+        expect((await spec('x_1'))!.hidden).toBe(true);
+        expect((await error(coll().insertOne({ _id: 9 as never, x: 'text' }))).code).toBe(121);
+      } finally {
+        await target().db.command({ collMod: 'hiding', validator: {}, index: { name: 'x_1', hidden: false } });
+      }
+    });
   });
 });
