@@ -7,6 +7,7 @@ import { ServerParameters } from './commands/server-parameters';
 import type { CursorRegistry } from './cursors';
 import { errorReply, StoreError } from './errors';
 import type { Catalog } from './storage/catalog';
+import type { TtlMonitor } from './storage/ttl-monitor';
 import { validateDbName } from './storage/namespace';
 import { decodeRequest } from './wire/decode';
 import { encodeMsgReply, encodeOpReply } from './wire/encode';
@@ -34,12 +35,14 @@ export class RequestHandler extends EventEmitter<HandlerEvents> {
   private nextReplyId = 1;
   private readonly parameters: ServerParameters;
 
+  /** `ttlMonitor`: the server's, so that setParameter can change its period. */
   constructor(
     private readonly catalog: Catalog,
     private readonly cursors: CursorRegistry,
+    ttlMonitor?: TtlMonitor,
   ) {
     super();
-    this.parameters = new ServerParameters(cursors);
+    this.parameters = new ServerParameters(cursors, ttlMonitor);
   }
 
   /** Returns the reply frame, or null when the client asked for none (moreToCome). */

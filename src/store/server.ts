@@ -85,10 +85,12 @@ export class EmbeddedMongoServer extends EventEmitter<ServerEvents> {
     const journal = options.journal ?? (dataDir ? new FileJournal(dataDir) : new MemoryJournal());
     const catalog = await Catalog.open(journal);
     const cursors = new CursorRegistry();
-    const handler = new RequestHandler(catalog, cursors);
     const server = createServer({ noDelay: true });
     let place: PrivateSocketPlace | null = null;
+    let ttlMonitor: TtlMonitor | null = null;
     try {
+      ttlMonitor = new TtlMonitor(catalog, options.ttlMonitorSleepSecs);
+      const handler = new RequestHandler(catalog, cursors, ttlMonitor);
       // After the journal opened: the data directory is private by now, and locked by this process.
       place = options.privateSocket ? await placePrivateSocket(dataDir) : null;
       const socketPath = place?.path ?? options.socketPath ?? null;
@@ -101,12 +103,12 @@ export class EmbeddedMongoServer extends EventEmitter<ServerEvents> {
         const host = options.host ?? '127.0.0.1';
         listening = { kind: 'tcp', host, port: await listenTcp(server, host, options.port ?? 0) };
       }
-      const ttlMonitor = new TtlMonitor(catalog, options.ttlMonitorSleepSecs);
       return new EmbeddedMongoServer(server, catalog, cursors, handler, authenticator, listening, ttlMonitor);
     } catch (err) {
       server.close();
       if (place?.tempDir) await rm(place.tempDir, { recursive: true, force: true });
       cursors.close();
+      await ttlMonitor?.stop();
       await catalog.close();
       throw err;
     }

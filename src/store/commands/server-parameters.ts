@@ -3,6 +3,7 @@ import { SCRAM_SHA_256 } from '../auth/scram-credential';
 import type { CursorRegistry } from '../cursors';
 import { StoreError } from '../errors';
 import { describeType } from '../query/filter';
+import type { TtlMonitor } from '../storage/ttl-monitor';
 
 /** One server parameter: its value, and how `setParameter` changes it (absent: startup only). */
 interface Parameter {
@@ -13,14 +14,16 @@ interface Parameter {
 /**
  * The server parameters `getParameter` reports and `setParameter` changes, as mongod's
  * ServerParameterSet. Only parameters the store has are listed; a settable one takes effect
- * (cursorTimeoutMillis closes idle cursors), except the blocking-sort memory limit, which the
- * store keeps but does not enforce (DIFFERENCES.md).
+ * (cursorTimeoutMillis closes idle cursors, ttlMonitorSleepSecs restarts the TTL monitor's
+ * period), except the blocking-sort memory limit, which the store keeps but does not enforce
+ * (DIFFERENCES.md).
  */
 export class ServerParameters {
   private sortMemoryBytes = 104_857_600;
   private readonly table: Record<string, Parameter>;
 
-  constructor(cursors: CursorRegistry) {
+  /** `ttlMonitor`: the server's TTL monitor, whose period `ttlMonitorSleepSecs` is (none: no such parameter). */
+  constructor(cursors: CursorRegistry, ttlMonitor?: TtlMonitor) {
     this.table = {
       // What the store speaks, whether or not this server asks for credentials (as mongod reports it).
       authenticationMechanisms: { get: () => [SCRAM_SHA_256] },
@@ -39,6 +42,16 @@ export class ServerParameters {
       },
       maxBSONDepth: { get: () => 100 },
     };
+    if (ttlMonitor) {
+      this.table.ttlMonitorSleepSecs = {
+        get: () => ttlMonitor.sleepSecs,
+        set: (v) => {
+          const secs = integerValue('ttlMonitorSleepSecs', v);
+          if (secs <= 0) throw new StoreError('BadValue', `Invalid value for parameter ttlMonitorSleepSecs: ${secs} is not greater than 0`);
+          ttlMonitor.sleepSecs = secs;
+        },
+      };
+    }
   }
 
   names(): string[] {

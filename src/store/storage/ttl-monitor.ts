@@ -14,14 +14,28 @@ export const DEFAULT_TTL_MONITOR_SLEEP_SECS = 60;
  * Deletions are ordinary journaled commits. The timer never keeps the process alive.
  */
 export class TtlMonitor {
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | null = null;
+  private period = DEFAULT_TTL_MONITOR_SLEEP_SECS;
   private running: Promise<void> | null = null;
+  private stopped = false;
 
   constructor(
     private readonly catalog: Catalog,
     sleepSecs = DEFAULT_TTL_MONITOR_SLEEP_SECS,
   ) {
+    this.sleepSecs = sleepSecs;
+  }
+
+  get sleepSecs(): number {
+    return this.period;
+  }
+
+  /** A new period starts counting now, as mongod's monitor wakes when the parameter changes. */
+  set sleepSecs(sleepSecs: number) {
     if (!(sleepSecs > 0) || !Number.isFinite(sleepSecs)) throw new RangeError(`ttlMonitorSleepSecs must be a positive number of seconds, got ${sleepSecs}`);
+    this.period = sleepSecs;
+    if (this.timer) clearInterval(this.timer);
+    if (this.stopped) return;
     this.timer = setInterval(() => void this.pass(), sleepSecs * 1000);
     this.timer.unref();
   }
@@ -36,7 +50,8 @@ export class TtlMonitor {
 
   /** Stops the timer and waits for a pass under way. */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
     await this.running;
   }
 

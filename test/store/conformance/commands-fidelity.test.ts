@@ -98,6 +98,21 @@ describe('command fidelity', () => {
       expect(await timeout()).toBe(before);
     });
 
+    it('sets ttlMonitorSleepSecs at run time and refuses a period that is not positive (2), keeping the old one', async () => {
+      const sleep = async () => (await admin().command({ getParameter: 1, ttlMonitorSleepSecs: 1 })).ttlMonitorSleepSecs as number;
+      const before = await sleep();
+      try {
+        expect((await admin().command({ setParameter: 1, ttlMonitorSleepSecs: 30 })).was).toBe(before);
+        expect(await sleep()).toBe(30);
+        expect((await error(admin().command({ setParameter: 1, ttlMonitorSleepSecs: 0 }))).code).toBe(2);
+        expect((await error(admin().command({ setParameter: 1, ttlMonitorSleepSecs: -5 }))).code).toBe(2);
+        expect(await sleep()).toBe(30);
+      } finally {
+        await admin().command({ setParameter: 1, ttlMonitorSleepSecs: before });
+      }
+      expect(await sleep()).toBe(before);
+    });
+
     it('refuses an unknown parameter (72) and one only settable at startup (20)', async () => {
       const unknown = await error(admin().command({ setParameter: 1, noSuchParameterAnywhere: 1 }));
       expect(unknown.code).toBe(72);

@@ -1,5 +1,5 @@
 import { MongoClient, type Db } from 'mongodb';
-import { EmbeddedMongoServer, type EmbeddedMongoServerOptions } from '../../../src/store/server';
+import { EmbeddedMongoServer } from '../../../src/store/server';
 
 /**
  * Where the conformance suite runs: the embedded server (in memory) by default, or the MongoDB
@@ -18,10 +18,9 @@ export interface ConformanceTarget {
   close(): Promise<void>;
 }
 
-/** `serverOptions` configure the embedded server only (a real MongoDB is used as it is). */
-export async function openTarget(tag: string, serverOptions: EmbeddedMongoServerOptions = {}): Promise<ConformanceTarget> {
+export async function openTarget(tag: string): Promise<ConformanceTarget> {
   const external = process.env.MONGODB_URI;
-  const embedded = external ? null : await EmbeddedMongoServer.start(serverOptions);
+  const embedded = external ? null : await EmbeddedMongoServer.start();
   const uri = external ?? embedded!.uri;
   const client = await MongoClient.connect(uri, { serverSelectionTimeoutMS: 10_000 });
   const dbName = `conformance_${tag}_${process.pid}_${Date.now().toString(36)}`;
@@ -49,11 +48,11 @@ export async function openTarget(tag: string, serverOptions: EmbeddedMongoServer
  * Registers the suite hooks for one test file: open the target before all, assert that no
  * cursor is left open after each test, close after all. Returns an accessor for the target.
  */
-export function useTarget(tag: string, serverOptions: EmbeddedMongoServerOptions = {}): () => ConformanceTarget {
+export function useTarget(tag: string): () => ConformanceTarget {
   let target: ConformanceTarget | undefined;
   let baseline = 0;
   beforeAll(async () => {
-    target = await openTarget(tag, serverOptions);
+    target = await openTarget(tag);
     baseline = await target.openCursors();
   });
   afterEach(async () => {

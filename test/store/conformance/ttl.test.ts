@@ -2,12 +2,12 @@ import { useTarget } from './target';
 
 /**
  * TTL indexes: the monitor deletes documents whose indexed date is older than expireAfterSeconds.
- * The embedded server runs its monitor every 0.2 s here; a real mongod is asked for one pass a
- * second (ttlMonitorSleepSecs, restored afterwards), and its first pass may still be up to a
- * minute away, so the wait is longer there.
+ * The server is asked for one pass a second (setParameter ttlMonitorSleepSecs, restored
+ * afterwards); a real mongod's first pass may still be up to a minute away, so the wait is longer
+ * there.
  */
 describe('TTL indexes', () => {
-  const target = useTarget('ttl', { ttlMonitorSleepSecs: 0.2 });
+  const target = useTarget('ttl');
   const events = () => target().db.collection<{ _id: number; at?: unknown; kind?: string }>('events');
   const waitLimitMs = () => (target().embedded ? 5_000 : 150_000);
 
@@ -35,7 +35,6 @@ describe('TTL indexes', () => {
     let previousSleep: number | undefined;
 
     beforeAll(async () => {
-      if (target().embedded) return;
       const admin = target().client.db('admin');
       previousSleep = (await admin.command({ getParameter: 1, ttlMonitorSleepSecs: 1 })).ttlMonitorSleepSecs as number;
       await admin.command({ setParameter: 1, ttlMonitorSleepSecs: 1 });

@@ -31,6 +31,30 @@ describe('TtlMonitor', () => {
     const catalog = await Catalog.open(new MemoryJournal());
     expect(() => new TtlMonitor(catalog, 0)).toThrow(RangeError);
     expect(() => new TtlMonitor(catalog, Number.NaN)).toThrow(RangeError);
+    const monitor = new TtlMonitor(catalog, 3600);
+    try {
+      expect(() => (monitor.sleepSecs = -1)).toThrow(RangeError);
+      expect(monitor.sleepSecs).toBe(3600);
+    } finally {
+      await monitor.stop();
+    }
+  });
+
+  it('starts a new period when its period changes', async () => {
+    const catalog = await Catalog.open(new MemoryJournal());
+    await catalog.commit([
+      { op: 'createIndexes', ns: 'db.s', specs: [{ v: 2, key: { at: 1 }, name: 'at_1', expireAfterSeconds: 0 }] },
+      { op: 'insert', ns: 'db.s', docs: [{ _id: 1, at: new Date(Date.now() - 1_000) }] },
+    ]);
+    const monitor = new TtlMonitor(catalog, 3600);
+    try {
+      monitor.sleepSecs = 0.05;
+      const deadline = Date.now() + 5_000;
+      while (catalog.collection('db', 's')!.docs.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(catalog.collection('db', 's')!.docs.size).toBe(0);
+    } finally {
+      await monitor.stop();
+    }
   });
 
   it('runs in the server, its deletions surviving a restart, and stops with it', async () => {
