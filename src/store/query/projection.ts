@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 import { Query } from 'mingo';
 import { StoreError } from '../errors';
 import { cloneDocument, isPlainObject } from '../storage/document-paths';
+import { writeField } from './field-access';
 import { describeType } from './filter';
 import { mingoOptions } from './mingo-options';
 
@@ -55,7 +56,7 @@ export function compileProjection(projection: Document | undefined, query: Query
   const { inclusion, slices, elemMatches, root } = parsed;
   const mingoSpec = { ...parsed.mingo };
   // mongod includes the path a $slice applies to in an inclusion projection, then slices it.
-  if (inclusion) for (const s of slices) setField(mingoSpec, s.path.join('.'), 1);
+  if (inclusion) for (const s of slices) writeField(mingoSpec, s.path.join('.'), 1);
   const runMingo = inclusion ? hasInclusions(mingoSpec) : Object.keys(mingoSpec).length > 0;
   const runner = parsed.positional ? query : MATCH_ALL;
   if (!parsed.expressions && !parsed.positional) {
@@ -65,7 +66,7 @@ export function compileProjection(projection: Document | undefined, query: Query
       if (inclusion) {
         for (const [field, matcher] of elemMatches) {
           const element = firstMatching(doc[field], field, matcher);
-          if (element !== undefined) setField(out, field, [element]);
+          if (element !== undefined) writeField(out, field, [element]);
         }
       }
       return out;
@@ -174,7 +175,7 @@ function parseProjection(projection: Document): Parsed {
           hasMeta ||= isMeta;
           parsed.expressions = true;
           tree.add(path, 'computed');
-          setField(parsed.mingo, fullKey, value);
+          writeField(parsed.mingo, fullKey, value);
           markComputed(path);
           continue;
         }
@@ -198,7 +199,7 @@ function parseProjection(projection: Document): Parsed {
           if (isRootId) idExcluded = true;
           else setType('exclusion', () => new StoreError('Location31254', `Cannot do exclusion on field ${key} in inclusion projection`));
         }
-        setField(parsed.mingo, fullKey, value);
+        writeField(parsed.mingo, fullKey, value);
         continue;
       }
       if (positional) throw new StoreError('Location31308', 'positional projection cannot be used with a literal');
@@ -210,7 +211,7 @@ function parseProjection(projection: Document): Parsed {
       const path = [...parents, ...key.split('.')];
       tree.add(path, 'computed');
       // A literal is an expression: mingo reads a bare value in $project as one too.
-      setField(parsed.mingo, fullKey, value);
+      writeField(parsed.mingo, fullKey, value);
       markComputed(path);
     }
   };
@@ -268,10 +269,10 @@ function includeFields(doc: Document, node: PathNode): Document {
   const out: Document = {};
   for (const key of Object.keys(doc)) {
     const child = node.get(key);
-    if (child === 'include' || child === 'slice') setField(out, key, doc[key]);
+    if (child === 'include' || child === 'slice') writeField(out, key, doc[key]);
     else if (child instanceof Map) {
       const value = includeValue(doc[key], child);
-      if (value !== undefined) setField(out, key, value);
+      if (value !== undefined) writeField(out, key, value);
     }
   }
   return out;
@@ -289,7 +290,7 @@ function excludeFields(doc: Document, node: PathNode): Document {
   for (const key of Object.keys(doc)) {
     const child = node.get(key);
     if (child === 'exclude') continue;
-    setField(out, key, child instanceof Map ? excludeValue(doc[key], child) : doc[key]);
+    writeField(out, key, child instanceof Map ? excludeValue(doc[key], child) : doc[key]);
   }
   return out;
 }
@@ -350,7 +351,7 @@ function applySlice(target: Document, slice: Slice, depth: number): void {
   const value = target[field];
   const last = depth === slice.path.length - 1;
   if (Array.isArray(value)) {
-    if (last) setField(target, field, cut(value, slice));
+    if (last) writeField(target, field, cut(value, slice));
     else for (const el of value) if (isPlainObject(el)) applySlice(el, slice, depth + 1);
   } else if (isPlainObject(value) && !last) {
     applySlice(value, slice, depth + 1);
@@ -380,14 +381,14 @@ function ordered(out: Document, source: unknown, level: Level, computed: Map<str
     for (const key of Object.keys(source)) {
       if (isComputed.has(key) || !Object.hasOwn(out, key)) continue;
       const child = level.children.get(key);
-      setField(result, key, child ? orderedValue(out[key], source[key], child) : out[key]);
+      writeField(result, key, child ? orderedValue(out[key], source[key], child) : out[key]);
     }
   }
   for (const key of level.computed) {
-    if (computed.has(key)) setField(result, key, computed.get(key));
-    else if (Object.hasOwn(out, key) && !Object.hasOwn(result, key)) setField(result, key, out[key]);
+    if (computed.has(key)) writeField(result, key, computed.get(key));
+    else if (Object.hasOwn(out, key) && !Object.hasOwn(result, key)) writeField(result, key, out[key]);
   }
-  for (const key of Object.keys(out)) if (!Object.hasOwn(result, key)) setField(result, key, out[key]);
+  for (const key of Object.keys(out)) if (!Object.hasOwn(result, key)) writeField(result, key, out[key]);
   return result;
 }
 
@@ -399,9 +400,4 @@ function orderedValue(out: unknown, source: unknown, level: Level): unknown {
     return out.map((el, i) => orderedValue(el, docs[i], level));
   }
   return out;
-}
-
-/** Sets an own field, `__proto__` included (plain assignment would change the prototype). */
-function setField(doc: Document, key: string, value: unknown): void {
-  Object.defineProperty(doc, key, { value, enumerable: true, writable: true, configurable: true });
 }
