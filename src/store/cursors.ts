@@ -30,11 +30,30 @@ export interface Batch {
  */
 export class CursorRegistry {
   private readonly cursors = new Map<bigint, ServerCursor>();
-  private readonly reaper: NodeJS.Timeout;
+  private reaper: NodeJS.Timeout;
+  private timeout: number;
 
-  constructor(private readonly timeoutMs = CURSOR_TIMEOUT_MS) {
-    this.reaper = setInterval(() => this.reap(), Math.min(60_000, timeoutMs));
-    this.reaper.unref();
+  constructor(timeoutMs = CURSOR_TIMEOUT_MS) {
+    this.timeout = timeoutMs;
+    this.reaper = this.startReaper();
+  }
+
+  /** How long a cursor may stay idle (the `cursorTimeoutMillis` server parameter). */
+  get timeoutMs(): number {
+    return this.timeout;
+  }
+
+  set timeoutMs(ms: number) {
+    this.timeout = ms;
+    clearInterval(this.reaper);
+    this.reaper = this.startReaper();
+  }
+
+  // Sweeps at least every minute, and often enough for a short timeout (never busily).
+  private startReaper(): NodeJS.Timeout {
+    const reaper = setInterval(() => this.reap(), Math.max(100, Math.min(60_000, this.timeout)));
+    reaper.unref();
+    return reaper;
   }
 
   /** Takes the first batch of `docs`; opens a cursor for the rest unless there is none. */
@@ -90,7 +109,7 @@ export class CursorRegistry {
   reap(now = Date.now()): number {
     let reaped = 0;
     for (const [id, cursor] of this.cursors) {
-      if (!cursor.noTimeout && now - cursor.lastUsed > this.timeoutMs) {
+      if (!cursor.noTimeout && now - cursor.lastUsed > this.timeout) {
         this.cursors.delete(id);
         reaped += 1;
       }

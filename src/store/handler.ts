@@ -3,9 +3,11 @@ import type { Document } from 'bson';
 import type { ConnectionAuth } from './auth/connection-auth';
 import type { CommandContext } from './commands/command';
 import { findCommandByName } from './commands/registry';
+import { ServerParameters } from './commands/server-parameters';
 import type { CursorRegistry } from './cursors';
 import { errorReply, StoreError } from './errors';
 import type { Catalog } from './storage/catalog';
+import type { TtlMonitor } from './storage/ttl-monitor';
 import { validateDbName } from './storage/namespace';
 import { decodeRequest } from './wire/decode';
 import { encodeMsgReply, encodeOpReply } from './wire/encode';
@@ -31,12 +33,16 @@ export interface HandlerEvents {
 export class RequestHandler extends EventEmitter<HandlerEvents> {
   /** The id of the next reply message (the wire header's requestID). */
   private nextReplyId = 1;
+  private readonly parameters: ServerParameters;
 
+  /** `ttlMonitor`: the server's, so that setParameter can change its period. */
   constructor(
     private readonly catalog: Catalog,
     private readonly cursors: CursorRegistry,
+    ttlMonitor?: TtlMonitor,
   ) {
     super();
+    this.parameters = new ServerParameters(cursors, ttlMonitor);
   }
 
   /** Returns the reply frame, or null when the client asked for none (moreToCome). */
@@ -81,7 +87,7 @@ export class RequestHandler extends EventEmitter<HandlerEvents> {
       }
       validateDbName(db);
       if (!command) throw new StoreError('CommandNotFound', `no such command: '${name}'`);
-      const ctx: CommandContext = { db, body, catalog: this.catalog, cursors: this.cursors, connection };
+      const ctx: CommandContext = { db, body, catalog: this.catalog, cursors: this.cursors, parameters: this.parameters, connection };
       const result = await command.run(ctx);
       return { ...result, ok: 1 };
     } catch (err) {

@@ -12,6 +12,7 @@ import { Catalog } from './storage/catalog';
 import { FileJournal } from './storage/file-journal';
 import type { Journal } from './storage/journal';
 import { MemoryJournal } from './storage/memory-journal';
+import { TtlMonitor } from './storage/ttl-monitor';
 import { FrameReader } from './wire/frame-reader';
 
 export interface EmbeddedMongoServerOptions {
@@ -40,6 +41,8 @@ export interface EmbeddedMongoServerOptions {
    * command but the handshake. Default null: no authentication asked.
    */
   credential?: ScramCredential | null;
+  /** Seconds between two passes of the TTL monitor (mongod's `ttlMonitorSleepSecs`). Default 60. */
+  ttlMonitorSleepSecs?: number;
 }
 
 type Listening =
@@ -68,6 +71,7 @@ export class EmbeddedMongoServer extends EventEmitter<ServerEvents> {
     private readonly handler: RequestHandler,
     private readonly authenticator: Authenticator,
     private readonly listening: Listening,
+    private readonly ttlMonitor: TtlMonitor,
   ) {
     super();
     // Test suites attach a command counter per test; many listeners are expected, not a leak.
@@ -81,10 +85,12 @@ export class EmbeddedMongoServer extends EventEmitter<ServerEvents> {
     const journal = options.journal ?? (dataDir ? new FileJournal(dataDir) : new MemoryJournal());
     const catalog = await Catalog.open(journal);
     const cursors = new CursorRegistry();
-    const handler = new RequestHandler(catalog, cursors);
     const server = createServer({ noDelay: true });
     let place: PrivateSocketPlace | null = null;
+    let ttlMonitor: TtlMonitor | null = null;
     try {
+      ttlMonitor = new TtlMonitor(catalog, options.ttlMonitorSleepSecs);
+      const handler = new RequestHandler(catalog, cursors, ttlMonitor);
       // After the journal opened: the data directory is private by now, and locked by this process.
       place = options.privateSocket ? await placePrivateSocket(dataDir) : null;
       const socketPath = place?.path ?? options.socketPath ?? null;
@@ -97,11 +103,12 @@ export class EmbeddedMongoServer extends EventEmitter<ServerEvents> {
         const host = options.host ?? '127.0.0.1';
         listening = { kind: 'tcp', host, port: await listenTcp(server, host, options.port ?? 0) };
       }
-      return new EmbeddedMongoServer(server, catalog, cursors, handler, authenticator, listening);
+      return new EmbeddedMongoServer(server, catalog, cursors, handler, authenticator, listening, ttlMonitor);
     } catch (err) {
       server.close();
       if (place?.tempDir) await rm(place.tempDir, { recursive: true, force: true });
       cursors.close();
+      await ttlMonitor?.stop();
       await catalog.close();
       throw err;
     }
@@ -162,6 +169,7 @@ export class EmbeddedMongoServer extends EventEmitter<ServerEvents> {
         await rm(this.listening.tempDir, { recursive: true, force: true });
       }
       this.cursors.close();
+      await this.ttlMonitor.stop();
       await this.catalog.close();
     })();
     return this.stopping;

@@ -26,6 +26,16 @@ describe('CursorRegistry', () => {
     reg.close();
   });
 
+  it('takes a new timeout (setParameter cursorTimeoutMillis) for the cursors already open', () => {
+    const reg = new CursorRegistry(600_000);
+    reg.open('d.c', docs, { batchSize: 1 });
+    expect(reg.reap(Date.now() + 2000)).toBe(0);
+    reg.timeoutMs = 1000;
+    expect(reg.timeoutMs).toBe(1000);
+    expect(reg.reap(Date.now() + 2000)).toBe(1);
+    reg.close();
+  });
+
   it('refuses a getMore on another namespace', () => {
     const reg = new CursorRegistry();
     const first = reg.open('d.c', docs, { batchSize: 1 });

@@ -7,6 +7,7 @@ import { getPath, isPlainObject } from '../storage/document-paths';
 import type { Mutation } from '../storage/mutation';
 import { UniqueChecker } from '../storage/unique-checker';
 import { validateCollectionName, validateDbName } from '../storage/namespace';
+import { DocumentValidator } from '../query/document-validator';
 import { applyUpdate } from '../query/update-document';
 import { Collection } from '../storage/collection';
 import { withId } from './write-helpers';
@@ -21,18 +22,22 @@ function target(spec: unknown, db: string, stage: string): { db: string; coll: s
 }
 
 /**
- * `$out`: replaces the target's documents with the results in one batch, keeping its indexes
- * (as mongod does); results violating a unique index fail the stage and change nothing.
+ * `$out`: replaces the target's documents with the results in one batch, keeping its indexes and
+ * options (as mongod does); results violating a unique index or, unless `bypassValidation`, its
+ * validator fail the stage and change nothing.
  */
-export function planOut(catalog: Catalog, db: string, spec: unknown, results: Document[]): Mutation[] {
+export function planOut(catalog: Catalog, db: string, spec: unknown, results: Document[], bypassValidation = false): Mutation[] {
   const { db: outDb, coll: name } = target(spec, db, '$out');
   const existing = catalog.collection(outDb, name);
   const ns = `${outDb}.${name}`;
   const scratch = new Collection(outDb, name, existing?.options ?? {});
   for (const index of existing?.indexes.values() ?? []) if (index.name !== ID_INDEX_NAME) scratch.addIndex(index.spec);
   const checker = new UniqueChecker(scratch);
+  const validator = bypassValidation ? null : DocumentValidator.of(scratch.options);
   const docs = results.map(withId);
   for (const doc of docs) {
+    const invalid = validator?.check(doc);
+    if (invalid) throw invalid;
     const dup = checker.check(doc);
     if (dup) throw dup;
     checker.accept(doc, false);
@@ -46,8 +51,11 @@ export function planOut(catalog: Catalog, db: string, spec: unknown, results: Do
   return batch;
 }
 
-/** `$merge` into a collection: whenMatched merge/replace/keepExisting/fail/pipeline, whenNotMatched insert/discard/fail. */
-export function planMerge(catalog: Catalog, db: string, spec: unknown, results: Document[]): Mutation[] {
+/**
+ * `$merge` into a collection: whenMatched merge/replace/keepExisting/fail/pipeline, whenNotMatched
+ * insert/discard/fail; the documents it writes meet the target's validator unless `bypassValidation`.
+ */
+export function planMerge(catalog: Catalog, db: string, spec: unknown, results: Document[], bypassValidation = false): Mutation[] {
   const options: Document = isPlainObject(spec) && 'into' in spec ? spec : { into: spec };
   const { db: outDb, coll: name } = target(options.into, db, '$merge');
   const on: string[] = options.on === undefined ? ['_id'] : Array.isArray(options.on) ? options.on.map(String) : [String(options.on)];
@@ -56,6 +64,7 @@ export function planMerge(catalog: Catalog, db: string, spec: unknown, results: 
   const existing = catalog.collection(outDb, name);
   const coll = existing ?? new Collection(outDb, name, {});
   const checker = new UniqueChecker(coll);
+  const validator = bypassValidation ? null : DocumentValidator.of(coll.options);
   const inserts: Document[] = [];
   const replaces = new Map<string, Document>();
   for (const result of results) {
@@ -64,6 +73,8 @@ export function planMerge(catalog: Catalog, db: string, spec: unknown, results: 
       if (whenNotMatched === 'discard') continue;
       if (whenNotMatched === 'fail') throw new StoreError('Location13113', "$merge could not find a matching document in the target collection for at least one document in the source collection");
       const doc = withId(result);
+      const invalid = validator?.check(doc);
+      if (invalid) throw invalid;
       const dup = checker.check(doc);
       if (dup) throw dup;
       checker.accept(doc, false);
@@ -83,6 +94,8 @@ export function planMerge(catalog: Catalog, db: string, spec: unknown, results: 
     } else {
       throw new StoreError('BadValue', `Enumeration value '${String(whenMatched)}' for field 'whenMatched' is not a valid value.`);
     }
+    const invalid = validator?.check(next, match);
+    if (invalid) throw invalid;
     const dup = checker.check(next, true);
     if (dup) throw dup;
     checker.accept(next, true);

@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 import type { ConnectionAuth } from '../auth/connection-auth';
 import type { CursorRegistry } from '../cursors';
 import type { Catalog } from '../storage/catalog';
+import type { ServerParameters } from './server-parameters';
 
 /** What a command sees: the request and the server's shared state. */
 export interface CommandContext {
@@ -11,6 +12,7 @@ export interface CommandContext {
   body: Document;
   catalog: Catalog;
   cursors: CursorRegistry;
+  parameters: ServerParameters;
   connection: { id: number; remoteAddress: string; auth: ConnectionAuth };
 }
 

@@ -1,4 +1,5 @@
 import { StoreError } from '../errors';
+import { operationCollation } from '../query/collation';
 import { matchingDocuments } from '../query/match';
 import { collectionArg, optionalBoolean, requiredArray } from './arguments';
 import type { Command } from './command';
@@ -20,7 +21,7 @@ export const deleteCommand: Command = {
         throw new StoreError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${String(limit)}`);
       }
       const coll = ctx.catalog.collection(ctx.db, name);
-      const docs = matchingDocuments(coll, q, limit);
+      const docs = matchingDocuments(coll, q, limit, { hint: stmt.hint, collation: operationCollation(stmt.collation, coll?.options) });
       n += docs.length;
       return coll && docs.length ? ctx.catalog.commit([{ op: 'delete', ns: coll.ns, ids: docs.map((d) => d._id) }]) : undefined;
     });

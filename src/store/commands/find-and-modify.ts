@@ -1,7 +1,10 @@
 import type { Document } from 'bson';
 import { StoreError } from '../errors';
+import { operationCollation } from '../query/collation';
 import { matchingDocuments } from '../query/match';
-import { projectDocument, sortDocuments } from '../query/order';
+import { compileFilter } from '../query/filter';
+import { sortDocuments } from '../query/order';
+import { compileProjection } from '../query/projection';
 import { collectionArg, optionalBoolean, optionalObject } from './arguments';
 import type { Command } from './command';
 import { runUpdateStatement } from './update';
@@ -27,13 +30,17 @@ export const findAndModifyCommand: Command = {
     if (!remove && !hasUpdate) throw new StoreError('FailedToParse', 'Either an update or remove=true must be specified');
     if (remove && upsert) throw new StoreError('FailedToParse', 'Cannot specify both upsert=true and remove=true ');
     if (remove && returnNew) throw new StoreError('FailedToParse', "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
+    const coll = ctx.catalog.collection(ctx.db, name);
+    const collation = operationCollation(body.collation, coll?.options);
+    // Compiled before anything is written: a bad projection fails the command with no effect.
+    const projector = compileProjection(fields, compileFilter(query, 'filter', collation));
+    const project = (doc: Document): Document => (projector ? projector(doc) : doc);
 
     if (remove) {
-      const coll = ctx.catalog.collection(ctx.db, name);
-      const [doc] = sortDocuments(matchingDocuments(coll, query), sort);
+      const [doc] = sortDocuments(matchingDocuments(coll, query, 0, { hint: body.hint, collation }), sort, collation);
       if (!coll || !doc) return { lastErrorObject: { n: 0 }, value: null };
       await ctx.catalog.commit([{ op: 'delete', ns: coll.ns, ids: [doc._id] }]);
-      return { lastErrorObject: { n: 1 }, value: projectDocument(doc, fields) };
+      return { lastErrorObject: { n: 1 }, value: project(doc) };
     }
 
     const out = runUpdateStatement(ctx, name, {
@@ -42,7 +49,9 @@ export const findAndModifyCommand: Command = {
       multi: false,
       upsert,
       arrayFilters: Array.isArray(body.arrayFilters) ? body.arrayFilters : undefined,
-      sortFirst: (docs) => sortDocuments(docs, sort),
+      hint: body.hint,
+      collation: body.collation,
+      sort,
     });
     await out.durable;
     if (out.error) throw out.error;
@@ -51,6 +60,6 @@ export const findAndModifyCommand: Command = {
     const lastErrorObject: Document = { n: result.n, updatedExisting: result.n > 0 && !upserted };
     if (upserted) lastErrorObject.upserted = result.upsertedId;
     const chosen = returnNew ? result.after : upserted ? undefined : result.before;
-    return { lastErrorObject, value: chosen ? projectDocument(chosen, fields) : null };
+    return { lastErrorObject, value: chosen ? project(chosen) : null };
   },
 };

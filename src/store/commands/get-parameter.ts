@@ -1,25 +1,24 @@
-import { SCRAM_SHA_256 } from '../auth/scram-credential';
+import type { Document } from 'bson';
 import { StoreError } from '../errors';
+import { isPlainObject } from '../storage/document-paths';
 import type { Command } from './command';
 
-const PARAMETERS: Record<string, unknown> = {
-  featureCompatibilityVersion: { version: '7.0' },
-  // What the store speaks, whether or not this server asks for credentials (as mongod reports it).
-  authenticationMechanisms: [SCRAM_SHA_256],
-  cursorTimeoutMillis: 600_000,
-  maxBSONDepth: 100,
-  internalQueryMaxBlockingSortMemoryUsageBytes: 104_857_600,
-};
-
-/** `getParameter`: `'*'` returns all, otherwise the fields named with a truthy value. */
+/**
+ * `getParameter` (admin only): `'*'` or `{allParameters: true}` returns all, otherwise the
+ * parameters named; `{showDetails: true}` gives each as `{value, settableAtRuntime, settableAtStartup}`.
+ */
 export const getParameterCommand: Command = {
   name: 'getParameter',
   run(ctx) {
-    if (ctx.body.getParameter === '*') return { ...PARAMETERS };
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(ctx.body)) {
-      if (key === 'getParameter' || key.startsWith('$') || key === 'lsid') continue;
-      if (key in PARAMETERS) out[key] = PARAMETERS[key];
+    if (ctx.db !== 'admin') throw new StoreError('Unauthorized', 'getParameter may only be run against the admin database.');
+    const options = ctx.body.getParameter;
+    const all = options === '*' || (isPlainObject(options) && options.allParameters === true);
+    const details = isPlainObject(options) && options.showDetails === true;
+    const out: Document = {};
+    for (const name of ctx.parameters.names()) {
+      if (!all && !Object.hasOwn(ctx.body, name)) continue;
+      const value = ctx.parameters.get(name);
+      out[name] = details ? { value, settableAtRuntime: ctx.parameters.settableAtRuntime(name), settableAtStartup: true } : value;
     }
     if (Object.keys(out).length === 0) throw new StoreError('InvalidOptions', 'no option found to get');
     return out;

@@ -1,8 +1,10 @@
 import type { Document } from 'bson';
+import { DocumentValidator } from '../query/document-validator';
 import type { Mutation } from '../storage/mutation';
 import { UniqueChecker } from '../storage/unique-checker';
 import { collectionArg, optionalBoolean, requiredArray } from './arguments';
 import type { Command } from './command';
+import { checkDocumentSize } from './document-size';
 import { collectionForWrite, requireDocument, runStatements, withId } from './write-helpers';
 
 /**
@@ -18,9 +20,14 @@ export const insertCommand: Command = {
     const ordered = optionalBoolean(ctx.body, 'ordered') ?? true;
     const { coll, created } = collectionForWrite(ctx, name);
     const checker = new UniqueChecker(coll);
+    const validator = optionalBoolean(ctx.body, 'bypassDocumentValidation') ? null : DocumentValidator.of(coll.options);
     const accepted: Document[] = [];
     const writeErrors = await runStatements(raw, ordered, (statement) => {
-      const doc = withId(requireDocument(statement, 'document to insert'));
+      const sent = requireDocument(statement, 'document to insert');
+      checkDocumentSize(sent, 'insert');
+      const doc = withId(sent);
+      const invalid = validator?.check(doc);
+      if (invalid) throw invalid;
       const dup = checker.check(doc);
       if (dup) throw dup;
       checker.accept(doc, false);

@@ -1,6 +1,7 @@
 import type { Command } from './command';
 import { aggregateCommand } from './aggregate';
 import { buildInfoCommand } from './build-info';
+import { collModCommand } from './coll-mod';
 import { collStatsCommand } from './coll-stats';
 import { countCommand } from './count';
 import { dbStatsCommand } from './db-stats';
@@ -10,6 +11,7 @@ import { renameCollectionCommand } from './rename-collection';
 import { saslContinueCommand } from './sasl-continue';
 import { saslStartCommand } from './sasl-start';
 import { serverStatusCommand } from './server-status';
+import { setParameterCommand } from './set-parameter';
 import { connectionStatusCommand } from './connection-status';
 import { createCommand } from './create';
 import { createIndexesCommand } from './create-indexes';
@@ -17,6 +19,7 @@ import { deleteCommand } from './delete';
 import { dropCommand } from './drop';
 import { dropDatabaseCommand } from './drop-database';
 import { dropIndexesCommand } from './drop-indexes';
+import { explainCommand } from './explain';
 import { endSessionsCommand, killAllSessionsCommand, refreshSessionsCommand } from './end-sessions';
 import { findCommand } from './find';
 import { getMoreCommand } from './get-more';
@@ -32,12 +35,12 @@ import { updateCommand } from './update';
 import { whatsMyUriCommand } from './whatsmyuri';
 
 const COMMANDS: Command[] = [
-  helloCommand, saslStartCommand, saslContinueCommand, pingCommand, buildInfoCommand, getParameterCommand, connectionStatusCommand, whatsMyUriCommand,
+  helloCommand, saslStartCommand, saslContinueCommand, pingCommand, buildInfoCommand, getParameterCommand, setParameterCommand, connectionStatusCommand, whatsMyUriCommand,
   listDatabasesCommand, listCollectionsCommand, createCommand, dropCommand, dropDatabaseCommand,
   insertCommand, findCommand, getMoreCommand, killCursorsCommand, updateCommand, deleteCommand,
-  createIndexesCommand, listIndexesCommand, dropIndexesCommand,
+  createIndexesCommand, listIndexesCommand, dropIndexesCommand, collModCommand,
   endSessionsCommand, killAllSessionsCommand, refreshSessionsCommand,
-  findAndModifyCommand, countCommand, distinctCommand, aggregateCommand, renameCollectionCommand,
+  findAndModifyCommand, countCommand, distinctCommand, aggregateCommand, explainCommand, renameCollectionCommand,
   collStatsCommand, dbStatsCommand, serverStatusCommand,
 ];
 

@@ -1,12 +1,16 @@
 import type { Document } from 'bson';
 import { StoreError } from '../errors';
+import { operationCollation } from '../query/collation';
+import { DocumentValidator } from '../query/document-validator';
 import { matchingDocuments } from '../query/match';
+import { sortDocuments } from '../query/order';
 import { applyUpdate, updateKind } from '../query/update-document';
 import { upsertSeed } from '../query/upsert-seed';
 import type { Mutation } from '../storage/mutation';
 import { UniqueChecker } from '../storage/unique-checker';
 import { collectionArg, optionalBoolean, requiredArray } from './arguments';
 import type { Command, CommandContext } from './command';
+import { checkDocumentSize } from './document-size';
 import { collectionForWrite, requireDocument, runStatements, withId } from './write-helpers';
 
 export interface UpdateStatementResult {
@@ -27,26 +31,41 @@ export interface UpdateStatementResult {
 export function runUpdateStatement(
   ctx: CommandContext,
   name: string,
-  stmt: { q: Document; u: unknown; multi: boolean; upsert: boolean; arrayFilters?: Document[]; sortFirst?: (docs: Document[]) => Document[] },
+  stmt: {
+    q: Document;
+    u: unknown;
+    multi: boolean;
+    upsert: boolean;
+    arrayFilters?: Document[];
+    hint?: unknown;
+    collation?: unknown;
+    sort?: Document;
+  },
 ): { result: UpdateStatementResult; durable: Promise<void>; error?: StoreError } {
-  const kind = updateKind(stmt.u);
+  const kind = updateKind(stmt.u, stmt.arrayFilters);
   if (stmt.multi && kind === 'replacement') {
     throw new StoreError('FailedToParse', 'multi update is not supported for replacement-style update');
   }
   const { coll, created } = collectionForWrite(ctx, name);
-  let matches = matchingDocuments(ctx.catalog.collection(ctx.db, name), stmt.q, stmt.sortFirst ? 0 : stmt.multi ? 0 : 1);
-  if (stmt.sortFirst) matches = stmt.sortFirst(matches).slice(0, stmt.multi ? undefined : 1);
+  const stored = ctx.catalog.collection(ctx.db, name);
+  const collation = operationCollation(stmt.collation, stored?.options);
+  let matches = matchingDocuments(stored, stmt.q, stmt.sort ? 0 : stmt.multi ? 0 : 1, { hint: stmt.hint, collation });
+  if (stmt.sort) matches = sortDocuments(matches, stmt.sort, collation).slice(0, stmt.multi ? undefined : 1);
   const checker = new UniqueChecker(coll);
+  const validator = optionalBoolean(ctx.body, 'bypassDocumentValidation') ? null : DocumentValidator.of(coll.options);
   const replaced: Document[] = [];
   const result: UpdateStatementResult = { n: 0, nModified: 0 };
   let error: StoreError | undefined;
   try {
     for (const doc of matches) {
-      const { doc: next, changed } = applyUpdate(doc, stmt.u, { arrayFilters: stmt.arrayFilters, filter: stmt.q });
+      const { doc: next, changed } = applyUpdate(doc, stmt.u, { arrayFilters: stmt.arrayFilters, filter: stmt.q, collation });
+      if (changed) checkDocumentSize(next, 'update');
       result.n += 1;
       result.before = doc;
       result.after = next;
       if (!changed) continue;
+      const invalid = validator?.check(next, doc);
+      if (invalid) throw invalid;
       const dup = checker.check(next, true);
       if (dup) throw dup;
       checker.accept(next, true);
@@ -55,8 +74,11 @@ export function runUpdateStatement(
     result.nModified = replaced.length;
     if (matches.length === 0 && stmt.upsert) {
       const seed = kind === 'replacement' ? pickId(upsertSeed(stmt.q)) : upsertSeed(stmt.q);
-      const { doc: built } = applyUpdate(seed, stmt.u, { arrayFilters: stmt.arrayFilters, inserting: true });
+      const { doc: built } = applyUpdate(seed, stmt.u, { arrayFilters: stmt.arrayFilters, collation, inserting: true });
       const doc = withId(built);
+      checkDocumentSize(doc, 'upsert');
+      const invalid = validator?.check(doc);
+      if (invalid) throw invalid;
       const dup = checker.check(doc);
       if (dup) throw dup;
       result.n = 1;
@@ -98,6 +120,8 @@ export const updateCommand: Command = {
         multi: raw.multi === true,
         upsert: raw.upsert === true,
         arrayFilters: Array.isArray(raw.arrayFilters) ? raw.arrayFilters : undefined,
+        hint: raw.hint,
+        collation: raw.collation,
       });
       n += out.result.n;
       nModified += out.result.nModified;

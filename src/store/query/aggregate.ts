@@ -2,14 +2,21 @@ import type { Document } from 'bson';
 import { Aggregator } from 'mingo';
 import { StoreError } from '../errors';
 import { cloneDocument, isPlainObject } from '../storage/document-paths';
-import { mingoOptions } from './mingo-options';
+import { collatedFilter, collatedMingoOptions } from './collated-filter';
+import type { Collation } from './collation';
+import { aliasProto, namesProto, unaliasProto } from './proto-fields';
 
 /**
  * Runs an aggregation pipeline over `docs` with mingo. `resolve` supplies the documents of other
  * collections of the same database (`$lookup`, `$unionWith`). Writing stages are not mingo's
  * business: the caller strips `$out`/`$merge` and writes through mutations.
  */
-export function runPipeline(docs: Iterable<Document>, pipeline: Document[], resolve: (name: string) => Document[]): Document[] {
+export function runPipeline(
+  docs: Iterable<Document>,
+  pipeline: Document[],
+  resolve: (name: string) => Document[],
+  collation: Collation | null = null,
+): Document[] {
   for (const [i, stage] of pipeline.entries()) {
     if (!isPlainObject(stage) || Object.keys(stage).length !== 1) {
       throw new StoreError('Location40323', 'A pipeline stage specification object must contain exactly one field.');
@@ -20,11 +27,19 @@ export function runPipeline(docs: Iterable<Document>, pipeline: Document[], reso
     }
   }
   if (pipeline.length === 0) return [...docs];
+  if (namesProto(pipeline)) {
+    // mingo cannot take a field named __proto__: such a pipeline runs on aliased names (proto-fields.ts).
+    const aliasedResolve = (name: string): Document[] => resolve(name).map(aliasProto);
+    return runPipeline(Array.from(docs, aliasProto), aliasProto(pipeline), aliasedResolve, collation).map(unaliasProto);
+  }
   // mingo runs without cloning (fast), but some stages ($set/$addFields/$unset/$project on nested
   // paths) then write into their input: stored documents must be copied before such a stage.
   const input = mutatesInput(pipeline) ? Array.from(docs, cloneDocument) : [...docs];
   const cloningResolve = (name: string): Document[] => resolve(name).map(cloneDocument);
-  return new Aggregator(pipeline, mingoOptions(cloningResolve)).run(input) as Document[];
+  // Under a collation, `$sort` compares strings through mingo's own collation support and the
+  // top-level `$match` stages through the collated operators.
+  const stages = collation ? pipeline.map((s) => (isPlainObject(s.$match) ? { $match: collatedFilter(s.$match, collation) } : s)) : pipeline;
+  return new Aggregator(stages, collatedMingoOptions(collation, cloningResolve)).run(input) as Document[];
 }
 
 /** Stages that only select or reorder their input documents. */

@@ -1,18 +1,58 @@
 import type { Document } from 'bson';
 import { canonicalKey } from '../storage/canonical-key';
-import type { Collection } from '../storage/collection';
+import { ID_INDEX_NAME, type Collection } from '../storage/collection';
 import type { Index } from '../storage/index';
 import { isPlainObject } from '../storage/document-paths';
+import { holdsString } from './collated-filter';
+
+/** The documents a filter can possibly match, and the index that found them (null: a scan). */
+export interface Candidates {
+  docs: Document[] | Iterable<Document>;
+  index: Index | null;
+}
 
 /**
  * The documents a filter can possibly match, narrowed by a hash index when the filter has an
  * equality (or `$in`) on `_id`, on a field with a plain single-field index, or on the leading
  * fields of a plain compound index; otherwise every document. The caller still applies the whole filter to
- * each candidate.
+ * each candidate. Hidden indexes are not used. Hash keys compare strings bytewise, so a string
+ * equality is looked up only when the query (`collated`: it runs under a collation) and the index
+ * both compare strings that way.
  */
-export function candidateDocuments(coll: Collection, filter: Document): Document[] | Iterable<Document> {
-  const ids = indexedIds(coll, filter);
-  if (!ids) return coll.docs.values();
+export function findCandidates(coll: Collection, filter: Document, collated = false): Candidates {
+  const found = indexedIds(coll, filter, collated);
+  if (!found) return { docs: coll.docs.values(), index: null };
+  return { docs: documentsOf(coll, found.ids), index: found.index };
+}
+
+export function candidateDocuments(coll: Collection, filter: Document, collated = false): Document[] | Iterable<Document> {
+  return findCandidates(coll, filter, collated).docs;
+}
+
+/**
+ * The candidates through one index a query's `hint` names: its equality lookup when the filter
+ * has one on the index's leading field(s), else every document the index holds (a sparse or
+ * partial index holds only some, and mongod then answers from those alone).
+ */
+export function hintedCandidates(coll: Collection, filter: Document, index: Index, collated = false): Candidates {
+  const found = indexedIds(coll, filter, collated, index);
+  if (found) return { docs: documentsOf(coll, found.ids), index };
+  // The _id index is the documents map itself.
+  return { docs: index.name === ID_INDEX_NAME ? coll.docs.values() : documentsOf(coll, index.allIds()), index };
+}
+
+/** mongod's "simple _id query" (isSimpleIdQuery): the filter is one exact equality on `_id`. */
+export function isSimpleIdQuery(filter: Document): boolean {
+  const keys = Object.keys(filter);
+  if (keys.length !== 1 || keys[0] !== '_id') return false;
+  const cond = filter._id;
+  if (isPlainObject(cond) && Object.keys(cond).some((k) => k.startsWith('$'))) {
+    return Object.keys(cond).length === 1 && '$eq' in cond && hashable(cond.$eq);
+  }
+  return hashable(cond);
+}
+
+function documentsOf(coll: Collection, ids: Iterable<string>): Document[] {
   const out: Document[] = [];
   for (const id of ids) {
     const doc = coll.docs.get(id);
@@ -21,22 +61,32 @@ export function candidateDocuments(coll: Collection, filter: Document): Document
   return out;
 }
 
-function indexedIds(coll: Collection, filter: Document): Set<string> | null {
-  let best: Set<string> | null = null;
-  const consider = (ids: Set<string> | null): void => {
-    if (ids && (!best || ids.size < best.size)) best = ids;
+interface Found {
+  ids: Set<string>;
+  index: Index;
+}
+
+/** The smallest id set an index gives for the filter's equalities; `only` restricts the choice to one index. */
+function indexedIds(coll: Collection, filter: Document, collated: boolean, only?: Index): Found | null {
+  let best: Found | null = null;
+  const consider = (found: Found | null): void => {
+    if (found && (!best || found.ids.size < best.ids.size)) best = found;
   };
+  const usable = (index: Index): boolean => (only ? index === only : !index.hidden);
   for (const [field, cond] of Object.entries(filter)) {
     if (field === '$and' && Array.isArray(cond)) {
-      for (const sub of cond) if (isPlainObject(sub)) consider(indexedIds(coll, sub));
+      for (const sub of cond) if (isPlainObject(sub)) consider(indexedIds(coll, sub, collated, only));
       continue;
     }
     if (field.startsWith('$')) continue;
-    const values = equalityValues(cond);
-    if (values) consider(lookup(coll, field, values));
+    const values = equalityValues(cond, collated);
+    if (values) consider(lookup(coll, field, values, usable));
   }
   for (const index of coll.secondaryIndexes()) {
-    if (index.fields.length > 1 && !index.spec.sparse && !index.spec.partialFilterExpression) consider(compoundLookup(index, filter));
+    if (usable(index) && index.fields.length > 1 && !index.spec.sparse && !index.spec.partialFilterExpression) {
+      const ids = compoundLookup(index, filter, collated);
+      if (ids) consider({ ids, index });
+    }
   }
   return best;
 }
@@ -49,11 +99,11 @@ const MAX_COMPOUND_KEYS = 1_000;
  * as many as the filter has (all of them or a prefix); null when it has none on the first. Its keys
  * join the fields' canonical keys (Index.keysFor).
  */
-function compoundLookup(index: Index, filter: Document): Set<string> | null {
+function compoundLookup(index: Index, filter: Document, collated: boolean): Set<string> | null {
   let keys: string[] = [];
   let length = 0;
   for (const field of index.fields) {
-    const values = Object.hasOwn(filter, field) ? equalityValues(filter[field]) : null;
+    const values = Object.hasOwn(filter, field) ? equalityValues(filter[field], collated || index.spec.collation !== undefined) : null;
     if (!values || values.length === 0) break;
     const next = length === 0 ? values.map(canonicalKey) : keys.flatMap((prefix) => values.map((v) => `${prefix}\u0000${canonicalKey(v)}`));
     if (next.length > MAX_COMPOUND_KEYS) break;
@@ -66,17 +116,21 @@ function compoundLookup(index: Index, filter: Document): Set<string> | null {
   return ids;
 }
 
-/** The values a condition requires equality with, when they are all hashable; else null. */
-function equalityValues(cond: unknown): unknown[] | null {
+/**
+ * The values a condition requires equality with, when they are all hashable; else null.
+ * `collated`: strings do not compare bytewise, so values holding one are not hashable.
+ */
+function equalityValues(cond: unknown, collated: boolean): unknown[] | null {
+  const usable = (v: unknown): boolean => hashable(v) && !(collated && holdsString(v));
   if (isPlainObject(cond)) {
     const keys = Object.keys(cond);
-    if (keys.length === 1 && keys[0] === '$eq') return hashable(cond.$eq) ? [cond.$eq] : null;
+    if (keys.length === 1 && keys[0] === '$eq') return usable(cond.$eq) ? [cond.$eq] : null;
     if (keys.length === 1 && keys[0] === '$in' && Array.isArray(cond.$in)) {
-      return cond.$in.every(hashable) ? cond.$in : null;
+      return cond.$in.every(usable) ? cond.$in : null;
     }
-    return hashable(cond) ? [cond] : null;
+    return usable(cond) ? [cond] : null;
   }
-  return hashable(cond) ? [cond] : null;
+  return usable(cond) ? [cond] : null;
 }
 
 // Null matches missing fields and arrays match by element or whole: both need a scan.
@@ -87,17 +141,20 @@ function hashable(v: unknown): boolean {
   return bsonType !== 'BSONRegExp';
 }
 
-function lookup(coll: Collection, field: string, values: unknown[]): Set<string> | null {
+function lookup(coll: Collection, field: string, values: unknown[], usable: (index: Index) => boolean): Found | null {
   if (field === '_id') {
-    return new Set(values.map(canonicalKey).filter((id) => coll.docs.has(id)));
+    const index = coll.indexes.get(ID_INDEX_NAME)!;
+    if (!usable(index)) return null;
+    return { ids: new Set(values.map(canonicalKey).filter((id) => coll.docs.has(id))), index };
   }
   for (const index of coll.secondaryIndexes()) {
-    const usable =
-      index.fields.length === 1 && index.fields[0] === field && !index.spec.sparse && !index.spec.partialFilterExpression;
-    if (!usable) continue;
+    const plain =
+      index.fields.length === 1 && index.fields[0] === field && !index.spec.sparse && !index.spec.partialFilterExpression &&
+      !(index.spec.collation && values.some(holdsString));
+    if (!plain || !usable(index)) continue;
     const ids = new Set<string>();
     for (const v of values) for (const id of index.lookup(canonicalKey(v)) ?? []) ids.add(id);
-    return ids;
+    return { ids, index };
   }
   return null;
 }

@@ -1,16 +1,21 @@
 import type { Document } from 'bson';
-import { Query } from 'mingo';
+import type { Query } from 'mingo';
 import { StoreError } from '../errors';
 import { isPlainObject } from '../storage/document-paths';
-import { mingoOptions } from './mingo-options';
+import { collatedFilter, collatedMingoOptions } from './collated-filter';
+import type { Collation } from './collation';
+import { fieldSafeQuery } from './proto-fields';
 
-/** Validates a filter's shape and compiles it; operator errors surface as BadValue. */
-export function compileFilter(filter: unknown, what = 'filter'): Query {
+/**
+ * Validates a filter's shape and compiles it, its string comparisons under `collation` (null:
+ * binary); operator errors surface as BadValue.
+ */
+export function compileFilter(filter: unknown, what = 'filter', collation: Collation | null = null): Query {
   const criteria = filter ?? {};
   if (!isPlainObject(criteria)) {
     throw new StoreError('TypeMismatch', `"${what}" had the wrong type. Expected object, found ${describeType(criteria)}`);
   }
-  return new Query(criteria, mingoOptions());
+  return fieldSafeQuery(collatedFilter(criteria, collation), collatedMingoOptions(collation));
 }
 
 export function describeType(v: unknown): string {

@@ -1,9 +1,11 @@
 import type { Document } from 'bson';
 import { StoreError } from '../errors';
 import type { Collection } from '../storage/collection';
-import { cloneDocument, isPlainObject } from '../storage/document-paths';
-import { candidateDocuments } from './candidates';
+import { isPlainObject } from '../storage/document-paths';
+import { planAccess, type Access } from './access';
+import type { Collation } from './collation';
 import { compileFilter, describeType } from './filter';
+import { compileProjection } from './projection';
 
 export interface FindSpec {
   filter?: unknown;
@@ -12,31 +14,59 @@ export interface FindSpec {
   skip?: number;
   /** 0 = no limit. */
   limit?: number;
+  hint?: unknown;
+  /** String comparisons of the filter and sort; null or absent: binary. */
+  collation?: Collation | null;
+}
+
+/** A find's results with how it reached them (for explain). */
+export interface FindRun {
+  docs: Document[];
+  access: Access;
+  /** Documents the filter was applied to (counted only when asked for). */
+  docsExamined: number;
 }
 
 /** Runs a find over one collection (missing collection → no documents), all results at once. */
 export function findDocuments(coll: Collection | undefined, spec: FindSpec): Document[] {
-  const query = compileFilter(spec.filter);
-  const projection = optionalObject(spec.projection, 'projection');
+  return runFind(coll, spec).docs;
+}
+
+/** Runs a find and reports its access path; `countExamined` counts the documents it looked at. */
+export function runFind(coll: Collection | undefined, spec: FindSpec, countExamined = false): FindRun {
+  const collation = spec.collation ?? null;
+  const query = compileFilter(spec.filter, 'filter', collation);
+  const project = compileProjection(optionalObject(spec.projection, 'projection'), query);
   let sort = optionalObject(spec.sort, 'sort');
-  if (!coll) return [];
-  let source: Iterable<Document> = candidateDocuments(coll, (spec.filter as Document) ?? {});
-  if (sort && '$natural' in sort) {
-    // Natural order is insertion order; -1 walks it backwards.
-    if (sort.$natural === -1) source = [...source].reverse();
+  const filter = (spec.filter as Document) ?? {};
+  // A $natural sort is a collection scan in that direction (-1: newest first), as in mongod.
+  const natural = sort && '$natural' in sort ? (sort.$natural === -1 ? -1 : 1) : undefined;
+  if (sort && natural) {
     const { $natural: _n, ...rest } = sort;
     sort = Object.keys(rest).length ? rest : undefined;
   }
+  const hint = spec.hint ?? (natural ? { $natural: natural } : undefined);
+  const access = planAccess(coll, filter, { hint, idHack: !spec.skip && !natural, collated: collation !== null });
+  const run: FindRun = { docs: [], access, docsExamined: 0 };
+  if (!coll) return run;
+  let source: Iterable<Document> = countExamined ? counting(access.docs, () => (run.docsExamined += 1)) : access.docs;
+  // With another hint as well, the hinted index's order is walked backwards.
+  if (natural === -1 && spec.hint !== undefined) source = [...source].reverse();
   if (sort) validateSort(sort);
   let cursor = query.find(source as Document[]);
   if (sort) cursor = cursor.sort(sort as Record<string, 1 | -1>);
   if (spec.skip) cursor = cursor.skip(spec.skip);
   if (spec.limit) cursor = cursor.limit(spec.limit);
   const page = cursor.all() as Document[];
-  if (!projection || Object.keys(projection).length === 0) return page;
-  // Projection runs on copies of the page: mingo's exclusion of nested paths edits its input in
-  // place. The query is applied again so positional projections ("a.$") see their condition.
-  return query.find(page.map(cloneDocument), projection).all() as Document[];
+  run.docs = project ? page.map(project) : page;
+  return run;
+}
+
+function* counting(docs: Iterable<Document>, seen: () => void): Iterable<Document> {
+  for (const doc of docs) {
+    seen();
+    yield doc;
+  }
 }
 
 function optionalObject(v: unknown, name: string): Document | undefined {

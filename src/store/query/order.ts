@@ -1,21 +1,16 @@
 import type { Document } from 'bson';
 import { Query } from 'mingo';
-import { cloneDocument } from '../storage/document-paths';
 import { validateSort } from './find-documents';
+import { collatedMingoOptions } from './collated-filter';
+import type { Collation } from './collation';
 import { mingoOptions } from './mingo-options';
 
 const MATCH_ALL = new Query({}, mingoOptions());
 
-/** Documents in `sort` order (mongod's comparison order, via mingo). */
-export function sortDocuments(docs: Document[], sort: Document | undefined): Document[] {
+/** Documents in `sort` order (mongod's comparison order, strings under `collation`, via mingo). */
+export function sortDocuments(docs: Document[], sort: Document | undefined, collation: Collation | null = null): Document[] {
   if (!sort || Object.keys(sort).length === 0) return docs;
   validateSort(sort);
-  return MATCH_ALL.find(docs).sort(sort as Record<string, 1 | -1>).all() as Document[];
-}
-
-/** A find-style projection of one document. */
-export function projectDocument(doc: Document, projection: Document | undefined): Document {
-  if (!projection || Object.keys(projection).length === 0) return doc;
-  // On a copy: mingo's nested exclusions edit their input in place.
-  return MATCH_ALL.find([cloneDocument(doc)], projection).all()[0] as Document;
+  const all = collation ? new Query({}, collatedMingoOptions(collation)) : MATCH_ALL;
+  return all.find(docs).sort(sort as Record<string, 1 | -1>).all() as Document[];
 }

@@ -1,9 +1,15 @@
 import type { Document } from 'bson';
-import { Aggregator, update as mingoUpdate } from 'mingo';
+import { Aggregator } from 'mingo';
 import { StoreError } from '../errors';
 import { canonicalKey } from '../storage/canonical-key';
-import { cloneDocument, getPath, isPlainObject } from '../storage/document-paths';
+import { cloneDocument, isPlainObject } from '../storage/document-paths';
+import { formatValue } from '../storage/format-key';
+import type { Collation } from './collation';
+import { locate } from './field-access';
 import { mingoOptions } from './mingo-options';
+import { applyWrites, concreteWrites, type FieldWrite } from './operator-writes';
+import { checkArrayFilters, checkPositionalParts, isPositional } from './positional-paths';
+import { checkConflicts } from './update-conflicts';
 
 const UPDATE_OPERATORS = new Set([
   '$set', '$unset', '$inc', '$mul', '$rename', '$min', '$max', '$currentDate',
@@ -15,8 +21,11 @@ const PIPELINE_UPDATE_STAGES = new Set([
 
 export type UpdateKind = 'operators' | 'replacement' | 'pipeline';
 
-/** Classifies and validates an update argument before any document is touched. */
-export function updateKind(update: unknown): UpdateKind {
+/**
+ * Classifies and validates an update argument (and the array filters of an operator update)
+ * before any document is touched.
+ */
+export function updateKind(update: unknown, arrayFilters?: Document[]): UpdateKind {
   if (Array.isArray(update)) {
     for (const stage of update) {
       const name = isPlainObject(stage) ? Object.keys(stage)[0] : undefined;
@@ -46,26 +55,30 @@ export function updateKind(update: unknown): UpdateKind {
       throw new StoreError('FailedToParse', `Modifiers operate on fields but we found type ${Array.isArray(args) ? 'array' : typeof args} instead. For example: {$mod: {<field>: ...}} not {$set: ${JSON.stringify(args)}}`);
     }
     for (const [path, arg] of Object.entries(args)) {
+      checkPositionalParts(path);
       paths.push(path);
-      if (op === '$rename') paths.push(String(arg));
+      if (op === '$rename') paths.push(checkRename(path, arg));
       if ((op === '$inc' || op === '$mul') && !isNumeric(arg)) {
         throw new StoreError('TypeMismatch', `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${JSON.stringify(arg)}}`);
       }
     }
   }
   checkConflicts(paths);
+  if (arrayFilters) checkArrayFilters(paths, arrayFilters, update);
   return 'operators';
 }
 
-/** mongod refuses two operators touching the same path or a path and its prefix. */
-function checkConflicts(paths: string[]): void {
-  const sorted = paths.map((p) => p.replace(/\.\$(\[[^\]]*\])?/g, '')).sort();
-  for (let i = 1; i < sorted.length; i++) {
-    const [a, b] = [sorted[i - 1], sorted[i]];
-    if (a === b || b.startsWith(`${a}.`)) {
-      throw new StoreError('ConflictingUpdateOperators', `Updating the path '${b}' would create a conflict at '${a}'`);
-    }
+/** mongod's parse-time checks of one `$rename` field; returns the target. */
+function checkRename(from: string, to: unknown): string {
+  const element = `${from}: ${formatValue(to)}`;
+  if (typeof to !== 'string') throw new StoreError('BadValue', `The 'to' field for $rename must be a string: ${element}`);
+  if (from === to) throw new StoreError('BadValue', `The source and target field for $rename must differ: ${element}`);
+  if (to.startsWith(`${from}.`) || from.startsWith(`${to}.`)) {
+    throw new StoreError('BadValue', `The source and target field for $rename must not be on the same path: ${element}`);
   }
+  if (from.split('.').some(isPositional)) throw new StoreError('BadValue', `The source field for $rename may not be dynamic: ${from}`);
+  if (to.split('.').some(isPositional)) throw new StoreError('BadValue', `The destination field for $rename may not be dynamic: ${to}`);
+  return to;
 }
 
 function isNumeric(v: unknown): boolean {
@@ -78,6 +91,8 @@ export interface UpdateOptions {
   arrayFilters?: Document[];
   /** The query, for the positional `$` operator. */
   filter?: Document;
+  /** The collation the query and array filters compare strings under (null: bytewise). */
+  collation?: Collation | null;
   /** True when building the document of an upsert: `$setOnInsert` applies. */
   inserting?: boolean;
 }
@@ -111,11 +126,9 @@ export function applyUpdate(doc: Document, update: unknown, options: UpdateOptio
       if (options.inserting && $setOnInsert) ops.$set = { ...(ops.$set ?? {}), ...$setOnInsert };
       next = cloneDocument(doc);
       takeIdAssignments(next, ops);
-      checkNumericTargets(next, ops);
-      const paths = Object.keys(ops).length
-        ? mingoUpdate(next, ops, options.arrayFilters, options.filter, { cloneMode: 'deep', queryOptions: mingoOptions() })
-        : [];
-      changed = paths.length > 0;
+      const writes = concreteWrites(next, ops, options);
+      checkNumericTargets(next, writes);
+      changed = applyWrites(next, writes, options.collation ?? null);
       break;
     }
   }
@@ -152,10 +165,10 @@ function takeIdAssignments(doc: Document, ops: Document): void {
   }
 }
 
-function checkNumericTargets(doc: Document, ops: Document): void {
-  for (const op of ['$inc', '$mul']) {
-    for (const path of Object.keys(ops[op] ?? {})) {
-      const current = getPath(doc, path);
+function checkNumericTargets(doc: Document, writes: FieldWrite[]): void {
+  for (const { op, path } of writes) {
+    if (op === '$inc' || op === '$mul') {
+      const current = locate(doc, path, 'read')?.value;
       if (current !== undefined && !isNumeric(current)) {
         throw new StoreError('TypeMismatch', `Cannot apply ${op} to a value of non-numeric type. {_id: ${JSON.stringify(doc._id)}} has the field '${path}' of non-numeric type ${typeof current === 'string' ? 'string' : typeof current}`);
       }

@@ -70,6 +70,12 @@ export class Catalog {
         this.ensureCollection(db, name, m.options);
         return;
       }
+      case 'setCollectionOptions': {
+        const [db, name] = splitNamespace(m.ns);
+        const coll = this.dbs.get(db)?.get(name);
+        if (coll) coll.options = m.options;
+        return;
+      }
       case 'dropCollection': {
         const [db, name] = splitNamespace(m.ns);
         this.dbs.get(db)?.delete(name);
@@ -102,6 +108,11 @@ export class Catalog {
         const [db, name] = splitNamespace(m.ns);
         const coll = this.dbs.get(db)?.get(name);
         for (const index of m.names) coll?.dropIndex(index);
+        return;
+      }
+      case 'updateIndexSpec': {
+        const [db, name] = splitNamespace(m.ns);
+        this.dbs.get(db)?.get(name)?.updateIndexSpec(m.spec as IndexSpec);
         return;
       }
       case 'insert': {

@@ -73,6 +73,10 @@ export class Collection {
     this.indexes.set(spec.name, index);
   }
 
+  updateIndexSpec(spec: IndexSpec): void {
+    this.indexes.get(spec.name)?.updateSpec(spec);
+  }
+
   dropIndex(name: string): void {
     if (name !== ID_INDEX_NAME) this.indexes.delete(name);
   }

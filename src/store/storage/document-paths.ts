@@ -61,7 +61,14 @@ export function cloneDocument<T>(value: T): T {
   if (value instanceof Date) return new Date(value.getTime()) as T;
   if (isPlainObject(value)) {
     const copy: Document = {};
-    for (const key of Object.keys(value)) copy[key] = cloneDocument(value[key]);
+    for (const key of Object.keys(value)) {
+      // Assigning `__proto__` would set the copy's prototype: that field is defined instead.
+      if (key === '__proto__') {
+        Object.defineProperty(copy, key, { value: cloneDocument(value[key]), writable: true, enumerable: true, configurable: true });
+      } else {
+        copy[key] = cloneDocument(value[key]);
+      }
+    }
     return copy as T;
   }
   return value;

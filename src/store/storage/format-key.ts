@@ -6,7 +6,8 @@ export function formatKeyValue(doc: Document): string {
   return fields.length ? `{ ${fields.join(', ')} }` : '{}';
 }
 
-function formatValue(v: unknown): string {
+/** A value as mongod prints it in error messages (`"a"`, `[ 1, 2 ]`, `{ b: 1 }`). */
+export function formatValue(v: unknown): string {
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v !== 'object') return String(v);

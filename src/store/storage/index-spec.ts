@@ -61,6 +61,7 @@ export function sameIndexOptions(a: IndexSpec, b: IndexSpec): boolean {
     !!a.unique === !!b.unique &&
     !!a.sparse === !!b.sparse &&
     JSON.stringify(a.partialFilterExpression ?? null) === JSON.stringify(b.partialFilterExpression ?? null) &&
+    JSON.stringify(a.collation ?? null) === JSON.stringify(b.collation ?? null) &&
     JSON.stringify(a.key) === JSON.stringify(b.key)
   );
 }

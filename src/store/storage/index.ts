@@ -1,11 +1,13 @@
 import type { Document } from 'bson';
-import { Query } from 'mingo';
+import type { Query } from 'mingo';
 import { StoreError } from '../errors';
 import { canonicalKey } from './canonical-key';
 import { MISSING, valuesAtPath } from './document-paths';
 import type { IndexSpec } from './index-spec';
 import { formatKeyValue } from './format-key';
+import { collationKey, parseCollation, type Collation } from '../query/collation';
 import { mingoOptions } from '../query/mingo-options';
+import { fieldSafeQuery } from '../query/proto-fields';
 
 /** One index key of a document: its canonical hash key and the values it was made from. */
 export interface IndexKey {
@@ -27,20 +29,39 @@ export class Index {
    */
   private readonly prefixes: Array<Map<string, Set<string>>>;
   private readonly partial: Query | null;
+  /** Strings in keys compare under this collation (null: bytewise). */
+  private readonly collation: Collation | null;
+  private current: IndexSpec;
 
-  constructor(readonly spec: IndexSpec) {
+  constructor(spec: IndexSpec) {
+    this.current = spec;
+    this.collation = spec.collation ? storedCollation(spec.collation) : null;
     this.fields = Object.keys(spec.key);
     this.prefixes = this.fields.slice(1).map(() => new Map());
     try {
-      this.partial = spec.partialFilterExpression ? new Query(spec.partialFilterExpression, mingoOptions()) : null;
+      this.partial = spec.partialFilterExpression ? fieldSafeQuery(spec.partialFilterExpression, mingoOptions()) : null;
       this.partial?.test({});
     } catch (err) {
       throw new StoreError('BadValue', `Error in specification ${JSON.stringify(spec.key)} :: caused by :: invalid partialFilterExpression: ${(err as Error).message}`);
     }
   }
 
+  get spec(): IndexSpec {
+    return this.current;
+  }
+
   get name(): string {
-    return this.spec.name;
+    return this.current.name;
+  }
+
+  /** Takes a spec with the same name, key and key options (collMod's `hidden`): the entries stay valid. */
+  updateSpec(spec: IndexSpec): void {
+    this.current = spec;
+  }
+
+  /** A hidden index is maintained (and still enforces uniqueness) but no query uses it. */
+  get hidden(): boolean {
+    return this.current.hidden === true;
   }
 
   get unique(): boolean {
@@ -58,7 +79,7 @@ export class Index {
     // Compound keys over array fields are the cartesian product, as in a multikey index.
     const walk = (i: number, values: unknown[]): void => {
       if (i === perField.length) {
-        const key = values.map((v) => (v === MISSING ? 'N' : canonicalKey(v))).join('\u0000');
+        const key = values.map((v) => (v === MISSING ? 'N' : this.keyOf(v))).join('\u0000');
         if (!seen.has(key)) {
           seen.add(key);
           keys.push({ key, values: values.map((v) => (v === MISSING ? null : v)) });
@@ -77,15 +98,19 @@ export class Index {
     if (this.spec.sparse && values.length === 1 && values[0] === MISSING) return [];
     if (values.length === 1) {
       const v = values[0] === MISSING ? null : values[0];
-      return [{ key: values[0] === MISSING ? 'N' : canonicalKey(v), values: [v] }];
+      return [{ key: values[0] === MISSING ? 'N' : this.keyOf(v), values: [v] }];
     }
     const keys = new Map<string, IndexKey>();
     for (const raw of values) {
       const v = raw === MISSING ? null : raw;
-      const key = raw === MISSING ? 'N' : canonicalKey(v);
+      const key = raw === MISSING ? 'N' : this.keyOf(v);
       if (!keys.has(key)) keys.set(key, { key, values: [v] });
     }
     return [...keys.values()];
+  }
+
+  private keyOf(v: unknown): string {
+    return this.collation && typeof v === 'string' ? collationKey(v, this.collation) : canonicalKey(v);
   }
 
   add(id: string, doc: Document): void {
@@ -110,6 +135,13 @@ export class Index {
   /** The ids whose first `length` fields hold `key` (joined likewise); `length` may be all fields. */
   lookupPrefix(length: number, key: string): ReadonlySet<string> | undefined {
     return length === this.fields.length ? this.entries.get(key) : this.prefixes[length - 1]?.get(key);
+  }
+
+  /** Every id the index holds (all documents, unless it is sparse or partial). */
+  allIds(): Set<string> {
+    const ids = new Set<string>();
+    for (const set of this.entries.values()) for (const id of set) ids.add(id);
+    return ids;
   }
 
   private eachPrefix(key: string, visit: (map: Map<string, Set<string>>, prefix: string) => void): void {
@@ -148,4 +180,17 @@ function removeFrom(map: Map<string, Set<string>>, key: string, id: string): voi
   if (!ids) return;
   ids.delete(id);
   if (ids.size === 0) map.delete(key);
+}
+
+/**
+ * An index's collation as stored. createIndexes validated it; a data directory written before
+ * collations were honoured may hold one that no longer parses, and must still open: such an
+ * index keeps comparing bytewise, as it did then.
+ */
+function storedCollation(spec: unknown): Collation | null {
+  try {
+    return parseCollation(spec);
+  } catch {
+    return null;
+  }
 }

@@ -11,11 +11,15 @@ import type { Document } from 'bson';
  */
 export type Mutation =
   | { op: 'createCollection'; ns: string; options: Document }
+  /** Replace an existing collection's options (collMod) with these whole new ones. */
+  | { op: 'setCollectionOptions'; ns: string; options: Document }
   | { op: 'dropCollection'; ns: string }
   | { op: 'dropDatabase'; db: string }
   | { op: 'renameCollection'; from: string; to: string; dropTarget: boolean }
   | { op: 'createIndexes'; ns: string; specs: Document[] }
   | { op: 'dropIndexes'; ns: string; names: string[] }
+  /** Replace an index's spec by name: only options that leave its keys as they are (`hidden`). */
+  | { op: 'updateIndexSpec'; ns: string; spec: Document }
   /** Insert new documents; each has an `_id`. */
   | { op: 'insert'; ns: string; docs: Document[] }
   /** Replace existing documents, matched by `_id`, with these whole new versions. */

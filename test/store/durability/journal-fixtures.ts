@@ -62,6 +62,7 @@ export function everyKindBatch(): Mutation[] {
     { op: 'insert', ns: 'app.things', docs: [a, b] },
     { op: 'replace', ns: 'app.things', docs: [{ ...a, i: 10 }] },
     { op: 'delete', ns: 'app.things', ids: [b._id, 'string-id', 42, { compound: 1 }] },
+    { op: 'updateIndexSpec', ns: 'app.things', spec: { v: 2, key: { i: 1 }, name: 'i_1', unique: true, hidden: true } },
     { op: 'dropIndexes', ns: 'app.things', names: ['i_1'] },
     { op: 'renameCollection', from: 'app.things', to: 'app.stuff', dropTarget: true },
     { op: 'dropCollection', ns: 'app.gone' },

@@ -24,6 +24,15 @@ describe('candidateDocuments', () => {
     expect(size(candidateDocuments(coll, { _id: new ObjectId() }))).toBe(0);
   });
 
+  it('looks strings up only where both the query and the index compare them bytewise', () => {
+    expect(size(candidateDocuments(coll, { email: 'u7@x' }, true))).toBe(1000);
+    expect(size(candidateDocuments(coll, { _id: 5 }, true))).toBe(1);
+    const collated = new Collection('db', 'ci', {});
+    collated.addIndex({ v: 2, key: { email: 1 }, name: 'email_1', collation: { locale: 'en', strength: 2 } });
+    collated.insert([{ _id: 1, email: 'A@x' }, { _id: 2, email: 'b@x' }]);
+    expect(size(candidateDocuments(collated, { email: 'a@x' }))).toBe(2);
+  });
+
   it('narrows an equality on a single-field index, also inside $and', () => {
     expect(size(candidateDocuments(coll, { email: 'u7@x' }))).toBe(1);
     expect(size(candidateDocuments(coll, { $and: [{ n: { $gt: 3 } }, { email: { $eq: 'u9@x' } }] }))).toBe(1);

@@ -22,6 +22,23 @@ describe('Catalog', () => {
     expect(coll.indexes.get('email_1')!.lookup(canonicalKey('z'))!.size).toBe(1);
   });
 
+  it('updates an index spec in place (collMod hidden), keeping its entries and place, and replays it', async () => {
+    const live = await Catalog.open(new MemoryJournal());
+    const spec = { v: 2, key: { email: 1 }, name: 'email_1' };
+    await live.commit([
+      { op: 'insert', ns: 'db.a', docs: [{ _id: 1, email: 'x' }] },
+      { op: 'createIndexes', ns: 'db.a', specs: [spec, { v: 2, key: { n: 1 }, name: 'n_1' }] },
+    ]);
+    await live.commit([{ op: 'updateIndexSpec', ns: 'db.a', spec: { ...spec, hidden: true } }]);
+    const replayed = await Catalog.open(new MemoryJournal([...live.snapshotMutations()]));
+    for (const catalog of [live, replayed]) {
+      const coll = catalog.collection('db', 'a')!;
+      expect([...coll.indexes.keys()]).toEqual(['_id_', 'email_1', 'n_1']);
+      expect(coll.indexes.get('email_1')!.hidden).toBe(true);
+      expect(coll.indexes.get('email_1')!.lookup(canonicalKey('x'))!.size).toBe(1);
+    }
+  });
+
   it('renames and drops collections and databases', async () => {
     const catalog = await Catalog.open(new MemoryJournal());
     const batch: Mutation[] = [

@@ -51,10 +51,12 @@ function encodeMutation(mutation: Mutation, parts: Buffer[]): void {
       for (const spec of mutation.specs) put(spec);
       return;
     case 'createCollection':
+    case 'setCollectionOptions':
     case 'dropCollection':
     case 'dropDatabase':
     case 'renameCollection':
     case 'dropIndexes':
+    case 'updateIndexSpec':
       put({ ...mutation });
       return;
     default:
@@ -104,10 +106,12 @@ export function decodePayload(payload: Buffer, options: DeserializeOptions = WIR
         batch.push({ op: 'createIndexes', ns: head.ns, specs: items() });
         break;
       case 'createCollection':
+      case 'setCollectionOptions':
       case 'dropCollection':
       case 'dropDatabase':
       case 'renameCollection':
       case 'dropIndexes':
+      case 'updateIndexSpec':
         batch.push(head as Mutation);
         break;
       default:
