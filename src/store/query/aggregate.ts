@@ -3,6 +3,7 @@ import { Aggregator } from 'mingo';
 import { StoreError } from '../errors';
 import { cloneDocument, isPlainObject } from '../storage/document-paths';
 import { mingoOptions } from './mingo-options';
+import { originalOf, viewOf } from './mingo-view';
 
 /**
  * Runs an aggregation pipeline over `docs` with mingo. `resolve` supplies the documents of other
@@ -22,9 +23,11 @@ export function runPipeline(docs: Iterable<Document>, pipeline: Document[], reso
   if (pipeline.length === 0) return [...docs];
   // mingo runs without cloning (fast), but some stages ($set/$addFields/$unset/$project on nested
   // paths) then write into their input: stored documents must be copied before such a stage.
-  const input = mutatesInput(pipeline) ? Array.from(docs, cloneDocument) : [...docs];
-  const cloningResolve = (name: string): Document[] => resolve(name).map(cloneDocument);
-  return new Aggregator(pipeline, mingoOptions(cloningResolve)).run(input) as Document[];
+  // mingo works on views (mingo-view.ts); documents that come out unchanged are given back as
+  // stored, computed ones have plain JS numbers.
+  const input = mutatesInput(pipeline) ? Array.from(docs, (d) => cloneDocument(viewOf(d))) : Array.from(docs, viewOf);
+  const cloningResolve = (name: string): Document[] => resolve(name).map((d) => cloneDocument(viewOf(d)));
+  return (new Aggregator(viewOf(pipeline), mingoOptions(cloningResolve)).run(input) as Document[]).map(originalOf);
 }
 
 /** Stages that only select or reorder their input documents. */

@@ -3,14 +3,18 @@ import { Query } from 'mingo';
 import { StoreError } from '../errors';
 import { isPlainObject } from '../storage/document-paths';
 import { mingoOptions } from './mingo-options';
+import { viewOf } from './mingo-view';
 
-/** Validates a filter's shape and compiles it; operator errors surface as BadValue. */
+/**
+ * Validates a filter's shape and compiles it; operator errors surface as BadValue. The query
+ * tests views of documents (mingo-view.ts).
+ */
 export function compileFilter(filter: unknown, what = 'filter'): Query {
   const criteria = filter ?? {};
   if (!isPlainObject(criteria)) {
     throw new StoreError('TypeMismatch', `"${what}" had the wrong type. Expected object, found ${describeType(criteria)}`);
   }
-  return new Query(criteria, mingoOptions());
+  return new Query(viewOf(criteria), mingoOptions());
 }
 
 export function describeType(v: unknown): string {

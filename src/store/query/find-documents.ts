@@ -4,6 +4,7 @@ import type { Collection } from '../storage/collection';
 import { cloneDocument, isPlainObject } from '../storage/document-paths';
 import { candidateDocuments } from './candidates';
 import { compileFilter, describeType } from './filter';
+import { originalOf, retype, viewOf } from './mingo-view';
 
 export interface FindSpec {
   filter?: unknown;
@@ -17,8 +18,8 @@ export interface FindSpec {
 /** Runs a find over one collection (missing collection → no documents), all results at once. */
 export function findDocuments(coll: Collection | undefined, spec: FindSpec): Document[] {
   const query = compileFilter(spec.filter);
-  const projection = optionalObject(spec.projection, 'projection');
-  let sort = optionalObject(spec.sort, 'sort');
+  const projection = viewOf(optionalObject(spec.projection, 'projection'));
+  let sort = viewOf(optionalObject(spec.sort, 'sort'));
   if (!coll) return [];
   let source: Iterable<Document> = candidateDocuments(coll, (spec.filter as Document) ?? {});
   if (sort && '$natural' in sort) {
@@ -28,15 +29,17 @@ export function findDocuments(coll: Collection | undefined, spec: FindSpec): Doc
     sort = Object.keys(rest).length ? rest : undefined;
   }
   if (sort) validateSort(sort);
-  let cursor = query.find(source as Document[]);
+  let cursor = query.find(Array.from(source, viewOf));
   if (sort) cursor = cursor.sort(sort as Record<string, 1 | -1>);
   if (spec.skip) cursor = cursor.skip(spec.skip);
   if (spec.limit) cursor = cursor.limit(spec.limit);
   const page = cursor.all() as Document[];
-  if (!projection || Object.keys(projection).length === 0) return page;
+  if (!projection || Object.keys(projection).length === 0) return page.map(originalOf);
   // Projection runs on copies of the page: mingo's exclusion of nested paths edits its input in
   // place. The query is applied again so positional projections ("a.$") see their condition.
-  return query.find(page.map(cloneDocument), projection).all() as Document[];
+  // Each projected document gets the numeric types of its stored one back.
+  const projected = query.find(page.map(cloneDocument), projection).all() as Document[];
+  return projected.map((doc, i) => retype(doc, originalOf(page[i])));
 }
 
 function optionalObject(v: unknown, name: string): Document | undefined {

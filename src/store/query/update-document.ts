@@ -4,6 +4,8 @@ import { StoreError } from '../errors';
 import { canonicalKey } from '../storage/canonical-key';
 import { cloneDocument, getPath, isPlainObject } from '../storage/document-paths';
 import { mingoOptions } from './mingo-options';
+import { retype, viewOf } from './mingo-view';
+import { comparableOperands, typeArithmeticResults } from './update-types';
 
 const UPDATE_OPERATORS = new Set([
   '$set', '$unset', '$inc', '$mul', '$rename', '$min', '$max', '$currentDate',
@@ -101,20 +103,25 @@ export function applyUpdate(doc: Document, update: unknown, options: UpdateOptio
       break;
     }
     case 'pipeline': {
-      const out = new Aggregator(update as Document[], mingoOptions()).run([cloneDocument(doc)]);
-      next = out[0] as Document;
+      const out = new Aggregator(viewOf(update as Document[]), mingoOptions()).run([cloneDocument(viewOf(doc))]);
+      next = retype(out[0] as Document, doc);
       changed = canonicalKey(next) !== canonicalKey(doc);
       break;
     }
     case 'operators': {
       const { $setOnInsert, ...ops } = update as Document;
       if (options.inserting && $setOnInsert) ops.$set = { ...(ops.$set ?? {}), ...$setOnInsert };
-      next = cloneDocument(doc);
+      // mingo updates a copy of the document's view (mingo-view.ts); the stored numeric types
+      // are then put back, and given to the results of arithmetic as mongod types them.
+      next = cloneDocument(viewOf(doc));
       takeIdAssignments(next, ops);
       checkNumericTargets(next, ops);
+      const filter = options.filter && viewOf(options.filter);
       const paths = Object.keys(ops).length
-        ? mingoUpdate(next, ops, options.arrayFilters, options.filter, { cloneMode: 'deep', queryOptions: mingoOptions() })
+        ? mingoUpdate(next, comparableOperands(ops), viewOf(options.arrayFilters), filter, { cloneMode: 'deep', queryOptions: mingoOptions() })
         : [];
+      next = retype(next, doc);
+      typeArithmeticResults(next, doc, ops);
       changed = paths.length > 0;
       break;
     }

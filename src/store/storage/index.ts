@@ -6,6 +6,7 @@ import { MISSING, valuesAtPath } from './document-paths';
 import type { IndexSpec } from './index-spec';
 import { formatKeyValue } from './format-key';
 import { mingoOptions } from '../query/mingo-options';
+import { viewOf } from '../query/mingo-view';
 
 /** One index key of a document: its canonical hash key and the values it was made from. */
 export interface IndexKey {
@@ -32,7 +33,7 @@ export class Index {
     this.fields = Object.keys(spec.key);
     this.prefixes = this.fields.slice(1).map(() => new Map());
     try {
-      this.partial = spec.partialFilterExpression ? new Query(spec.partialFilterExpression, mingoOptions()) : null;
+      this.partial = spec.partialFilterExpression ? new Query(viewOf(spec.partialFilterExpression), mingoOptions()) : null;
       this.partial?.test({});
     } catch (err) {
       throw new StoreError('BadValue', `Error in specification ${JSON.stringify(spec.key)} :: caused by :: invalid partialFilterExpression: ${(err as Error).message}`);
@@ -49,7 +50,7 @@ export class Index {
 
   /** The keys a document contributes (none when sparse/partial leave it out). */
   keysFor(doc: Document): IndexKey[] {
-    if (this.partial && !this.partial.test(doc)) return [];
+    if (this.partial && !this.partial.test(viewOf(doc))) return [];
     if (this.fields.length === 1) return this.singleFieldKeys(doc);
     const perField = this.fields.map((f) => valuesAtPath(doc, f));
     if (this.spec.sparse && perField.every((vals) => vals.length === 1 && vals[0] === MISSING)) return [];
