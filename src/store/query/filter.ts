@@ -1,7 +1,8 @@
 import type { Document } from 'bson';
-import { Query } from 'mingo';
+import { Query } from './mingo';
 import { StoreError } from '../errors';
 import { isPlainObject } from '../storage/document-paths';
+import { withDbRefFields } from './dbref-fields';
 import { mingoOptions } from './mingo-options';
 import { viewOf } from './mingo-view';
 
@@ -14,7 +15,7 @@ export function compileFilter(filter: unknown, what = 'filter'): Query {
   if (!isPlainObject(criteria)) {
     throw new StoreError('TypeMismatch', `"${what}" had the wrong type. Expected object, found ${describeType(criteria)}`);
   }
-  return new Query(viewOf(criteria), mingoOptions());
+  return new Query(withDbRefFields(viewOf(criteria)), mingoOptions());
 }
 
 export function describeType(v: unknown): string {

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { Query } from 'mingo';
+import { Query } from './mingo';
 import { cloneDocument } from '../storage/document-paths';
 import { validateSort } from './find-documents';
 import { mingoOptions } from './mingo-options';

@@ -1,8 +1,9 @@
 import type { Document } from 'bson';
-import { Aggregator, update as mingoUpdate } from 'mingo';
+import { Aggregator, update as mingoUpdate } from './mingo';
 import { StoreError } from '../errors';
 import { canonicalKey } from '../storage/canonical-key';
 import { cloneDocument, getPath, isPlainObject } from '../storage/document-paths';
+import { withDbRefFields } from './dbref-fields';
 import { mingoOptions } from './mingo-options';
 import { retype, viewOf } from './mingo-view';
 import { comparableOperands, typeArithmeticResults } from './update-types';
@@ -116,7 +117,7 @@ export function applyUpdate(doc: Document, update: unknown, options: UpdateOptio
       next = cloneDocument(viewOf(doc));
       takeIdAssignments(next, ops);
       checkNumericTargets(next, ops);
-      const filter = options.filter && viewOf(options.filter);
+      const filter = options.filter && withDbRefFields(viewOf(options.filter));
       const paths = Object.keys(ops).length
         ? mingoUpdate(next, comparableOperands(ops), viewOf(options.arrayFilters), filter, { cloneMode: 'deep', queryOptions: mingoOptions() })
         : [];

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { Query } from 'mingo';
+import { Query } from '../query/mingo';
 import { StoreError } from '../errors';
 import { canonicalKey } from './canonical-key';
 import { MISSING, valuesAtPath } from './document-paths';

@@ -1,4 +1,4 @@
-import { Double, Int32, Long, type Document } from 'mongodb';
+import { Binary, DBRef, Decimal128, Double, Int32, Long, ObjectId, type Document } from 'mongodb';
 import { useTarget } from './target';
 
 /** Reads with every promotion off, so the BSON type of each value shows. */
@@ -13,6 +13,55 @@ describe('BSON value types in queries, storage and updates', () => {
   const coll = (name = 'values') => target().db.collection<Doc>(name);
   const ids = async (filter: Document, name = 'values') =>
     (await coll(name).find(filter).sort({ _id: 1 }).toArray()).map((d) => d._id);
+
+  describe('$type', () => {
+    beforeAll(async () => {
+      await coll().deleteMany({});
+      await coll().insertMany([
+        { _id: 1, v: new Int32(42) },
+        { _id: 2, v: Long.fromString('9223372036854775807') },
+        { _id: 3, v: new Double(1.5) },
+        { _id: 4, v: Decimal128.fromString('1.5') },
+        { _id: 5, v: new ObjectId() },
+        { _id: 6, v: new Binary(Buffer.from([1, 2]), 0) },
+        { _id: 7, v: 'text' },
+        { _id: 8, v: Long.fromNumber(7) },
+        { _id: 9, v: new Double(3) },
+        { _id: 10, v: [new Int32(1), 'x'] },
+        { _id: 11, v: true },
+        { _id: 12, v: new Date(0) },
+        { _id: 13, v: null },
+        { _id: 14, v: { a: 1 } },
+      ]);
+    });
+
+    it('tells every BSON type apart, by alias and by number', async () => {
+      expect(await ids({ v: { $type: 'objectId' } })).toEqual([5]);
+      expect(await ids({ v: { $type: 7 } })).toEqual([5]);
+      expect(await ids({ v: { $type: 'binData' } })).toEqual([6]);
+      expect(await ids({ v: { $type: 5 } })).toEqual([6]);
+      expect(await ids({ v: { $type: 'long' } })).toEqual([2, 8]);
+      expect(await ids({ v: { $type: 18 } })).toEqual([2, 8]);
+      expect(await ids({ v: { $type: 'int' } })).toEqual([1, 10]);
+      expect(await ids({ v: { $type: 'double' } })).toEqual([3, 9]);
+      expect(await ids({ v: { $type: 'decimal' } })).toEqual([4]);
+      expect(await ids({ v: { $type: 'string' } })).toEqual([7, 10]);
+      expect(await ids({ v: { $type: 'array' } })).toEqual([10]);
+      expect(await ids({ v: { $type: 'bool' } })).toEqual([11]);
+      expect(await ids({ v: { $type: 'date' } })).toEqual([12]);
+      expect(await ids({ v: { $type: 'null' } })).toEqual([13]);
+      expect(await ids({ v: { $type: 'object' } })).toEqual([14]);
+      expect(await ids({ v: { $type: ['double', 'decimal'] } })).toEqual([3, 4, 9]);
+    });
+
+    it("matches every numeric type with 'number'", async () => {
+      expect(await ids({ v: { $type: 'number' } })).toEqual([1, 2, 3, 4, 8, 9, 10]);
+    });
+
+    it('refuses an unknown type alias', async () => {
+      await expect(coll().findOne({ v: { $type: 'nothing' } })).rejects.toMatchObject({ code: 2, codeName: 'BadValue' });
+    });
+  });
 
   describe('numeric types kept through storage', () => {
     beforeEach(async () => {
@@ -90,6 +139,57 @@ describe('BSON value types in queries, storage and updates', () => {
       expect(typed(raw!.m)).toEqual(['Long', 6]);
       expect(typed(raw!.zero)).toEqual(['Double', 0]);
       expect(typed(raw!.set)).toEqual(['Double', 2]);
+    });
+  });
+
+  describe('query operators on values mingo reads differently', () => {
+    beforeAll(async () => {
+      await coll('misc').deleteMany({});
+      await coll('misc').insertMany([
+        { _id: 1, title: 'A', b: new Binary(Buffer.from([1, 2]), 0), bits: new Binary(Buffer.from([0b101, 0b10]), 0), n: Long.fromNumber(2 ** 40) },
+        { _id: 2, title: ['A', 'B'], b: new Binary(Buffer.from([1, 2]), 5), bits: new Binary(Buffer.from([0b10]), 0), n: 5 },
+        { _id: 3, title: 'B', b: new Binary(Buffer.from([1, 3]), 0) },
+        { _id: 4, b: new Binary(Buffer.from([1, 2, 3]), 0) },
+        { _id: 5, b: new Binary(Buffer.from([9]), 0) },
+        { _id: 6, members: [new DBRef('users', 1 as never), new DBRef('users', 2 as never)] },
+        { _id: 7, members: [new DBRef('users', 3 as never, 'other')] },
+      ]);
+    });
+
+    it('$all matches a scalar field holding the value', async () => {
+      expect(await ids({ title: { $all: ['A'] } }, 'misc')).toEqual([1, 2]);
+      expect(await ids({ title: { $all: ['A', 'B'] } }, 'misc')).toEqual([2]);
+      expect(await ids({ title: { $all: [] } }, 'misc')).toEqual([]);
+      // An update finds its documents with the same reading.
+      expect(await coll('misc').updateOne({ title: { $all: ['B'] }, _id: 3 }, { $set: { seen: true } })).toMatchObject({ matchedCount: 1, modifiedCount: 1 });
+    });
+
+    it('orders BinData by length, then subtype, then bytes', async () => {
+      const at = new Binary(Buffer.from([1, 2]), 0);
+      expect(await ids({ b: { $gt: at } }, 'misc')).toEqual([2, 3, 4]);
+      expect(await ids({ b: { $gte: at } }, 'misc')).toEqual([1, 2, 3, 4]);
+      expect(await ids({ b: { $lt: at } }, 'misc')).toEqual([5]);
+      expect(await ids({ b: { $lte: at } }, 'misc')).toEqual([1, 5]);
+    });
+
+    it('$bits* operators test the bits of BinData and of 64-bit integers', async () => {
+      expect(await ids({ bits: { $bitsAllSet: [0, 2, 9] } }, 'misc')).toEqual([1]);
+      expect(await ids({ bits: { $bitsAllSet: new Binary(Buffer.from([0b101])) } }, 'misc')).toEqual([1]);
+      expect(await ids({ bits: { $bitsAnySet: 2 } }, 'misc')).toEqual([2]);
+      expect(await ids({ bits: { $bitsAllClear: [1, 3] } }, 'misc')).toEqual([1]);
+      expect(await ids({ bits: { $bitsAnyClear: [0, 9] } }, 'misc')).toEqual([2]);
+      expect(await ids({ n: { $bitsAllSet: [40] } }, 'misc')).toEqual([1]);
+      expect(await ids({ n: { $bitsAllSet: 5 } }, 'misc')).toEqual([2]);
+    });
+
+    it('reads $ref, $id and $db as the fields of a DBRef', async () => {
+      expect(await ids({ members: { $elemMatch: { $id: 1 } } }, 'misc')).toEqual([6]);
+      expect(await ids({ members: { $elemMatch: { $ref: 'users', $id: 3 } } }, 'misc')).toEqual([7]);
+      expect(await ids({ members: { $elemMatch: { $db: 'other' } } }, 'misc')).toEqual([7]);
+      expect(await ids({ 'members.$id': 2 }, 'misc')).toEqual([6]);
+      expect(await ids({ members: { $ref: 'users', $id: 2 } }, 'misc')).toEqual([6]);
+      const found = await coll('misc').findOne({ _id: 6 });
+      expect(found!.members[0]).toBeInstanceOf(DBRef);
     });
   });
 });
