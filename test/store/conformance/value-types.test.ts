@@ -108,6 +108,15 @@ describe('BSON value types in queries, storage and updates', () => {
       }
     });
 
+    it('reads command arguments of any numeric type (mongosh sends doubles)', async () => {
+      await coll('numbers').insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3 }]);
+      const reply = await target().db.command({ find: 'numbers', filter: {}, sort: { _id: new Double(-1) }, limit: new Double(2), batchSize: Long.fromNumber(5) });
+      expect(reply.cursor.firstBatch.map((d: Doc) => d._id)).toEqual([3, 2]);
+      expect(await target().db.command({ delete: 'numbers', deletes: [{ q: {}, limit: new Double(1) }] })).toMatchObject({ n: 1 });
+      expect(await coll('numbers').createIndex({ k: new Double(1) as never })).toBe('k_1');
+      await coll('numbers').dropIndex('k_1');
+    });
+
     it('types the results of $inc and $mul as mongod does', async () => {
       await coll('numbers').insertOne({
         _id: 1,
