@@ -1,5 +1,6 @@
 import { Double, Long, type Document } from 'bson';
 import { StoreError } from '../errors';
+import { canonicalKey } from '../storage/canonical-key';
 import { getPath, isPlainObject } from '../storage/document-paths';
 import { isInt32 } from '../storage/stored-values';
 import { viewOf } from './mingo-view';
@@ -45,15 +46,30 @@ const INT64_MAX = 2n ** 63n - 1n;
  * refused. Decimal128 arithmetic is left as mingo did it.
  */
 export function typeArithmeticResults(next: Document, before: Document, ops: Document): void {
-  for (const op of ['$inc', '$mul'] as const) {
+  for (const [op, path, operand] of plainPathArguments(ops, ['$inc', '$mul'])) {
+    const result = typedResult(op as '$inc' | '$mul', getPath(before, path), operand);
+    if (result !== undefined) setExistingPath(next, path, result);
+  }
+  // `$min`/`$max` store their operand when it wins: as given, not as mingo's number.
+  for (const [, path, operand] of plainPathArguments(ops, ['$min', '$max'])) {
+    const now = getPath(next, path);
+    if (now !== undefined && canonicalKey(now) !== canonicalKey(getPath(before, path)) && canonicalKey(now) === canonicalKey(operand)) {
+      setExistingPath(next, path, operand);
+    }
+  }
+}
+
+/** [operator, path, operand] of the given operators' arguments on paths without a positional part. */
+function plainPathArguments(ops: Document, operators: string[]): Array<[string, string, unknown]> {
+  const out: Array<[string, string, unknown]> = [];
+  for (const op of operators) {
     const args = ops[op];
     if (!isPlainObject(args)) continue;
     for (const [path, operand] of Object.entries(args)) {
-      if (path.split('.').some((part) => part.startsWith('$'))) continue;
-      const result = typedResult(op, getPath(before, path), operand);
-      if (result !== undefined) setExistingPath(next, path, result);
+      if (!path.split('.').some((part) => part.startsWith('$'))) out.push([op, path, operand]);
     }
   }
+  return out;
 }
 
 function typedResult(op: '$inc' | '$mul', current: unknown, operand: unknown): unknown {

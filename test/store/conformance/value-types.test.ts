@@ -117,7 +117,7 @@ describe('BSON value types in queries, storage and updates', () => {
       await coll('numbers').dropIndex('k_1');
     });
 
-    it('types the results of $inc and $mul as mongod does', async () => {
+    it('types the results of $inc, $mul, $min and $max as mongod does', async () => {
       await coll('numbers').insertOne({
         _id: 1,
         i: new Int32(5),
@@ -127,6 +127,8 @@ describe('BSON value types in queries, storage and updates', () => {
         l: Long.fromNumber(5),
         keep: Long.fromNumber(9),
         m: new Int32(3),
+        top: new Int32(2),
+        low: new Int32(0),
       });
       await coll('numbers').updateOne(
         { _id: 1 },
@@ -134,6 +136,8 @@ describe('BSON value types in queries, storage and updates', () => {
           $inc: { i: new Int32(1), max: new Int32(1), half: new Double(0.5), whole: new Double(1), l: new Int32(1), fresh: Long.fromNumber(3) },
           $mul: { m: Long.fromNumber(2), zero: new Double(2) },
           $set: { set: new Double(2) },
+          $max: { keep: Long.fromNumber(8), top: Long.fromNumber(4) },
+          $min: { low: new Double(-1) },
         },
       );
       const raw = await coll('numbers').findOne({ _id: 1 }, RAW);
@@ -148,6 +152,8 @@ describe('BSON value types in queries, storage and updates', () => {
       expect(typed(raw!.m)).toEqual(['Long', 6]);
       expect(typed(raw!.zero)).toEqual(['Double', 0]);
       expect(typed(raw!.set)).toEqual(['Double', 2]);
+      expect(typed(raw!.top)).toEqual(['Long', 4]);
+      expect(typed(raw!.low)).toEqual(['Double', -1]);
     });
   });
 
