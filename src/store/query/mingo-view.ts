@@ -27,11 +27,14 @@ export function originalOf<T>(view: T): T {
   return (typeof view === 'object' && view !== null ? (originals.get(view) as T | undefined) : undefined) ?? view;
 }
 
+/** The view of a part of an object: computed with the object's, not kept on its own. */
+const partView = (value: unknown): unknown => (typeof value === 'object' && value !== null ? computeView(value) : value);
+
 function computeView(value: object): unknown {
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
-      const v = viewOf(value[i]);
+      const v = partView(value[i]);
       if (v !== value[i] && !copy) copy = value.slice(0, i);
       copy?.push(v);
     }
@@ -40,8 +43,9 @@ function computeView(value: object): unknown {
   if (isPlainObject(value)) {
     let copy: Record<string, unknown> | undefined;
     const keys = Object.keys(value);
-    for (const [i, key] of keys.entries()) {
-      const v = viewOf(value[key]);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      const v = partView(value[key]);
       if (v !== value[key] && !copy) {
         copy = {};
         for (const earlier of keys.slice(0, i)) setOwn(copy, earlier, value[earlier]);
