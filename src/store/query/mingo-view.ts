@@ -5,8 +5,9 @@ import { isPlainObject } from '../storage/document-paths';
  * storage/stored-values.ts), but mingo compares only JS numbers with each other: a `Double` and a
  * `Long` would be other types to it. Its view of a value has those as numbers (a Long beyond 2^53
  * stays a Long: no number holds it exactly). A value without them is its own view, so for most
- * documents this costs one look-up; views are kept per object (stored documents never change in
- * place), and each copied object remembers the stored one it stands for.
+ * documents this costs one look-up once the view is known: it is kept on the object asked about
+ * (stored documents never change in place), and each copied object remembers the stored one it
+ * stands for.
  */
 const VIEW = Symbol('mingo view');
 const originals = new WeakMap<object, object>();
