@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import { Long } from 'bson';
+import { Double, Int32, Long } from 'bson';
 import { StoreError } from '../errors';
 import { describeType } from '../query/filter';
 import { isPlainObject } from '../storage/document-paths';
@@ -18,11 +18,19 @@ export function collectionArg(ctx: CommandContext, command: string): string {
   return validateCollectionName(ctx.db, value);
 }
 
+/** A number argument of any BSON numeric type (Decimal128 aside) as a JS number; else undefined. */
+export function numberArgument(v: unknown): number | undefined {
+  if (typeof v === 'number') return v;
+  if (v instanceof Long) return v.toNumber();
+  if (v instanceof Double || v instanceof Int32) return v.value;
+  return undefined;
+}
+
 export function optionalNumber(body: Document, field: string): number | undefined {
   const v = body[field];
   if (v === undefined || v === null) return undefined;
-  if (typeof v === 'number') return v;
-  if (v instanceof Long) return v.toNumber();
+  const n = numberArgument(v);
+  if (n !== undefined) return n;
   throw new StoreError('TypeMismatch', `BSON field '${field}' is the wrong type '${describeType(v)}', expected types '[long, int, decimal, double]'`);
 }
 
@@ -56,7 +64,8 @@ export function optionalBoolean(body: Document, field: string): boolean | undefi
   const v = body[field];
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'boolean') return v;
-  if (typeof v === 'number') return v !== 0;
+  const n = numberArgument(v);
+  if (n !== undefined) return n !== 0;
   throw new StoreError('TypeMismatch', `BSON field '${field}' is the wrong type '${describeType(v)}', expected type 'bool'`);
 }
 

@@ -1,6 +1,7 @@
 import type { Document } from 'bson';
 import { StoreError } from '../errors';
 import { checkValidationOptions } from '../query/document-validator';
+import { viewOf } from '../query/mingo-view';
 import { ID_INDEX_NAME } from '../storage/collection';
 import { isPlainObject } from '../storage/document-paths';
 import type { Index } from '../storage/index';
@@ -83,7 +84,8 @@ function findIndex(indexes: ReadonlyMap<string, Index>, request: Document, ns: s
     return index;
   }
   if (!isPlainObject(keyPattern)) throw new StoreError('InvalidOptions', 'Key pattern must be an object.');
-  const wanted = JSON.stringify(keyPattern);
+  // Directions of any numeric type, as the stored key pattern holds them (index-spec.ts).
+  const wanted = JSON.stringify(viewOf(keyPattern));
   const index = [...indexes.values()].find((i) => JSON.stringify(i.spec.key) === wanted);
   if (!index) throw new StoreError('IndexNotFound', `cannot find index ${wanted} for ns ${ns}`);
   return index;

@@ -1,7 +1,7 @@
 import { StoreError } from '../errors';
 import { operationCollation } from '../query/collation';
 import { matchingDocuments } from '../query/match';
-import { collectionArg, optionalBoolean, requiredArray } from './arguments';
+import { collectionArg, numberArgument, optionalBoolean, requiredArray } from './arguments';
 import type { Command } from './command';
 import { requireDocument, runStatements } from './write-helpers';
 
@@ -16,7 +16,7 @@ export const deleteCommand: Command = {
     const writeErrors = await runStatements(statements, ordered, (statement) => {
       const stmt = requireDocument(statement, 'delete statement');
       const q = requireDocument(stmt.q, "BSON field 'delete.deletes.q'");
-      const limit = stmt.limit ?? 0;
+      const limit = numberArgument(stmt.limit) ?? stmt.limit ?? 0;
       if (limit !== 0 && limit !== 1) {
         throw new StoreError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${String(limit)}`);
       }

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import type { Query } from 'mingo';
+import type { Query } from '../query/mingo';
 import { compileFilter } from '../query/filter';
 import { cursorBatchSize, optionalBoolean, optionalObject } from './arguments';
 import type { Command } from './command';

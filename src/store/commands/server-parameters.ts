@@ -1,8 +1,8 @@
-import { Long } from 'bson';
 import { SCRAM_SHA_256 } from '../auth/scram-credential';
 import type { CursorRegistry } from '../cursors';
 import { StoreError } from '../errors';
 import { describeType } from '../query/filter';
+import { numberArgument } from './arguments';
 import type { TtlMonitor } from '../storage/ttl-monitor';
 
 /** One server parameter: its value, and how `setParameter` changes it (absent: startup only). */
@@ -78,7 +78,7 @@ export class ServerParameters {
 
 // mongod's integer parameters take any number BSON type and keep its integral part.
 function integerValue(name: string, v: unknown): number {
-  const n = typeof v === 'number' ? v : v instanceof Long ? v.toNumber() : NaN;
+  const n = numberArgument(v) ?? NaN;
   if (!Number.isFinite(n) || n < 0) {
     throw new StoreError('BadValue', `Invalid value for parameter ${name}: ${describeType(v)} ${String(v)}`);
   }

@@ -1,9 +1,10 @@
 import type { Document } from 'bson';
-import { Aggregator } from 'mingo';
+import { Aggregator } from './mingo';
 import { StoreError } from '../errors';
 import { cloneDocument, isPlainObject } from '../storage/document-paths';
 import { collatedFilter, collatedMingoOptions } from './collated-filter';
 import type { Collation } from './collation';
+import { originalOf, viewOf } from './mingo-view';
 import { aliasProto, namesProto, unaliasProto } from './proto-fields';
 
 /**
@@ -34,12 +35,15 @@ export function runPipeline(
   }
   // mingo runs without cloning (fast), but some stages ($set/$addFields/$unset/$project on nested
   // paths) then write into their input: stored documents must be copied before such a stage.
-  const input = mutatesInput(pipeline) ? Array.from(docs, cloneDocument) : [...docs];
-  const cloningResolve = (name: string): Document[] => resolve(name).map(cloneDocument);
+  // mingo works on views (mingo-view.ts); documents that come out unchanged are given back as
+  // stored, computed ones have plain JS numbers.
+  const input = mutatesInput(pipeline) ? Array.from(docs, (d) => cloneDocument(viewOf(d))) : Array.from(docs, viewOf);
+  const cloningResolve = (name: string): Document[] => resolve(name).map((d) => cloneDocument(viewOf(d)));
+  const view = viewOf(pipeline);
   // Under a collation, `$sort` compares strings through mingo's own collation support and the
   // top-level `$match` stages through the collated operators.
-  const stages = collation ? pipeline.map((s) => (isPlainObject(s.$match) ? { $match: collatedFilter(s.$match, collation) } : s)) : pipeline;
-  return new Aggregator(stages, collatedMingoOptions(collation, cloningResolve)).run(input) as Document[];
+  const stages = collation ? view.map((s) => (isPlainObject(s.$match) ? { $match: collatedFilter(s.$match, collation) } : s)) : view;
+  return (new Aggregator(stages, collatedMingoOptions(collation, cloningResolve)).run(input) as Document[]).map(originalOf);
 }
 
 /** Stages that only select or reorder their input documents. */

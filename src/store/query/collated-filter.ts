@@ -7,9 +7,9 @@ import { mingoOptions, type MingoOptions } from './mingo-options';
 
 /**
  * Collation-aware comparisons for mingo. mingo sorts with a collation but compares strings in
- * filters bytewise, and its own operators cannot be replaced through a Context (built-ins win).
- * So a filter run under a collation has each comparison whose operand holds a string rewritten
- * to one of these operators, which compare strings with the collation's Intl.Collator.
+ * filters bytewise. So a filter run under a collation has each comparison whose operand holds a
+ * string rewritten to one of these operators, which compare strings with the collation's
+ * Intl.Collator; they join the store's operators (mingo-options.ts) for that query only.
  */
 const REWRITTEN: Record<string, string> = {
   $eq: '$__collatedEq',
@@ -29,8 +29,16 @@ type QueryOps = NonNullable<NonNullable<Parameters<typeof Context.init>[0]>['que
 export function collatedMingoOptions(collation: Collation | null, resolver?: (name: string) => Document[]): MingoOptions {
   const base = mingoOptions(resolver);
   if (!collation) return base;
-  return { ...base, collation: collation.mingo, context: Context.init({ query: collatedOperators(collation) as unknown as QueryOps }) };
+  let context = contexts.get(collation);
+  if (!context) {
+    context = Context.from(base.context!, Context.init({ query: collatedOperators(collation) as unknown as QueryOps }));
+    contexts.set(collation, context);
+  }
+  return { ...base, collation: collation.mingo, context };
 }
+
+// One context per collation (parseCollation gives the same object for the same collation).
+const contexts = new WeakMap<Collation, Context>();
 
 /** The filter with its string comparisons turned into the collated operators. */
 export function collatedFilter(filter: Document, collation: Collation | null): Document {

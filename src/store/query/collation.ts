@@ -4,6 +4,7 @@ import { formatKeyValue } from '../storage/format-key';
 import { isPlainObject } from '../storage/document-paths';
 import { describeType } from './filter';
 import type { MingoOptions } from './mingo-options';
+import { viewOf } from './mingo-view';
 
 /** The ICU version mongod 7.0 reports in every collation spec. */
 export const ICU_VERSION = '57.1';
@@ -31,10 +32,12 @@ export function parseCollation(raw: unknown): Collation | null {
   if (!isPlainObject(raw)) {
     throw new StoreError('TypeMismatch', `BSON field 'collation' is the wrong type '${describeType(raw)}', expected type 'object'`);
   }
-  const cacheKey = JSON.stringify(raw);
+  // Numeric options are read as numbers whatever their BSON type (mongosh sends doubles).
+  const spec = viewOf(raw);
+  const cacheKey = JSON.stringify(spec);
   const known = cache.get(cacheKey);
   if (known !== undefined) return known;
-  const parsed = buildCollation(raw);
+  const parsed = buildCollation(spec);
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(cacheKey, parsed);
   return parsed;

@@ -1,10 +1,10 @@
 import type { Document } from 'bson';
-import type { Query } from 'mingo';
+import type { Query } from './mingo';
 import { StoreError } from '../errors';
 import { isPlainObject } from '../storage/document-paths';
 import { describeType } from './filter';
 import { mingoOptions } from './mingo-options';
-import { fieldSafeQuery } from './proto-fields';
+import { storedQuery } from './stored-query';
 
 const LEVELS = ['off', 'strict', 'moderate'];
 const ACTIONS = ['error', 'warn'];
@@ -59,7 +59,7 @@ function compileValidator(validator: unknown, field: string): Query {
   if (!isPlainObject(validator)) {
     throw new StoreError('TypeMismatch', `BSON field '${field}' is the wrong type '${describeType(validator)}', expected type 'object'`);
   }
-  return fieldSafeQuery(validator, mingoOptions());
+  return storedQuery(validator, mingoOptions());
 }
 
 function enumeration(options: Document, field: string, values: string[], command: string): void {

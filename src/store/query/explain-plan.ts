@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 import { isPlainObject } from '../storage/document-paths';
 import type { Index } from '../storage/index';
 import type { Access } from './access';
+import { viewOf } from './mingo-view';
 
 /**
  * The plan documents of mongod's explain (classic engine, explainVersion "1") for what the store
@@ -52,7 +53,7 @@ export function findStages(access: Document, find: { sort?: Document; skip?: num
   if (find.skip) plan = { stage: 'SKIP', skipAmount: find.skip, inputStage: plan };
   if (find.limit && !sort) plan = { stage: 'LIMIT', limitAmount: find.limit, inputStage: plan };
   if (find.projection && Object.keys(find.projection).length) {
-    const simple = Object.values(find.projection).every((v) => typeof v === 'number' || typeof v === 'boolean');
+    const simple = Object.values(viewOf(find.projection)).every((v) => typeof v === 'number' || typeof v === 'boolean');
     plan = { stage: simple ? 'PROJECTION_SIMPLE' : 'PROJECTION_DEFAULT', transformBy: find.projection, inputStage: plan };
   }
   return plan;

@@ -78,31 +78,3 @@ export function locate(doc: Document, path: string, mode: LocateMode): FieldSlot
 function notViable(field: string, name: string, value: unknown): StoreError {
   return new StoreError('PathNotViable', `Cannot create field '${field}' in element {${name}: ${formatValue(value)}}`);
 }
-
-/** mongod's name for a value's BSON type, as its error messages print it. */
-export function bsonTypeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (v instanceof Date) return 'date';
-  if (v instanceof RegExp) return 'regex';
-  switch (typeof v) {
-    case 'number':
-      return Number.isInteger(v) && v >= -(2 ** 31) && v < 2 ** 31 ? 'int' : 'double';
-    case 'string':
-      return 'string';
-    case 'boolean':
-      return 'bool';
-    case 'object':
-      break;
-    default:
-      return typeof v;
-  }
-  const bsonType = (v as { _bsontype?: string })._bsontype;
-  return bsonType ? (BSON_TYPE_NAMES[bsonType] ?? bsonType.toLowerCase()) : 'object';
-}
-
-const BSON_TYPE_NAMES: Record<string, string> = {
-  ObjectId: 'objectId', ObjectID: 'objectId', Binary: 'binData', Decimal128: 'decimal', Long: 'long',
-  Int32: 'int', Double: 'double', BSONRegExp: 'regex', Timestamp: 'timestamp', MinKey: 'minKey',
-  MaxKey: 'maxKey', Code: 'javascript', BSONSymbol: 'symbol', DBRef: 'object',
-};

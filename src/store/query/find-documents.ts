@@ -5,6 +5,7 @@ import { isPlainObject } from '../storage/document-paths';
 import { planAccess, type Access } from './access';
 import type { Collation } from './collation';
 import { compileFilter, describeType } from './filter';
+import { originalOf, viewOf } from './mingo-view';
 import { compileProjection } from './projection';
 
 export interface FindSpec {
@@ -37,7 +38,8 @@ export function runFind(coll: Collection | undefined, spec: FindSpec, countExami
   const collation = spec.collation ?? null;
   const query = compileFilter(spec.filter, 'filter', collation);
   const project = compileProjection(optionalObject(spec.projection, 'projection'), query);
-  let sort = optionalObject(spec.sort, 'sort');
+  // Sort directions of any numeric type read as numbers (mongosh sends doubles).
+  let sort = viewOf(optionalObject(spec.sort, 'sort'));
   const filter = (spec.filter as Document) ?? {};
   // A $natural sort is a collection scan in that direction (-1: newest first), as in mongod.
   const natural = sort && '$natural' in sort ? (sort.$natural === -1 ? -1 : 1) : undefined;
@@ -53,13 +55,19 @@ export function runFind(coll: Collection | undefined, spec: FindSpec, countExami
   // With another hint as well, the hinted index's order is walked backwards.
   if (natural === -1 && spec.hint !== undefined) source = [...source].reverse();
   if (sort) validateSort(sort);
-  let cursor = query.find(source as Document[]);
+  let cursor = query.find(viewsOf(source));
   if (sort) cursor = cursor.sort(sort as Record<string, 1 | -1>);
   if (spec.skip) cursor = cursor.skip(spec.skip);
   if (spec.limit) cursor = cursor.limit(spec.limit);
-  const page = cursor.all() as Document[];
+  // mingo filtered and sorted the documents' views: the stored documents are the results.
+  const page = (cursor.all() as Document[]).map(originalOf);
   run.docs = project ? page.map(project) : page;
   return run;
+}
+
+/** The documents' views (mingo-view.ts), made as mingo asks for them. */
+function* viewsOf(docs: Iterable<Document>): Iterable<Document> {
+  for (const doc of docs) yield viewOf(doc);
 }
 
 function* counting(docs: Iterable<Document>, seen: () => void): Iterable<Document> {

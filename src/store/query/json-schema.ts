@@ -2,6 +2,8 @@ import type { Document } from 'bson';
 import { StoreError } from '../errors';
 import { canonicalKey } from '../storage/canonical-key';
 import { isPlainObject } from '../storage/document-paths';
+import { BSON_TYPE_CODES, bsonTypeCode, NUMERIC_TYPE_CODES } from './bson-types';
+import { originalOf } from './mingo-view';
 
 /**
  * mongod's `$jsonSchema` (draft 4 with `bsonType`, minus `$ref`, `format` and the other keywords
@@ -14,14 +16,13 @@ export type SchemaTest = (value: unknown) => boolean;
 const UNSUPPORTED = new Set(['$ref', '$schema', 'default', 'definitions', 'format', 'id']);
 const ANNOTATIONS = new Set(['title', 'description']);
 const JSON_TYPES = new Set(['object', 'array', 'number', 'boolean', 'string', 'null']);
-const BSON_TYPES = new Set([
-  'double', 'string', 'object', 'array', 'binData', 'undefined', 'objectId', 'bool', 'date', 'null', 'regex',
-  'dbPointer', 'javascript', 'symbol', 'javascriptWithScope', 'int', 'timestamp', 'long', 'decimal', 'minKey', 'maxKey', 'number',
-]);
+const BSON_TYPES = new Set([...Object.keys(BSON_TYPE_CODES), 'number']);
 
 export function compileJsonSchema(schema: unknown): SchemaTest {
   if (!isPlainObject(schema)) throw new StoreError('TypeMismatch', '$jsonSchema must be an object');
-  return compile(schema);
+  const test = compile(schema);
+  // mingo hands over its view of a document (mingo-view.ts): the types are in the stored one.
+  return (doc) => test(originalOf(doc));
 }
 
 function compile(schema: Document): SchemaTest {
@@ -59,7 +60,10 @@ const KEYWORDS: Record<string, Keyword> = {
   multipleOf: (arg) => {
     const m = number('multipleOf', arg);
     if (m <= 0) throw badValue("$jsonSchema keyword 'multipleOf' must have a positive value");
-    return (v) => typeof v !== 'number' || Number.isInteger(v / m);
+    return (v) => {
+      const n = numeric(v);
+      return n === undefined || Number.isInteger(n / m);
+    };
   },
   minLength: (arg) => count('minLength', arg, (v) => (typeof v === 'string' ? [...v].length : undefined), (n, b) => n >= b),
   maxLength: (arg) => count('maxLength', arg, (v) => (typeof v === 'string' ? [...v].length : undefined), (n, b) => n <= b),
@@ -162,43 +166,8 @@ function jsonTypeMatches(v: unknown, type: string): boolean {
 }
 
 function bsonTypeMatches(v: unknown, type: string): boolean {
-  const actual = bsonTypeOf(v);
-  if (type === 'number') return actual === 'int' || actual === 'long' || actual === 'double' || actual === 'decimal';
-  return actual === type;
-}
-
-/** The BSON type alias of a stored value (numbers held as JS numbers are int, long or double by value). */
-function bsonTypeOf(v: unknown): string {
-  if (v === null) return 'null';
-  if (v === undefined) return 'undefined';
-  if (typeof v === 'string') return 'string';
-  if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'number') {
-    if (!Number.isInteger(v)) return 'double';
-    return v >= -(2 ** 31) && v < 2 ** 31 ? 'int' : 'long';
-  }
-  if (typeof v === 'bigint') return 'long';
-  if (Array.isArray(v)) return 'array';
-  if (v instanceof Date) return 'date';
-  if (v instanceof RegExp) return 'regex';
-  const bsonType = (v as { _bsontype?: string })._bsontype;
-  switch (bsonType) {
-    case undefined: return 'object';
-    case 'ObjectId': case 'ObjectID': return 'objectId';
-    case 'Int32': return 'int';
-    case 'Double': return 'double';
-    case 'Long': return 'long';
-    case 'Decimal128': return 'decimal';
-    case 'Binary': return 'binData';
-    case 'BSONRegExp': return 'regex';
-    case 'Timestamp': return 'timestamp';
-    case 'MinKey': return 'minKey';
-    case 'MaxKey': return 'maxKey';
-    case 'Code': return (v as { scope?: unknown }).scope ? 'javascriptWithScope' : 'javascript';
-    case 'BSONSymbol': return 'symbol';
-    case 'DBRef': return 'object';
-    default: return bsonType.toLowerCase();
-  }
+  const actual = bsonTypeCode(v);
+  return type === 'number' ? NUMERIC_TYPE_CODES.has(actual) : actual === BSON_TYPE_CODES[type];
 }
 
 function numeric(v: unknown): number | undefined {

@@ -1,12 +1,15 @@
 import type { Document } from 'bson';
-import { update as mingoUpdate } from 'mingo';
 import { StoreError } from '../errors';
-import { canonicalKey } from '../storage/canonical-key';
+import { cloneDocument } from '../storage/document-paths';
+import { sameBson } from '../storage/stored-values';
 import type { Collation } from './collation';
 import { locate, ownValue, writeField } from './field-access';
+import { update as mingoUpdate } from './mingo';
 import { mingoOptions } from './mingo-options';
+import { viewOf } from './mingo-view';
 import { concretePaths, type PositionalContext } from './positional-paths';
 import { checkTarget, CREATING_OPERATORS, pullFromField, renameField, setField, unsetField } from './update-fields';
+import { arithmeticResult, storedResult } from './update-types';
 
 /** One operator's effect on one concrete path: `arg` is the operator's argument for it. */
 export interface FieldWrite {
@@ -57,7 +60,7 @@ function refuseTopLevelDollar(doc: Document, path: string): void {
   );
 }
 
-/** Operators the store applies itself (update-fields.ts); mingo computes the others' values. */
+/** Operators the store applies itself (update-fields.ts); the others' values are computed first. */
 const STORE_OPERATORS = new Set(['$set', '$unset', '$rename', '$pull']);
 
 /**
@@ -66,7 +69,7 @@ const STORE_OPERATORS = new Set(['$set', '$unset', '$rename', '$pull']);
  * in that order. A `$rename` takes its place at its target. Returns whether anything changed.
  */
 export function applyWrites(doc: Document, writes: FieldWrite[], collation: Collation | null): boolean {
-  const computed = computeWithMingo(doc, writes.filter((w) => !STORE_OPERATORS.has(w.op)));
+  const computed = computedValues(doc, writes.filter((w) => !STORE_OPERATORS.has(w.op)));
   const placed = (w: FieldWrite): string[] => (w.op === '$rename' ? String(w.arg) : w.path).split('.');
   const ordered = writes.map((w) => ({ w, parts: placed(w) })).sort((a, b) => comparePaths(a.parts, b.parts));
   let changed = false;
@@ -97,31 +100,40 @@ export function applyWrites(doc: Document, writes: FieldWrite[], collation: Coll
 }
 
 /**
- * The new values of the writes whose operators mingo computes, from the values before the update
- * (no two writes touch the same field), in one mingo call. mingo works on a holder document of
- * generated field names and never sees the real paths, so names it refuses or misreads
- * (`$`-prefixed, `__proto__`, Object.prototype members such as `constructor`) behave as any
- * other. A write without an entry leaves its field as it is.
+ * The new values of the computed writes, from the values before the update (no two writes touch
+ * the same field). `$inc` and `$mul` are the store's own arithmetic, typed as mongod types it
+ * (update-types.ts); the other operators' values come from one mingo call. mingo works on a holder
+ * document of generated field names and never sees the real paths, so names it refuses or
+ * misreads (`$`-prefixed, `__proto__`, Object.prototype members such as `constructor`) behave as
+ * any other; it computes on views (mingo-view.ts) of the values and arguments, and each result
+ * then gets the BSON type mongod gives it. A write without an entry leaves its field as it is.
  */
-function computeWithMingo(doc: Document, writes: FieldWrite[]): Map<FieldWrite, { value: unknown; changed: boolean }> {
+function computedValues(doc: Document, writes: FieldWrite[]): Map<FieldWrite, { value: unknown; changed: boolean }> {
   const out = new Map<FieldWrite, { value: unknown; changed: boolean }>();
   const holder: Document = {};
   const modifier: Record<string, Document> = {};
-  const before = new Map<FieldWrite, string | undefined>();
+  const before = new Map<FieldWrite, unknown>();
   writes.forEach((w, i) => {
     const target = checkTarget(doc, w.op, w.path);
     if (!target) return;
-    if (target.value !== undefined) holder[`f${i}`] = target.value;
-    (modifier[w.op] ??= {})[`f${i}`] = w.arg;
-    before.set(w, target.value === undefined ? undefined : canonicalKey(target.value));
+    if (w.op === '$inc' || w.op === '$mul') {
+      const value = arithmeticResult(w.op, target.value, w.arg);
+      out.set(w, { value, changed: target.value === undefined || !sameBson(target.value, value) });
+      return;
+    }
+    // A copy: mingo edits arrays in place, and `before` must keep the value as it was.
+    if (target.value !== undefined) holder[`f${i}`] = cloneDocument(viewOf(target.value));
+    (modifier[w.op] ??= {})[`f${i}`] = viewOf(w.arg);
+    before.set(w, target.value);
   });
   if (before.size === 0) return out;
   mingoUpdate(holder, modifier, undefined, undefined, { cloneMode: 'deep', queryOptions: mingoOptions() });
   writes.forEach((w, i) => {
-    const value = holder[`f${i}`];
-    if (!before.has(w) || value === undefined) return;
-    const key = before.get(w);
-    out.set(w, { value, changed: key === undefined || key !== canonicalKey(value) });
+    const computed = holder[`f${i}`];
+    if (!before.has(w) || computed === undefined) return;
+    const previous = before.get(w);
+    const value = storedResult(w.op, previous, w.arg, computed);
+    out.set(w, { value, changed: previous === undefined || !sameBson(previous, value) });
   });
   return out;
 }

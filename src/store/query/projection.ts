@@ -1,10 +1,12 @@
 import type { Document } from 'bson';
-import { Query } from 'mingo';
 import { StoreError } from '../errors';
 import { cloneDocument, isPlainObject } from '../storage/document-paths';
 import { writeField } from './field-access';
 import { describeType } from './filter';
+import { Query } from './mingo';
 import { mingoOptions } from './mingo-options';
+import { retype, viewOf } from './mingo-view';
+import { storedQuery } from './stored-query';
 
 /**
  * A find()/findAndModify projection, parsed by mongod's rules (projection_parser.cpp): which
@@ -54,7 +56,7 @@ export function compileProjection(projection: Document | undefined, query: Query
   if (!projection || Object.keys(projection).length === 0) return null;
   const parsed = parseProjection(projection);
   const { inclusion, slices, elemMatches, root } = parsed;
-  const mingoSpec = { ...parsed.mingo };
+  const mingoSpec = viewOf({ ...parsed.mingo });
   // mongod includes the path a $slice applies to in an inclusion projection, then slices it.
   if (inclusion) for (const s of slices) writeField(mingoSpec, s.path.join('.'), 1);
   const runMingo = inclusion ? hasInclusions(mingoSpec) : Object.keys(mingoSpec).length > 0;
@@ -73,17 +75,17 @@ export function compileProjection(projection: Document | undefined, query: Query
     };
   }
   return (doc) => {
-    // On a copy: mingo's exclusion of nested paths edits its input in place.
-    const copy = cloneDocument(doc);
+    // On a copy: mingo's exclusion of nested paths edits its input in place. mingo projects the
+    // document's view (mingo-view.ts); the stored types go back where values are unchanged.
     let out: Document;
     if (runMingo) {
-      const [projected] = runner.find([copy], mingoSpec).all() as Document[];
+      const [projected] = runner.find([cloneDocument(viewOf(doc))], mingoSpec).all() as Document[];
       if (!projected) {
         throw new StoreError('Location51246', "positional operator '.$' couldn't find a matching element in the array");
       }
-      out = projected;
-    } else if (!inclusion) out = copy;
-    else out = parsed.idIncluded && doc._id !== undefined ? { _id: copy._id } : {};
+      out = retype(projected, doc);
+    } else if (!inclusion) out = cloneDocument(doc);
+    else out = parsed.idIncluded && doc._id !== undefined ? cloneDocument({ _id: doc._id }) : {};
     for (const s of slices) applySlice(out, s, 0);
     if (!inclusion) return out;
     const matched = new Map<string, unknown>();
@@ -161,7 +163,7 @@ function parseProjection(projection: Document): Parsed {
             if (hasPositional) throw new StoreError('Location31255', 'Cannot specify positional operator and $elemMatch.');
             if (path.length !== 1) throw new StoreError('Location31275', 'Cannot use $elemMatch projection on a nested field.');
             tree.add(path, 'computed');
-            parsed.elemMatches.set(key, new Query({ [key]: { $elemMatch: value.$elemMatch } }, mingoOptions()));
+            parsed.elemMatches.set(key, storedQuery({ [key]: { $elemMatch: value.$elemMatch } }, mingoOptions()));
             markComputed(path);
             hasElemMatch = true;
             continue;

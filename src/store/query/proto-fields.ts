@@ -1,8 +1,6 @@
 import type { Document } from 'bson';
-import { Query } from 'mingo';
 import { isPlainObject } from '../storage/document-paths';
 import { writeField } from './field-access';
-import type { MingoOptions } from './mingo-options';
 
 /**
  * mingo cannot take a field named `__proto__`, which mongod treats as any other name: it copies a
@@ -38,16 +36,4 @@ function renamed<T>(value: T, rename: (key: string) => string): T {
   const copy: Document = {};
   for (const key of Object.keys(value)) writeField(copy, rename(key), renamed(value[key], rename));
   return copy as T;
-}
-
-/** A query whose filter names `__proto__`: documents are tested with their `__proto__` fields aliased. */
-class AliasedQuery extends Query {
-  override test<T extends Document>(obj: T): boolean {
-    return super.test(namesProto(obj) ? aliasProto(obj) : obj);
-  }
-}
-
-/** mingo's Query for `criteria`, taking `__proto__` as an ordinary field name. */
-export function fieldSafeQuery(criteria: Document, options: MingoOptions): Query {
-  return namesProto(criteria) ? new AliasedQuery(aliasProto(criteria), options) : new Query(criteria, options);
 }

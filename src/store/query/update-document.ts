@@ -1,12 +1,14 @@
 import type { Document } from 'bson';
-import { Aggregator } from 'mingo';
 import { StoreError } from '../errors';
 import { canonicalKey } from '../storage/canonical-key';
 import { cloneDocument, isPlainObject } from '../storage/document-paths';
 import { formatValue } from '../storage/format-key';
+import { sameBson } from '../storage/stored-values';
 import type { Collation } from './collation';
 import { locate } from './field-access';
+import { Aggregator } from './mingo';
 import { mingoOptions } from './mingo-options';
+import { retype, viewOf } from './mingo-view';
 import { applyWrites, concreteWrites, type FieldWrite } from './operator-writes';
 import { checkArrayFilters, checkPositionalParts, isPositional } from './positional-paths';
 import { checkConflicts } from './update-conflicts';
@@ -112,13 +114,14 @@ export function applyUpdate(doc: Document, update: unknown, options: UpdateOptio
       const id = '_id' in replacement ? replacement._id : doc._id;
       next = id === undefined ? {} : { _id: id };
       for (const [k, v] of Object.entries(replacement)) if (k !== '_id') next[k] = v;
-      changed = canonicalKey(next) !== canonicalKey(doc);
+      changed = !sameBson(next, doc);
       break;
     }
     case 'pipeline': {
-      const out = new Aggregator(update as Document[], mingoOptions()).run([cloneDocument(doc)]);
-      next = out[0] as Document;
-      changed = canonicalKey(next) !== canonicalKey(doc);
+      // mingo runs on the document's view (mingo-view.ts); unchanged values keep their stored types.
+      const out = new Aggregator(viewOf(update as Document[]), mingoOptions()).run([cloneDocument(viewOf(doc))]);
+      next = retype(out[0] as Document, doc);
+      changed = !sameBson(next, doc);
       break;
     }
     case 'operators': {

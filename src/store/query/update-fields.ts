@@ -3,9 +3,11 @@ import { StoreError } from '../errors';
 import { canonicalKey } from '../storage/canonical-key';
 import { cloneDocument, isPlainObject } from '../storage/document-paths';
 import { formatValue } from '../storage/format-key';
+import { sameBson } from '../storage/stored-values';
 import { collatedEqual } from './collated-filter';
 import type { Collation } from './collation';
-import { bsonTypeName, locate, ownValue, removeField, writeField } from './field-access';
+import { bsonTypeName } from './bson-types';
+import { locate, ownValue, removeField, writeField } from './field-access';
 import { compileFilter } from './filter';
 
 /**
@@ -20,7 +22,7 @@ export function setField(doc: Document, path: string, arg: unknown): boolean {
   const slot = locate(doc, path, 'create')!;
   const value = cloneDocument(arg);
   writeField(slot.container, slot.key, value);
-  return slot.value === undefined || canonicalKey(slot.value) !== canonicalKey(value);
+  return slot.value === undefined || !sameBson(slot.value, value);
 }
 
 export function unsetField(doc: Document, path: string): boolean {

@@ -12,7 +12,7 @@ export function canonicalKey(value: unknown): string {
     case 'number':
       return numberKey(value);
     case 'bigint':
-      return `n${value.toString()}`;
+      return integerKey(value);
     case 'string':
       return `s${JSON.stringify(value)}`;
     case 'boolean':
@@ -42,16 +42,26 @@ function numberKey(n: number): string {
   return `n${String(n)}`;
 }
 
+/**
+ * A 64-bit integer equal to some double shares that double's key; one no double holds exactly
+ * keeps its digits (distinct Longs beyond 2^53 must not share a key).
+ */
+function integerKey(exact: bigint): string {
+  const n = Number(exact);
+  return BigInt(n) === exact ? numberKey(n) : `n${exact}`;
+}
+
 function bsonKey(bsonType: string, value: object): string {
   const v = value as { toString(enc?: string): string; toHexString?(): string; valueOf?(): unknown };
   switch (bsonType) {
     case 'ObjectId':
     case 'ObjectID':
       return `o${v.toHexString!()}`;
-    case 'Long':
     case 'Int32':
     case 'Double':
-      return numberKey(Number(v.toString()));
+      return numberKey(Number(v.valueOf!()));
+    case 'Long':
+      return integerKey((value as { toBigInt(): bigint }).toBigInt());
     case 'Decimal128': {
       const n = Number(v.toString());
       // Beyond double precision the decimal's own text is the only faithful key.

@@ -1,8 +1,7 @@
 import { open, readFile, type FileHandle } from 'node:fs/promises';
-import type { DeserializeOptions } from 'bson';
 import { DirLock } from './dir-lock';
 import type { Journal } from './journal';
-import { decodePayload, encodeBatch, encodeSnapshotEnd, WIRE_BSON_OPTIONS } from './journal/batch-codec';
+import { decodePayload, encodeBatch, encodeSnapshotEnd } from './journal/batch-codec';
 import { chunked, fsyncDir, removeIfPresent, renameSynced, writeFileSynced } from './journal/durable-fs';
 import { checkFileHeader, encodeFileHeader, encodeRecord, FILE_HEADER_SIZE, scanRecords, type FileKind } from './journal/frame';
 import { inDir, listJournalFiles, logName, snapshotName, tempName } from './journal/journal-files';
@@ -23,11 +22,6 @@ export type CompactionStep =
   | 'switched';
 
 export interface FileJournalOptions {
-  /**
-   * How documents are decoded on replay. Default: the wire layer's options, so replayed documents
-   * have exactly the shape of documents that arrived over the wire.
-   */
-  bsonOptions?: DeserializeOptions;
   /**
    * Called after each compaction step; a throw stops the compaction right there, as a crash would.
    * For crash-recovery tests only.
@@ -69,7 +63,6 @@ export class FileJournal implements Journal {
   /** Frames appended since the running compaction captured its state: they go into the next log. */
   private carried: Buffer[] | undefined;
   private compactions = 0;
-  private readonly bsonOptions: DeserializeOptions;
 
   /**
    * @param dir the data directory; created (mode 0700) if missing, tightened if more open. The
@@ -79,9 +72,7 @@ export class FileJournal implements Journal {
   constructor(
     readonly dir: string,
     private readonly options: FileJournalOptions = {},
-  ) {
-    this.bsonOptions = options.bsonOptions ?? WIRE_BSON_OPTIONS;
-  }
+  ) {}
 
   get logBytes(): number {
     return this.logRecordBytes;
@@ -243,7 +234,7 @@ export class FileJournal implements Journal {
   private decodeAll(payloads: Buffer[], file: string): ReturnType<typeof decodePayload>[] {
     return payloads.map((payload, index) => {
       try {
-        return decodePayload(payload, this.bsonOptions);
+        return decodePayload(payload);
       } catch (err) {
         // The checksum matched, so these bytes were written like this: a format or code bug.
         throw new CorruptJournalError(file, 0, `record ${index} has a valid checksum but does not decode: ${(err as Error).message}`);

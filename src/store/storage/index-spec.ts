@@ -1,5 +1,6 @@
 import type { Document } from 'bson';
 import { StoreError } from '../errors';
+import { viewOf } from '../query/mingo-view';
 
 /** The options of an index that matter to the store; the whole spec is kept for listIndexes. */
 export interface IndexSpec {
@@ -26,7 +27,9 @@ export function normaliseIndexSpec(raw: unknown): IndexSpec {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new StoreError('TypeMismatch', `each index specification must be an object, got ${typeof raw}`);
   }
-  const spec = raw as Document;
+  // Key directions and options are read as plain numbers whatever their BSON type (mongosh sends
+  // `{a: 1}` as a double).
+  const spec = viewOf(raw) as Document;
   const key = spec.key;
   if (typeof key !== 'object' || key === null || Array.isArray(key) || Object.keys(key).length === 0) {
     throw new StoreError('CannotCreateIndex', 'Index keys cannot be empty.');

@@ -1,5 +1,5 @@
 import type { Document } from 'bson';
-import type { Query } from 'mingo';
+import type { Query } from '../query/mingo';
 import { StoreError } from '../errors';
 import { canonicalKey } from './canonical-key';
 import { MISSING, valuesAtPath } from './document-paths';
@@ -7,7 +7,7 @@ import type { IndexSpec } from './index-spec';
 import { formatKeyValue } from './format-key';
 import { collationKey, parseCollation, type Collation } from '../query/collation';
 import { mingoOptions } from '../query/mingo-options';
-import { fieldSafeQuery } from '../query/proto-fields';
+import { storedQuery } from '../query/stored-query';
 
 /** One index key of a document: its canonical hash key and the values it was made from. */
 export interface IndexKey {
@@ -39,7 +39,7 @@ export class Index {
     this.fields = Object.keys(spec.key);
     this.prefixes = this.fields.slice(1).map(() => new Map());
     try {
-      this.partial = spec.partialFilterExpression ? fieldSafeQuery(spec.partialFilterExpression, mingoOptions()) : null;
+      this.partial = spec.partialFilterExpression ? storedQuery(spec.partialFilterExpression, mingoOptions()) : null;
       this.partial?.test({});
     } catch (err) {
       throw new StoreError('BadValue', `Error in specification ${JSON.stringify(spec.key)} :: caused by :: invalid partialFilterExpression: ${(err as Error).message}`);

@@ -1,4 +1,5 @@
-import { deserialize, type Document } from 'bson';
+import type { Document } from 'bson';
+import { deserializeStored } from '../storage/stored-values';
 import {
   HEADER_SIZE,
   MSG_CHECKSUM_PRESENT,
@@ -8,10 +9,6 @@ import {
 } from './op-codes';
 import type { WireRequest } from './request';
 import { WireError } from './wire-error';
-
-// Values come back as JS numbers/strings where lossless (Int32, Double, safe Longs), ObjectIds
-// and Dates stay instances: the query engine compares those natively.
-const BSON_OPTIONS = { promoteLongs: true, promoteValues: true, promoteBuffers: false } as const;
 
 /** Decodes one whole frame (as cut by FrameReader). Throws WireError on any rule broken. */
 export function decodeRequest(frame: Buffer): WireRequest {
@@ -97,7 +94,8 @@ function readDocument(buf: Buffer, offset: number, end: number): [Document, numb
   const size = buf.readInt32LE(offset);
   if (size < 5 || offset + size > end) throw new WireError(`invalid BSON document size ${size}`);
   try {
-    return [deserialize(buf.subarray(offset, offset + size), BSON_OPTIONS), offset + size];
+    // Decoded straight into the store's in-memory form (storage/stored-values.ts).
+    return [deserializeStored(buf.subarray(offset, offset + size)), offset + size];
   } catch (err) {
     throw new WireError(`invalid BSON: ${(err as Error).message}`);
   }

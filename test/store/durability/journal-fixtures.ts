@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Binary, Decimal128, deserialize, Long, ObjectId, serialize, Timestamp, type Document } from 'bson';
-import { WIRE_BSON_OPTIONS } from '../../../src/store/storage/journal/batch-codec';
+import { Binary, Decimal128, Long, ObjectId, serialize, Timestamp, type Document } from 'bson';
+import { deserializeStored } from '../../../src/store/storage/stored-values';
 import type { Mutation } from '../../../src/store/storage/mutation';
 
 /** A fresh temp directory per test, removed by `cleanup()`. */
@@ -22,10 +22,10 @@ export function tempDirs(): { make(): string; cleanup(): void } {
 
 /**
  * A document as the wire layer hands it to the catalog: built as BSON with explicit types, then
- * decoded with the wire's options (so Int32/Double become numbers, unsafe Longs stay Long, ...).
+ * decoded into the store's in-memory form (Int32 and most Doubles become numbers, Longs stay Long...).
  */
 export function wireDoc(doc: Document): Document {
-  return deserialize(serialize(doc), WIRE_BSON_OPTIONS);
+  return deserializeStored(serialize(doc));
 }
 
 /** One document carrying every BSON type the journal must round-trip. */

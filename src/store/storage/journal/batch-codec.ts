@@ -1,4 +1,5 @@
-import { deserialize, serialize, type DeserializeOptions, type Document } from 'bson';
+import { serialize, type Document } from 'bson';
+import { deserializeStored } from '../stored-values';
 import { UnreachableCaseError, type Mutation } from '../mutation';
 
 /**
@@ -7,17 +8,6 @@ import { UnreachableCaseError, type Mutation } from '../mutation';
  * followed by its `n` list items as separate documents. Items are serialised one by one so a batch
  * of many documents never meets BSON's 16 MB per-document limit.
  */
-
-/**
- * The decoding the wire layer uses (src/store/wire/decode.ts), so documents replayed from disk have
- * the same JavaScript shape as documents that arrived over the wire: numbers for Int32/Double/safe
- * Longs, class instances for the rest. Serialising such values again writes the same BSON bytes.
- */
-export const WIRE_BSON_OPTIONS: DeserializeOptions = {
-  promoteLongs: true,
-  promoteValues: true,
-  promoteBuffers: false,
-};
 
 const SERIALIZE_OPTIONS = { checkKeys: false, ignoreUndefined: false, serializeFunctions: false } as const;
 
@@ -70,8 +60,12 @@ const toBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.
 /** A decoded payload: mutations, or the snapshot end marker with its record count. */
 export type DecodedPayload = { kind: 'batch'; batch: Mutation[] } | { kind: 'end'; records: number };
 
-/** Decodes one payload; throws (with a plain message) if it is not a well-formed batch. */
-export function decodePayload(payload: Buffer, options: DeserializeOptions = WIRE_BSON_OPTIONS): DecodedPayload {
+/**
+ * Decodes one payload; throws (with a plain message) if it is not a well-formed batch. Documents
+ * come back in the store's in-memory form (storage/stored-values.ts), the form the wire layer
+ * gives them too, which serialises again to the same BSON bytes.
+ */
+export function decodePayload(payload: Buffer): DecodedPayload {
   let offset = 0;
   const next = (): Document => {
     if (offset + 5 > payload.length) throw new Error(`truncated BSON document at payload byte ${offset}`);
@@ -79,7 +73,7 @@ export function decodePayload(payload: Buffer, options: DeserializeOptions = WIR
     if (size < 5 || offset + size > payload.length) {
       throw new Error(`invalid BSON document size ${size} at payload byte ${offset}`);
     }
-    const doc = deserialize(payload.subarray(offset, offset + size), options);
+    const doc = deserializeStored(payload.subarray(offset, offset + size));
     offset += size;
     return doc;
   };
