@@ -10,6 +10,10 @@
 // `npx jest --selectProjects uri` (or `embedded`) runs one of them.
 'use strict';
 
+// Every read a keepable answer's computation makes must have been noted by its request first; the
+// check throws otherwise (src/data/read-tracking.ts). Workers and the processes tests start inherit it.
+process.env.READ_TRACKING_CHECK = '1';
+
 const base = {
   rootDir: __dirname,
   testEnvironment: 'node',

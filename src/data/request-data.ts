@@ -1,5 +1,13 @@
 import { SCOPES, type Scope, type VersionView } from './scopes';
 
+/**
+ * Where a service notes the scopes it reads for a request (a RequestData); reads made for no
+ * request (writes' own checks, imports) pass none.
+ */
+export interface ReadNotes {
+  noteRead(scope: Scope): void;
+}
+
 const BIT = new Map<Scope, number>(SCOPES.map((scope, i) => [scope, 1 << i]));
 
 /**
@@ -12,7 +20,7 @@ const BIT = new Map<Scope, number>(SCOPES.map((scope, i) => [scope, 1 << i]));
  * read data starts (`ensureView` before a handler runs or an operation executes), so every read
  * of the request comes after them.
  */
-export class RequestData {
+export class RequestData implements ReadNotes {
   /** The scopes read, one bit each (SCOPES order): no allocation for a request that reads nothing. */
   private readMask = 0;
 

@@ -13,6 +13,7 @@ import { PipelineKind, PipelineModel } from '../models/pipeline.model';
 import { SnapshotModel } from '../models/snapshot.model';
 import type { DefinitionView, PipelineView, SnapshotView } from '../domain/snapshot-views';
 import type { PipelineFacts } from '../services/metrics/facts';
+import { IMMUTABLE_READ_COMMENT } from './read-tracking';
 
 interface Entry {
   snapshot: SnapshotView;
@@ -85,7 +86,9 @@ export class SnapshotCache {
       else missing.push(id);
     }
     if (missing.length > 0) {
-      const docs = await SnapshotModel.find({ _id: trusted({ $in: missing }), status: 'committed' }, { snapshotAt: 1 }).lean();
+      const docs = await SnapshotModel.find({ _id: trusted({ $in: missing }), status: 'committed' }, { snapshotAt: 1 })
+        .comment(IMMUTABLE_READ_COMMENT)
+        .lean();
       for (const doc of docs) {
         const snapshot = { id: doc._id, snapshotAt: new Date(doc.snapshotAt) };
         answers.set(snapshot.id, snapshot);

@@ -59,9 +59,11 @@ export const pipelineLoaders = {
    * Committed snapshots with `snapshotAt` in a window, oldest first. Every time series of one
    * request covers the same window, so a dashboard of series reads them once.
    */
-  snapshotsInWindow: ({ access }: LoaderSource) => new DataLoader<SnapshotWindow, SnapshotView[], string>(
-    (windows) =>
-      Promise.all(
+  snapshotsInWindow: ({ access, data }: LoaderSource) => new DataLoader<SnapshotWindow, SnapshotView[], string>(
+    (windows) => {
+      // Which snapshots a window holds changes with each import.
+      data.noteRead('pipeline_snapshots');
+      return Promise.all(
         windows.map(async (w) => {
           const docs = await SnapshotModel.find({ status: 'committed', snapshotAt: trusted({ $gte: w.from, $lt: w.to }) }, { snapshotAt: 1 })
             .sort({ snapshotAt: 1, _id: 1 })
@@ -70,7 +72,8 @@ export const pipelineLoaders = {
           for (const snapshot of snapshots) access.snapshots.seed(snapshot);
           return snapshots;
         }),
-      ),
+      );
+    },
     { cacheKeyFn: windowKey },
   ),
   /** Definitions of a committed snapshot, by display order. */

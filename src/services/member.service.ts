@@ -2,6 +2,7 @@ import { trusted } from 'mongoose';
 import type { Principal } from '../auth/principal';
 import type { Role } from '../auth/role';
 import type { RequestContext } from '../context/request-context';
+import type { ReadNotes } from '../data/request-data';
 import { EmailAddressResolver } from 'graphql-scalars';
 import { BadUserInputError, ConflictError, NotFoundError } from '../errors';
 import { MemberDoc, MemberModel } from '../models/member.model';
@@ -53,7 +54,8 @@ async function findMemberOr404(memberId: string): Promise<MemberDoc> {
  * team and role, one page at a time: the page is read with one extra document to learn whether
  * another page follows.
  */
-export async function listMembers(_principal: Principal, input: ListMembersInput): Promise<MemberPage> {
+export async function listMembers(_principal: Principal, reads: ReadNotes, input: ListMembersInput): Promise<MemberPage> {
+  reads.noteRead('members');
   const filter: Record<string, unknown> = {};
   if (input.teamId) filter.teamId = input.teamId;
   if (input.role) filter.role = input.role;
@@ -138,7 +140,8 @@ export async function deleteMember(principal: Principal, memberId: string): Prom
 }
 
 /** The caller's own member record; null for the bootstrap admin token, which is no member. */
-export async function getMe(principal: Principal): Promise<MemberDoc | null> {
+export async function getMe(principal: Principal, reads: ReadNotes): Promise<MemberDoc | null> {
   if (!principal.memberId) return null;
+  reads.noteRead('members');
   return MemberModel.findById(principal.memberId).lean<MemberDoc>().exec();
 }

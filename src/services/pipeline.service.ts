@@ -136,6 +136,7 @@ export async function listSnapshots(ctx: RequestContext, options: { first?: numb
     // trusted(): the operators are ours, the cursor only supplies values (filters are sanitised globally).
     filter.$or = [{ snapshotAt: trusted({ $lt: at }) }, { snapshotAt: at, _id: trusted({ $lt: id }) }];
   }
+  ctx.data.noteRead('pipeline_snapshots');
   const docs = await SnapshotModel.find(filter, { snapshotAt: 1 }).sort({ snapshotAt: -1, _id: -1 }).limit(size + 1).lean();
   const nodes = docs.slice(0, size).map((doc) => ({ id: doc._id, snapshotAt: new Date(doc.snapshotAt) }));
   const last = nodes.at(-1);

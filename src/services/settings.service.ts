@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/principal';
+import type { ReadNotes } from '../data/request-data';
 import { PeriodUnit, isPeriodUnit, periodLabels } from '../domain/period';
 import { BadUserInputError, ConflictError, NotFoundError } from '../errors';
 import { SETTINGS_ID, SettingsDoc, SettingsModel } from '../models/settings.model';
@@ -25,19 +26,23 @@ export interface SetPeriodResult extends PeriodSetting {
   targetsDeleted: number;
 }
 
-/** Reads the settings without a role check: for services (targets, metrics), not for transports. */
-export async function readAccountSettings(): Promise<AccountSettings> {
+/**
+ * Reads the settings without a role check: for services (targets, metrics), not for transports.
+ * `reads`: the request the read is made for, if any.
+ */
+export async function readAccountSettings(reads?: ReadNotes): Promise<AccountSettings> {
+  reads?.noteRead('settings');
   const doc = await SettingsModel.findById(SETTINGS_ID).lean<SettingsDoc>().exec();
   return { currency: doc?.currency ?? null, period: doc?.period ?? null };
 }
 
 /** Every role may read the settings; unset values are null. */
-export async function getSettings(_principal: Principal): Promise<AccountSettings> {
-  return readAccountSettings();
+export async function getSettings(_principal: Principal, reads: ReadNotes): Promise<AccountSettings> {
+  return readAccountSettings(reads);
 }
 
-export async function getCurrency(_principal: Principal): Promise<string> {
-  const { currency } = await readAccountSettings();
+export async function getCurrency(_principal: Principal, reads: ReadNotes): Promise<string> {
+  const { currency } = await readAccountSettings(reads);
   if (!currency) throw new NotFoundError('The currency has not been set yet; an admin sets it with POST /settings/currencies');
   return currency;
 }
@@ -55,8 +60,8 @@ export async function setCurrency(principal: Principal, currency: string): Promi
   return code;
 }
 
-export async function getPeriod(_principal: Principal): Promise<PeriodSetting> {
-  const { period } = await readAccountSettings();
+export async function getPeriod(_principal: Principal, reads: ReadNotes): Promise<PeriodSetting> {
+  const { period } = await readAccountSettings(reads);
   if (!period) throw new NotFoundError('The period has not been set yet; an admin sets it with POST /settings/periods');
   return { period, values: periodLabels(period) };
 }

@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/principal';
+import type { ReadNotes } from '../data/request-data';
 import { PeriodUnit, periodLabels, periodsPerYear } from '../domain/period';
 import { BadUserInputError, ConflictError, NotFoundError, type FieldError } from '../errors';
 import { MemberDoc, MemberModel } from '../models/member.model';
@@ -50,7 +51,8 @@ export function resolveTargetYear(year: number | null | undefined): number {
   return year;
 }
 
-async function findMemberOr404(memberId: string): Promise<MemberDoc> {
+async function findMemberOr404(memberId: string, reads?: ReadNotes): Promise<MemberDoc> {
+  reads?.noteRead('members');
   const member = await MemberModel.findById(memberId).lean<MemberDoc>().exec();
   if (!member) throw new NotFoundError(`Member ${memberId} not found`);
   return member;
@@ -121,10 +123,11 @@ export async function setMemberTargets(principal: Principal, input: SetTargetsIn
 }
 
 /** Reads a member's targets for one year (default: the current one); 404 when none are set. */
-export async function getMemberTargets(principal: Principal, memberId: string, year?: number | null): Promise<TargetSet> {
+export async function getMemberTargets(principal: Principal, reads: ReadNotes, memberId: string, year?: number | null): Promise<TargetSet> {
   const resolvedYear = resolveTargetYear(year);
-  const member = await findMemberOr404(memberId);
+  const member = await findMemberOr404(memberId, reads);
   assertCanReadTargets(principal, member);
+  reads.noteRead('targets');
   const doc = await TargetModel.findOne({ memberId, year: resolvedYear }).lean<TargetDoc>().exec();
   if (!doc) throw new NotFoundError(`No targets set for member ${memberId} in ${resolvedYear}`);
   return toTargetSet(doc);

@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/principal';
+import type { ReadNotes } from '../data/request-data';
 import { ConflictError, NotFoundError } from '../errors';
 import { TeamDoc, TeamModel } from '../models/team.model';
 import { isDuplicateKeyError } from './duplicate-key';
@@ -11,11 +12,13 @@ export interface CreateTeamInput {
 }
 
 /** Every team, in id order (teams are few: one per sales team). Readable by every role. */
-export async function listTeams(_principal: Principal): Promise<TeamDoc[]> {
+export async function listTeams(_principal: Principal, reads: ReadNotes): Promise<TeamDoc[]> {
+  reads.noteRead('teams');
   return TeamModel.find({}).sort({ _id: 1 }).lean<TeamDoc[]>().exec();
 }
 
-export async function getTeam(_principal: Principal, teamId: string): Promise<TeamDoc> {
+export async function getTeam(_principal: Principal, reads: ReadNotes, teamId: string): Promise<TeamDoc> {
+  reads.noteRead('teams');
   const team = await TeamModel.findById(teamId).lean<TeamDoc>().exec();
   if (!team) throw new NotFoundError(`Team ${teamId} not found`);
   return team;

@@ -1,10 +1,11 @@
 import mongoose from 'mongoose';
 import { readVersions } from '../../src/data/versions-document';
 import { requestData } from '../../src/data/request-data';
-import { trackReads } from '../../src/data/read-tracking';
+import { IMMUTABLE_READ_COMMENT, trackReads } from '../../src/data/read-tracking';
 import { SCOPES, type Scope } from '../../src/data/scopes';
 import { MemberModel } from '../../src/models/member.model';
 import { SETTINGS_ID, SettingsModel } from '../../src/models/settings.model';
+import { SnapshotModel } from '../../src/models/snapshot.model';
 import { TeamModel } from '../../src/models/team.model';
 import { TargetModel } from '../../src/models/target.model';
 import { startDatabase, type TestDatabase } from '../pipelines/support/database';
@@ -44,13 +45,21 @@ describe('the versions document', () => {
     expect(await MemberModel.exists({ _id: 'm3' })).not.toBeNull();
   });
 
-  it('notes every read through a model for the request it belongs to', async () => {
+  // The suites run with READ_TRACKING_CHECK=1 (jest.config.js).
+  it('refuses a read made for a keepable answer that its request did not note first', async () => {
     const data = requestData({ versions: await readVersions(mongoose.connection) });
+    await expect(trackReads(data, () => TeamModel.find({}).lean().exec())).rejects.toThrow(/read of 'teams' not noted/);
+    await expect(trackReads(data, () => TeamModel.aggregate([{ $match: {} }]).exec())).rejects.toThrow(/read of 'teams' not noted/);
     await trackReads(data, async () => {
+      data.noteRead('teams');
       await TeamModel.find({}).lean().exec();
-      await SettingsModel.findById(SETTINGS_ID).lean().exec();
+      await TeamModel.aggregate([{ $match: {} }]).exec();
+      // Committed snapshots never change: reading one by id depends on no scope.
+      await SnapshotModel.find({ _id: 'none' }).comment(IMMUTABLE_READ_COMMENT).lean().exec();
     });
-    await MemberModel.find({}).lean().exec(); // outside: not this request's
-    expect([...data.reads].sort()).toEqual(['settings', 'teams']);
+    await expect(trackReads(data, () => SettingsModel.findById(SETTINGS_ID).lean().exec())).rejects.toThrow(/read of 'settings' not noted/);
+    // Outside an answer's computation (writes' checks, imports) nothing is asked.
+    await MemberModel.find({}).lean().exec();
+    expect(data.reads).toEqual(['teams']);
   });
 });

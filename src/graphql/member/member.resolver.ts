@@ -18,7 +18,7 @@ import { principalOf } from './principal-of';
 export class MemberResolver {
   @Query(() => Member, { nullable: true, description: 'The caller; null for the bootstrap admin token, which is no member.' })
   async me(@Ctx() ctx: RequestContext): Promise<Member | null> {
-    const doc = await members.getMe(principalOf(ctx));
+    const doc = await members.getMe(principalOf(ctx), ctx.data);
     return doc ? toMember(doc) : null;
   }
 
@@ -29,7 +29,7 @@ export class MemberResolver {
 
   @Query(() => MemberConnection, { description: 'Members in stable order, filtered by team and role.' })
   async members(@Args() args: MembersArgs, @Ctx() ctx: RequestContext): Promise<MemberConnection> {
-    const page = await members.listMembers(principalOf(ctx), {
+    const page = await members.listMembers(principalOf(ctx), ctx.data, {
       teamId: args.teamId,
       role: args.role,
       limit: args.first,

@@ -16,7 +16,7 @@ function toGraph(set: TargetSetView): TargetSet {
 export class TargetResolver {
   @Query(() => TargetSet, { description: 'NOT_FOUND when none are set for that year. Admin, own team manager, or the member.' })
   async memberTargets(@Args() args: MemberTargetsArgs, @Ctx() ctx: RequestContext): Promise<TargetSet> {
-    return toGraph(await targets.getMemberTargets(principalOf(ctx), args.memberId, args.year));
+    return toGraph(await targets.getMemberTargets(principalOf(ctx), ctx.data, args.memberId, args.year));
   }
 
   @Mutation(() => TargetSet, { description: "Replaces that year's targets. Admin, or the member's manager." })

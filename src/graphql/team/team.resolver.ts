@@ -13,12 +13,12 @@ import { Team, toTeam } from './team.type';
 export class TeamResolver {
   @Query(() => [Team], { description: 'Every team, in id order.' })
   async teams(@Ctx() ctx: RequestContext): Promise<Team[]> {
-    return (await teams.listTeams(principalOf(ctx))).map(toTeam);
+    return (await teams.listTeams(principalOf(ctx), ctx.data)).map(toTeam);
   }
 
   @Query(() => Team, { description: 'One team; NOT_FOUND when unknown.' })
   async team(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<Team> {
-    return toTeam(await teams.getTeam(principalOf(ctx), id));
+    return toTeam(await teams.getTeam(principalOf(ctx), ctx.data, id));
   }
 
   @Mutation(() => Team, { description: 'Admin only; a taken id is a CONFLICT.' })

@@ -43,7 +43,7 @@ const listMembersRoute: RouteDefinition<ListMembersQuery> = {
     ['members', 'next_cursor'],
   ),
   handler: async (ctx, input) => {
-    const page = await members.listMembers(principalOf(ctx), {
+    const page = await members.listMembers(principalOf(ctx), ctx.data, {
       teamId: input.team_id,
       role: input.role,
       limit: input.limit,

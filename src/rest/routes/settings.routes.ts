@@ -36,7 +36,7 @@ const getCurrencyRoute: RouteDefinition = {
   authenticated: true,
   errors: [ErrorCode.NOT_FOUND],
   response: CURRENCY_RESPONSE,
-  handler: async (ctx) => ok('Currency found', { currency: await settings.getCurrency(principalOf(ctx)) }),
+  handler: async (ctx) => ok('Currency found', { currency: await settings.getCurrency(principalOf(ctx), ctx.data) }),
 };
 
 const setPeriodRoute: RouteDefinition<SetPeriodBody> = {
@@ -69,7 +69,7 @@ const getPeriodRoute: RouteDefinition = {
   errors: [ErrorCode.NOT_FOUND],
   response: PERIOD_RESPONSE,
   handler: async (ctx) => {
-    const { period, values } = await settings.getPeriod(principalOf(ctx));
+    const { period, values } = await settings.getPeriod(principalOf(ctx), ctx.data);
     return ok('Period found', { period, values });
   },
 };

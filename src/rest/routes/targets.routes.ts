@@ -51,7 +51,7 @@ const getTargetsRoute: RouteDefinition<GetTargetsInput> = {
   input: GetTargetsInput,
   response: TARGETS_RESPONSE,
   handler: async (ctx, input) => {
-    const set = await targets.getMemberTargets(principalOf(ctx), input.member_id, input.year);
+    const set = await targets.getMemberTargets(principalOf(ctx), ctx.data, input.member_id, input.year);
     return ok(`Targets found for ${set.year}`, toRest(set));
   },
 };

@@ -27,7 +27,7 @@ const listTeamsRoute: RouteDefinition = {
   authenticated: true,
   response: envelopeSchema({ teams: { type: 'array', items: TEAM_SCHEMA } }, ['teams']),
   handler: async (ctx) => {
-    const found = await teams.listTeams(principalOf(ctx));
+    const found = await teams.listTeams(principalOf(ctx), ctx.data);
     return ok(`${found.length} team(s) found`, { teams: found.map(toRestTeam) });
   },
 };
@@ -57,7 +57,7 @@ const getTeamRoute: RouteDefinition<TeamIdInput> = {
   errors: [ErrorCode.NOT_FOUND],
   input: TeamIdInput,
   response: envelopeSchema({ team: TEAM_SCHEMA }, ['team']),
-  handler: async (ctx, input) => ok('Team found', { team: toRestTeam(await teams.getTeam(principalOf(ctx), input.team_id)) }),
+  handler: async (ctx, input) => ok('Team found', { team: toRestTeam(await teams.getTeam(principalOf(ctx), ctx.data, input.team_id)) }),
 };
 
 export const teamsRoutes: RouteDefinition[] = [listTeamsRoute, createTeamRoute, getTeamRoute] as RouteDefinition[];
