@@ -23,11 +23,17 @@ export async function bumpVersions(connection: Connection, scopes: readonly Scop
 }
 
 /**
- * The counters as stored now: one `findOne` through mongoose's collection, which holds it while
- * the connection is down and sends it once the database is back.
+ * The counters as stored now: one `find` command of one document in one batch. Sent as a command
+ * rather than through a cursor (`findOne`), which would build and close a cursor around the one
+ * reply: with `MONGODB_URI` this read is made once per turn of the event loop under load, and the
+ * cursor's bookkeeping was most of its cost in the gateway.
  */
 export async function readVersions(connection: Connection): Promise<Record<Scope, number>> {
-  return countersOf(await bounded(connection.collection<{ _id: string }>(VERSIONS_COLLECTION).findOne({ _id: VERSIONS_ID }), 'the version read'));
+  const reply = await bounded(
+    connection.db!.command({ find: VERSIONS_COLLECTION, filter: { _id: VERSIONS_ID }, limit: 1, singleBatch: true }),
+    'the version read',
+  );
+  return countersOf((reply as { cursor?: { firstBatch?: Array<Partial<Record<string, unknown>>> } }).cursor?.firstBatch?.[0]);
 }
 
 /**
