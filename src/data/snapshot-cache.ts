@@ -19,6 +19,8 @@ interface Entry {
   snapshot: SnapshotView;
   definitions?: Promise<DefinitionView[]>;
   pipelines?: Promise<PipelineView[]>;
+  /** The pipelines once read, for reads that do not wait (`peekPipelines`). */
+  pipelinesRead?: PipelineView[];
   facts: Map<string, PipelineFacts | null>;
 }
 
@@ -41,6 +43,9 @@ function comparePipelines(a: PipelineView, b: PipelineView): number {
 export class SnapshotCache {
   private readonly entries = new Map<string, Entry>();
 
+  /** The entry touched last: touching it again changes nothing. */
+  private lastTouched: string | undefined;
+
   private factsCount = 0;
 
   /** Facts being read, by `<snapshotId>:<pipelineId>`: a request missing them joins the read. */
@@ -60,7 +65,8 @@ export class SnapshotCache {
 
   private touch(id: string): Entry | undefined {
     const entry = this.entries.get(id);
-    if (entry) {
+    if (entry && id !== this.lastTouched) {
+      this.lastTouched = id;
       // Map keeps insertion order: re-inserting marks the entry most recently used.
       this.entries.delete(id);
       this.entries.set(id, entry);
@@ -71,6 +77,7 @@ export class SnapshotCache {
   private remember(snapshot: SnapshotView): Entry {
     const entry: Entry = { snapshot, facts: new Map() };
     this.entries.set(snapshot.id, entry);
+    this.lastTouched = snapshot.id;
     this.evict(snapshot.id);
     return entry;
   }
@@ -149,7 +156,8 @@ export class SnapshotCache {
             isSubPipeline: doc.isSubPipeline,
           }))
           .sort(comparePipelines),
-      );
+      )
+      .then((pipelines) => (entry.pipelinesRead = pipelines));
     return entry.pipelines.catch((error) => {
       entry.pipelines = undefined;
       throw error;
@@ -224,6 +232,23 @@ export class SnapshotCache {
       }
       return facts;
     });
+  }
+
+  /**
+   * What is cached of a committed snapshot, without reading: the snapshot, its pipelines, one
+   * pipeline's facts (null: not in the snapshot). Undefined where nothing is cached yet, and the
+   * caller reads the usual way. For answers computed without waiting when their data is in memory.
+   */
+  peekSnapshot(snapshotId: string): SnapshotView | undefined {
+    return this.touch(snapshotId)?.snapshot;
+  }
+
+  peekPipelines(snapshotId: string): PipelineView[] | undefined {
+    return this.touch(snapshotId)?.pipelinesRead;
+  }
+
+  peekFacts(snapshotId: string, pipelineId: string): PipelineFacts | null | undefined {
+    return this.touch(snapshotId)?.facts.get(pipelineId);
   }
 
   /** How much is cached (tests, diagnostics). */

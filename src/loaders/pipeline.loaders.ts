@@ -25,6 +25,16 @@ export interface SnapshotWindow {
 
 const windowKey = (w: SnapshotWindow) => `${w.from.toISOString()}/${w.to.toISOString()}`;
 
+/** The latest snapshot as its loader answers it. */
+export function latestSnapshotView(doc: { _id: string; snapshotAt: Date } | null): SnapshotView | null {
+  return doc ? { id: doc._id, snapshotAt: new Date(doc.snapshotAt) } : null;
+}
+
+/** What the metrics need of the settings document (null: none yet). */
+export function metricSettingsOf(doc: SettingsDoc | null | undefined): MetricSettings {
+  return { currency: doc?.currency ?? null, period: doc?.period ?? null };
+}
+
 /** `<snapshotId>:<pipelineId>`, the key of the facts loader (and the facts' `_id`). */
 export function factsKey(snapshotId: string, pipelineId: string): string {
   return `${snapshotId}:${pipelineId}`;
@@ -49,7 +59,7 @@ export const pipelineLoaders = {
     const doc = await access.latestSnapshot.get(data, LATEST, () =>
       SnapshotModel.findOne({ status: 'committed' }, { snapshotAt: 1 }).sort({ snapshotAt: -1, _id: -1 }).lean<{ _id: string; snapshotAt: Date }>().exec(),
     );
-    const snapshot = doc ? { id: doc._id, snapshotAt: new Date(doc.snapshotAt) } : null;
+    const snapshot = latestSnapshotView(doc);
     if (snapshot) access.snapshots.seed(snapshot);
     return keys.map(() => snapshot);
   }),
@@ -85,7 +95,7 @@ export const pipelineLoaders = {
   /** Currency and period, read once per request. */
   metricSettings: ({ access, data }: LoaderSource) => new DataLoader<typeof SETTINGS_ID, MetricSettings>(async (keys) => {
     const doc = await access.settings.get(data, SETTINGS_ID, () => SettingsModel.findById(SETTINGS_ID).lean<SettingsDoc>().exec());
-    const settings: MetricSettings = { currency: doc?.currency ?? null, period: doc?.period ?? null };
+    const settings = metricSettingsOf(doc);
     return keys.map(() => settings);
   }),
   /** Every member's targets for a year (one document per member at most). */

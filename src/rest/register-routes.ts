@@ -66,22 +66,8 @@ export function registerRestRoutes(
       return input;
     };
 
-    /**
-     * The whole way: authenticate, check and build the input, run the service, serialise. `known`:
-     * a context the handler already made (and looked its kept answer up with).
-     */
-    async function answer(request: FastifyRequest, reply: FastifyReply, known?: RequestContext): Promise<FastifyReply> {
-      const ctx = known ?? (await contexts.build(contextRequest(request)));
-      const key = keyOf(ctx, request);
-      if (key !== null) {
-        // An answer that may be kept: the counters first, so whatever the handler reads comes after them.
-        const view = await ctx.data.ensureView();
-        const kept = known ? undefined : answers.get(key, view);
-        if (kept) return sendKept(reply, kept);
-      }
-      const input = key === null ? await buildRestInput(route, request) : await inputOf(request);
-      // What it reads is noted only where the answer may be kept.
-      const result = key === null ? await route.handler(ctx, input as object) : await trackReads(ctx.data, () => route.handler(ctx, input as object));
+    /** Sends a handler's result; where it may be kept (`key`), serialised once and kept. */
+    const sendComputed = (reply: FastifyReply, ctx: RequestContext, key: string | null, result: Record<string, unknown>): FastifyReply => {
       const status = typeof result.statusCode === 'number' ? result.statusCode : 200;
       reply.code(status);
       if (key === null) return reply.send(result);
@@ -89,6 +75,28 @@ export function registerRestRoutes(
       const body = Buffer.from(String(reply.serialize(result)));
       if (status === 200) answers.keep(key, { status, body }, key.length + body.length, ctx.data);
       return reply.type(JSON_TYPE).send(body);
+    };
+    /** The route's answer computed without waiting (`handleNow`); undefined when it needs a read. */
+    const answerNow = (ctx: RequestContext, key: string, input: unknown, reply: FastifyReply): FastifyReply | undefined => {
+      const result = route.handleNow && trackReads(ctx.data, () => route.handleNow!(ctx, input as object));
+      return result && sendComputed(reply, ctx, key, result);
+    };
+
+    /**
+     * The whole way: authenticate, check and build the input, run the service, serialise. `known`:
+     * a context the handler already made (and looked its kept answer up with).
+     */
+    async function answer(request: FastifyRequest, reply: FastifyReply, known?: RequestContext): Promise<FastifyReply> {
+      const ctx = known ?? (await contexts.build(contextRequest(request)));
+      const key = keyOf(ctx, request);
+      if (key === null) return sendComputed(reply, ctx, null, await route.handler(ctx, (await buildRestInput(route, request)) as object));
+      // An answer that may be kept: the counters first, so whatever the handler reads comes after them.
+      const view = await ctx.data.ensureView();
+      const kept = known ? undefined : answers.get(key, view);
+      if (kept) return sendKept(reply, kept);
+      const input = await inputOf(request);
+      // What it reads is noted only where the answer may be kept.
+      return answerNow(ctx, key, input, reply) ?? sendComputed(reply, ctx, key, await trackReads(ctx.data, () => route.handler(ctx, input as object)));
     }
 
     app.route({
@@ -97,13 +105,16 @@ export function registerRestRoutes(
       config: { errorShape: route.errorShape } satisfies RestRouteConfig,
       schema: { response: { 200: route.response } },
       // A kept answer for a caller known from memory is sent without a promise or a microtask:
-      // that is most reads, and the work left per request is then fastify's and Node's.
+      // that is most reads, and the work left per request is then fastify's and Node's. So is one
+      // computed again from data in memory, for a URL whose input is known valid.
       handler: (request: FastifyRequest, reply: FastifyReply) => {
         const ctx = cacheable ? contexts.buildNow(contextRequest(request)) : undefined;
         const key = ctx === undefined ? null : keyOf(ctx, request);
         const view = ctx?.data.view;
-        const kept = key === null || view === undefined ? undefined : answers.get(key, view);
-        return kept ? sendKept(reply, kept) : answer(request, reply, ctx);
+        if (ctx === undefined || key === null || view === undefined) return answer(request, reply, ctx);
+        const kept = answers.get(key, view);
+        if (kept) return sendKept(reply, kept);
+        return (inputs.has(request.url) ? answerNow(ctx, key, inputs.get(request.url), reply) : undefined) ?? answer(request, reply, ctx);
       },
     });
   }

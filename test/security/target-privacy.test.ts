@@ -1,5 +1,6 @@
 import { MAIN_FIXTURE, toImportBody } from '../pipelines/fixtures/crm-fixture';
 import { startGateway, type TestGateway } from '../helpers/gateway';
+import * as metricsService from '../../src/services/metrics/metrics.service';
 
 /**
  * Targets are private (admin, the member's own manager, the member), and so is every value derived
@@ -166,5 +167,36 @@ describe('target-derived metrics follow the targets rule', () => {
       await ok('POST', `/teams/members/${id.grace}`, { team_id: 'east' });
     }
     expect((await named()).status).toBe(200);
+  });
+});
+
+describe('answers computed again from memory (handleNow) are the ones the loaders give', () => {
+  const FILTERS = [undefined, 'quota_attainment', 'win_rate,pipeline_coverage', 'win_rate', 'no_such_metric'];
+  const ask = (caller: (typeof CALLERS)[number], pipeline: string, metrics: string | undefined) =>
+    gw.request('GET', '/pipelines/metrics', { query: { pipeline_id: pipeline, ...(metrics ? { metrics } : {}) }, token: token[caller] });
+
+  it('for every caller, pipeline and filter, errors included', async () => {
+    const requests = CALLERS.flatMap((caller) => [...PIPELINES(), 'no.such.pipeline'].flatMap((pipeline) => FILTERS.map((filter) => [caller, pipeline, filter] as const)));
+    // A write each answer read (the settings) first: nothing kept, so the first round computes
+    // every answer the usual way and leaves the data in memory.
+    await ok('POST', '/settings/currencies', { currency: 'eur' });
+    const first = [];
+    for (const [caller, pipeline, filter] of requests) first.push(await ask(caller, pipeline, filter));
+    expect(new Set(first.map((res) => res.status))).toEqual(new Set([200, 400, 403, 404]));
+    await ok('POST', '/settings/currencies', { currency: 'eur' });
+    const fromMemory = jest.spyOn(metricsService, 'getPipelineMetricsNow');
+    try {
+      for (const [i, [caller, pipeline, filter]] of requests.entries()) {
+        const again = await ask(caller, pipeline, filter);
+        expect({ caller, pipeline, filter, status: again.status, body: again.body }).toEqual({ caller, pipeline, filter, status: first[i]!.status, body: first[i]!.body });
+      }
+      // Every 200 of the second round came from memory, but the first (a 200 too): it read the
+      // settings written just before.
+      expect(first[0]!.status).toBe(200);
+      const answered = fromMemory.mock.results.filter((r) => r.value !== undefined).length;
+      expect(answered).toBe(first.filter((res) => res.status === 200).length - 1);
+    } finally {
+      fromMemory.mockRestore();
+    }
   });
 });

@@ -1,5 +1,7 @@
 import { BadUserInputError, ErrorCode, type FieldError } from '../../errors';
-import { getPipelineMetrics } from '../../services/metrics/metrics.service';
+import { getPipelineMetrics, getPipelineMetricsNow, type PipelineMetricsRequest } from '../../services/metrics/metrics.service';
+import type { MetricSelection } from '../../services/metrics/select-metrics';
+import type { PipelineView } from '../../domain/snapshot-views';
 import { metricsStatusMessage } from '../../services/metrics/select-metrics';
 import { getDefinition, listDefinitions, pipelinesOfDefinition, resolveSnapshot } from '../../services/pipeline.service';
 import { getTimeseries } from '../../services/timeseries.service';
@@ -128,6 +130,21 @@ const stagesRoute: RouteDefinition<StagesInput> = {
   },
 };
 
+const metricsRequest = (input: MetricsInput): PipelineMetricsRequest => ({
+  pipelineId: input.pipeline_id,
+  metrics: input.metrics,
+  snapshotId: input.snapshot_id,
+});
+
+const metricsAnswer = ({ pipeline, selection }: { pipeline: PipelineView; selection: MetricSelection }) => ({
+  metrics: selection.values.map((v) => ({
+    metric_definition: { id: v.definition.id, api_codename: v.definition.apiCodename },
+    scope: { pipeline: pipeline.id },
+    metric_value: { value: v.value, unit: v.unit },
+  })),
+  status: okStatus(metricsStatusMessage(selection)),
+});
+
 const metricsRoute: RouteDefinition<MetricsInput> = {
   method: 'GET',
   path: '/pipelines/metrics',
@@ -167,19 +184,12 @@ const metricsRoute: RouteDefinition<MetricsInput> = {
   },
   handler: async (ctx, input) => {
     principalOf(ctx);
-    const { pipeline, selection } = await getPipelineMetrics(ctx, {
-      pipelineId: input.pipeline_id,
-      metrics: input.metrics,
-      snapshotId: input.snapshot_id,
-    });
-    return {
-      metrics: selection.values.map((v) => ({
-        metric_definition: { id: v.definition.id, api_codename: v.definition.apiCodename },
-        scope: { pipeline: pipeline.id },
-        metric_value: { value: v.value, unit: v.unit },
-      })),
-      status: okStatus(metricsStatusMessage(selection)),
-    };
+    return metricsAnswer(await getPipelineMetrics(ctx, metricsRequest(input)));
+  },
+  handleNow: (ctx, input) => {
+    if (ctx.principal === null) return undefined;
+    const found = getPipelineMetricsNow(ctx, metricsRequest(input));
+    return found && metricsAnswer(found);
   },
 };
 

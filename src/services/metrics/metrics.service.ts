@@ -8,7 +8,8 @@ import { METRIC_CATALOGUE, MetricName, metricDefinition } from './catalogue';
 import { MetricEnvironment } from './evaluate';
 import { PipelineFacts } from './facts';
 import { MetricSelection, parseMetricNames, selectMetrics, withhold } from './select-metrics';
-import { derivedFromTargets, mayReadTargetsOfAll, withheldError } from './target-access';
+import { derivedFromTargets, mayReadTargetsOfAll, mayReadTargetsOfAllNow, withheldError } from './target-access';
+import { factsNow, metricSettingsNow, pipelineNow, snapshotNow, targetsOfYearNow } from '../../loaders/in-memory';
 
 export interface PipelineMetricsRequest {
   pipelineId: string;
@@ -69,11 +70,48 @@ const MEMOS_PER_FACTS = 4;
 export async function metricsOf(ctx: RequestContext, pipeline: PipelineView, names?: readonly MetricName[]): Promise<MetricSelection> {
   const facts = await factsOf(ctx, pipeline.snapshotId, pipeline.id);
   const env = await metricEnvironment(ctx, facts);
-  const asked = names ? names.map(metricDefinition) : METRIC_CATALOGUE;
-  const visible = !asked.some(derivedFromTargets) || (await mayReadTargetsOfAll(ctx, facts.memberIds, env.targets));
+  const visible = !askedDerivedFromTargets(names) || (await mayReadTargetsOfAll(ctx, facts.memberIds, env.targets));
+  return selectionOf(ctx, facts, env, names, visible);
+}
+
+/**
+ * getPipelineMetrics without waiting, when everything it reads is in the app's caches already
+ * (loaders/in-memory.ts): the same reads from the same caches, so the same answer. Undefined when
+ * something is not cached, or the answer is an error: the caller then takes the usual way.
+ */
+export function getPipelineMetricsNow(ctx: RequestContext, request: PipelineMetricsRequest): { pipeline: PipelineView; selection: MetricSelection } | undefined {
+  let names: MetricName[] | undefined;
+  try {
+    names = parseMetricNames(request.metrics);
+  } catch {
+    return undefined;
+  }
+  const snapshot = snapshotNow(ctx, request.snapshotId);
+  const pipeline = snapshot && pipelineNow(ctx, snapshot.id, request.pipelineId);
+  const facts = pipeline && factsNow(ctx, pipeline.snapshotId, pipeline.id);
+  const settings = facts && metricSettingsNow(ctx);
+  if (!pipeline || !facts || !settings) return undefined;
+  const targets = settings.period ? targetsOfYearNow(ctx, periodYearOf(facts.snapshotAt)) : [];
+  if (targets === undefined) return undefined;
+  const env = { currency: settings.currency, period: settings.period, targets };
+  const visible = !askedDerivedFromTargets(names) || mayReadTargetsOfAllNow(ctx, facts.memberIds, targets);
+  if (visible === undefined || (names && !visible)) return undefined;
+  try {
+    return { pipeline, selection: selectionOf(ctx, facts, env, names, visible) };
+  } catch {
+    return undefined; // a metric asked for by name that cannot be computed: the usual way answers 409
+  }
+}
+
+function askedDerivedFromTargets(names: readonly MetricName[] | undefined): boolean {
+  return (names ? names.map(metricDefinition) : METRIC_CATALOGUE).some(derivedFromTargets);
+}
+
+/** The metrics asked for (all when `names` is undefined), those derived from targets withheld unless `visible`. */
+function selectionOf(ctx: RequestContext, facts: PipelineFacts, env: MetricEnvironment, names: readonly MetricName[] | undefined, visible: boolean): MetricSelection {
   const memos = ctx.access.metricsMemo as WeakMap<PipelineFacts, AllMetricsMemo[]>;
   if (names) {
-    if (!visible) throw withheldError(asked.filter(derivedFromTargets));
+    if (!visible) throw withheldError(names.map(metricDefinition).filter(derivedFromTargets));
     return pick(allMetrics(memos, facts, env), names) ?? selectMetrics(facts, env, names);
   }
   const selection = allMetrics(memos, facts, env);

@@ -1,6 +1,8 @@
 import type { RequestContext } from '../../context/request-context';
 import { Role } from '../../auth/role';
 import { ForbiddenError } from '../../errors';
+import { membersNow } from '../../loaders/in-memory';
+import type { MemberDoc } from '../../models/member.model';
 import { canReadTargets } from '../member-access';
 import type { MetricDefinition } from './catalogue';
 
@@ -20,15 +22,37 @@ export async function mayReadTargetsOfAll(
   memberIds: Iterable<string>,
   targets: ReadonlyArray<{ memberId: string }>,
 ): Promise<boolean> {
+  const others = othersThanCaller(ctx, memberIds);
+  if (typeof others === 'boolean') return others;
+  return mayReadTargetsOf(ctx, others, await ctx.loaders.memberById.loadMany(others), targets);
+}
+
+/** mayReadTargetsOfAll without waiting, when the members are cached (in-memory.ts); undefined otherwise. */
+export function mayReadTargetsOfAllNow(ctx: RequestContext, memberIds: Iterable<string>, targets: ReadonlyArray<{ memberId: string }>): boolean | undefined {
+  const others = othersThanCaller(ctx, memberIds);
+  if (typeof others === 'boolean') return others;
+  const members = membersNow(ctx, others);
+  return members && mayReadTargetsOf(ctx, others, members, targets);
+}
+
+/** The members other than the caller to check; or the answer, where the caller alone decides it. */
+function othersThanCaller(ctx: RequestContext, memberIds: Iterable<string>): string[] | boolean {
   const principal = ctx.principal;
   if (principal === null) return false;
   if (principal.role === Role.ADMIN) return true;
   const others = [...new Set(memberIds)].filter((id) => id !== principal.memberId);
-  if (others.length === 0) return true;
-  const members = await ctx.loaders.memberById.loadMany(others);
+  return others.length === 0 ? true : others;
+}
+
+function mayReadTargetsOf(
+  ctx: RequestContext,
+  others: readonly string[],
+  members: ReadonlyArray<MemberDoc | Error | null>,
+  targets: ReadonlyArray<{ memberId: string }>,
+): boolean {
   return members.every((member, i) => {
     if (member instanceof Error) throw member;
-    if (member) return canReadTargets(principal, member);
+    if (member) return canReadTargets(ctx.principal!, member);
     return !targets.some((target) => target.memberId === others[i]);
   });
 }
