@@ -93,6 +93,14 @@ describe('HubSpot client: reading', () => {
     expect(() => validateCrmDocuments({ pipelines, owners: { results: [] }, deals: pages })).not.toThrow();
   });
 
+  it('hands deal pages back as HubSpot answered them, a deal repeated across pages included', async () => {
+    const { hubspot, client } = await setUp();
+    const [first, second] = [shape('deals-overlapping-page-1.json'), shape('deals-overlapping-page-2.json')];
+    hubspot.fail({ body: first }, { match: (request) => request.query.after === undefined });
+    hubspot.fail({ body: second }, { match: (request) => request.query.after === '7302' });
+    await expect(client.fetchAllDeals(['dealname'])).resolves.toEqual([first, second]);
+  });
+
   it('reads archived deals, all of them or those archived since a date', async () => {
     const archived = archivedDeals(['2026-04-01T00:00:00.000Z', '2026-05-03T00:00:00.000Z', '2026-05-04T00:00:00.000Z']);
     const { hubspot, client } = await setUp({ dataset: dataset({ deals: [...deals(3), ...archived] }) });
