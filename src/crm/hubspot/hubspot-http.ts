@@ -44,6 +44,7 @@ export interface HubSpotRequest {
 
 type Outcome = { retry: false; value: unknown } | { retry: true; failure: string; waitMs: number | null };
 
+// 52x: the CDN in front of HubSpot's API answers these when HubSpot itself does not.
 const RETRIED_STATUSES = new Set([500, 502, 503, 504, 520, 521, 522, 523, 524]);
 
 function parseJson(text: string): unknown {
