@@ -66,6 +66,42 @@ export interface GatewayConfig {
    * Never with MONGODB_URI (an external database is never seeded).
    */
   seedDemo: boolean;
+  /**
+   * HUBSPOT_TOKEN: the HubSpot private-app access token the sync reads with; unset: no sync. A
+   * Secret, so printing or logging the configuration shows `[redacted]`, never the token.
+   */
+  hubspotToken: Secret | undefined;
+  /** HUBSPOT_BASE_URL, default `https://api.hubapi.com`: where HubSpot's API is (an http(s) URL, no trailing slash kept). */
+  hubspotBaseUrl: string;
+}
+
+/**
+ * A secret value from the environment. It prints, serialises and inspects as `[redacted]`, so a
+ * configuration logged or put in an error message cannot leak it; `reveal()` is the one way in.
+ */
+export class Secret {
+  readonly #value: string;
+
+  constructor(value: string) {
+    this.#value = value;
+  }
+
+  /** The secret itself, for the one place that sends it (an Authorization header). */
+  reveal(): string {
+    return this.#value;
+  }
+
+  toString(): string {
+    return '[redacted]';
+  }
+
+  toJSON(): string {
+    return '[redacted]';
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return 'Secret([redacted])';
+  }
 }
 
 /** Requests per RATE_LIMIT_WINDOW (60 s) per caller when RATE_LIMIT is unset. */
@@ -133,6 +169,15 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
     throw new ConfigError(`JWT_SECRET must be at least 32 characters, got ${jwtSecret.length}`);
   }
+  const hubspotToken = text(env, 'HUBSPOT_TOKEN');
+  // The message never shows the value: it is a secret, and this error may be logged.
+  if (hubspotToken !== undefined && !/^[\x21-\x7e]+$/.test(hubspotToken)) {
+    throw new ConfigError('HUBSPOT_TOKEN must be visible ASCII characters without spaces (it travels as "Authorization: Bearer <token>")');
+  }
+  const hubspotBaseUrl = (text(env, 'HUBSPOT_BASE_URL') ?? 'https://api.hubapi.com').replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/\s]+(\/\S*)?$/.test(hubspotBaseUrl)) {
+    throw new ConfigError(`HUBSPOT_BASE_URL must be an http:// or https:// URL, got "${env.HUBSPOT_BASE_URL}"`);
+  }
   return {
     port: integer(env, 'PORT', 4000, 0, 65535),
     host: text(env, 'HOST') ?? '127.0.0.1',
@@ -155,5 +200,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     introspection,
     logLevel: logLevel as LogLevel,
     seedDemo: flag(env, 'SEED_DEMO', true) && mongodbUri === undefined,
+    hubspotToken: hubspotToken === undefined ? undefined : new Secret(hubspotToken),
+    hubspotBaseUrl,
   };
 }

@@ -25,6 +25,8 @@ describe('loadConfig', () => {
       introspection: 'admins',
       logLevel: 'info',
       seedDemo: true,
+      hubspotToken: undefined,
+      hubspotBaseUrl: 'https://api.hubapi.com',
     });
   });
 

@@ -1,0 +1,42 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** What the pacer learns from an answer: HubSpot's `X-HubSpot-RateLimit-*` headers. */
+function headerNumber(headers: Headers, name: string): number | null {
+  const raw = headers.get(name);
+  return raw !== null && /^\d+$/.test(raw.trim()) ? Number(raw) : null;
+}
+
+/**
+ * Spaces one client's requests to stay inside HubSpot's limits instead of running into `429`s:
+ * private apps get a rolling window of requests per 10 seconds, announced on each answer as
+ * `X-HubSpot-RateLimit-Remaining` / `-Interval-Milliseconds`; when none remain the next request
+ * waits out the interval. The search endpoints answer without those headers and allow a few
+ * requests per second per account, hence a fixed spacing for them.
+ */
+export class RequestPacer {
+  #notBefore = 0;
+  #searchNotBefore = 0;
+
+  constructor(private readonly searchIntervalMs: number) {}
+
+  /** Waits until a request of this kind may go. */
+  async ready(kind: 'standard' | 'search'): Promise<void> {
+    const at = Math.max(this.#notBefore, kind === 'search' ? this.#searchNotBefore : 0);
+    const wait = at - Date.now();
+    if (wait > 0) await sleep(wait);
+    if (kind === 'search') this.#searchNotBefore = Date.now() + this.searchIntervalMs;
+  }
+
+  /** Reads the rate-limit headers of an answer. */
+  observe(headers: Headers): void {
+    const remaining = headerNumber(headers, 'x-hubspot-ratelimit-remaining');
+    if (remaining !== 0) return;
+    const interval = headerNumber(headers, 'x-hubspot-ratelimit-interval-milliseconds') ?? 10_000;
+    this.#notBefore = Math.max(this.#notBefore, Date.now() + interval);
+  }
+
+  /** Holds every request back for `ms` (a `429`'s Retry-After applies to the whole client). */
+  holdFor(ms: number): void {
+    this.#notBefore = Math.max(this.#notBefore, Date.now() + ms);
+  }
+}
