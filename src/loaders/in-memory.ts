@@ -1,6 +1,7 @@
 import type { MemberDoc } from '../models/member.model';
 import { SETTINGS_ID } from '../models/settings.model';
 import type { TargetDoc } from '../models/target.model';
+import type { TeamDoc } from '../models/team.model';
 import type { PipelineFacts } from '../services/metrics/facts';
 import type { PipelineView, SnapshotView } from '../domain/snapshot-views';
 import type { LoaderSource } from './lazy-loaders';
@@ -47,9 +48,19 @@ export function targetsOfYearNow({ access, data }: LoaderSource, year: number): 
 export function membersNow({ access, data }: LoaderSource, ids: readonly string[]): Array<MemberDoc | null> | undefined {
   const members: Array<MemberDoc | null> = [];
   for (const id of ids) {
-    const member = access.membersById.peek(data, id);
+    const member = memberNow({ access, data }, id);
     if (member === undefined) return undefined;
     members.push(member);
   }
   return members;
+}
+
+/** One member (null: no such member), if cached. */
+export function memberNow({ access, data }: LoaderSource, id: string): MemberDoc | null | undefined {
+  return access.membersById.peek(data, id);
+}
+
+/** One team (null: no such team), if cached. */
+export function teamNow({ access, data }: LoaderSource, id: string): TeamDoc | null | undefined {
+  return access.teamsById.peek(data, id);
 }

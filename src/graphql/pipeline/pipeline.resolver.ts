@@ -1,6 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../context/request-context';
-import { metricsOf } from '../../services/metrics/metrics.service';
+import { memberNow, teamNow } from '../../loaders/in-memory';
+import { metricsOf, metricsOfNow } from '../../services/metrics/metrics.service';
 import { parseMetricNames } from '../../services/metrics/select-metrics';
 import { definitionOf, getPipeline, listOpportunities, opportunityCursor } from '../../services/pipeline.service';
 import { getTimeseries } from '../../services/timeseries.service';
@@ -31,17 +32,19 @@ export class PipelineResolver {
   }
 
   @FieldResolver(() => Team, { nullable: true, description: 'The team of a TEAM pipeline; null otherwise.' })
-  async team(@Root() pipeline: Pipeline, @Ctx() ctx: RequestContext): Promise<Team | null> {
+  team(@Root() pipeline: Pipeline, @Ctx() ctx: RequestContext): Team | null | Promise<Team | null> {
     if (!pipeline.teamId || pipeline.kind !== 'team') return null;
-    const team = await ctx.loaders.teamById.load(pipeline.teamId);
-    return team ? toTeam(team) : null;
+    const cached = teamNow(ctx, pipeline.teamId);
+    if (cached !== undefined) return cached && toTeam(cached);
+    return ctx.loaders.teamById.load(pipeline.teamId).then((team) => team && toTeam(team));
   }
 
   @FieldResolver(() => Member, { nullable: true, description: 'The member of a MEMBER pipeline; null otherwise (or once the member is deleted).' })
-  async member(@Root() pipeline: Pipeline, @Ctx() ctx: RequestContext): Promise<Member | null> {
+  member(@Root() pipeline: Pipeline, @Ctx() ctx: RequestContext): Member | null | Promise<Member | null> {
     if (!pipeline.memberId || pipeline.kind !== 'member') return null;
-    const member = await ctx.loaders.memberById.load(pipeline.memberId);
-    return member ? toMember(member) : null;
+    const cached = memberNow(ctx, pipeline.memberId);
+    if (cached !== undefined) return cached && toMember(cached);
+    return ctx.loaders.memberById.load(pipeline.memberId).then((member) => member && toMember(member));
   }
 
   @FieldResolver(() => [MetricResult], {
@@ -50,13 +53,16 @@ export class PipelineResolver {
       'metrics derived from targets (quota_attainment, pipeline_coverage) unless the caller may read the targets of every member of the ' +
       'pipeline; named, they are a CONFLICT and FORBIDDEN respectively; an unknown name is BAD_USER_INPUT.',
   })
-  async metrics(
+  metrics(
     @Root() pipeline: Pipeline,
     @Arg('names', () => [String], { nullable: true }) names: string[] | null,
     @Ctx() ctx: RequestContext,
-  ): Promise<MetricResult[]> {
-    const selection = await metricsOf(ctx, pipeline, parseMetricNames(names ?? undefined, 'names'));
-    return selection.values.map(toMetricResult);
+  ): MetricResult[] | Promise<MetricResult[]> {
+    const parsed = parseMetricNames(names ?? undefined, 'names');
+    // A dashboard computed again after a write has its data in memory: no loader batch, no promise.
+    const now = metricsOfNow(ctx, pipeline, parsed);
+    if (now) return now.values.map(toMetricResult);
+    return metricsOf(ctx, pipeline, parsed).then((selection) => selection.values.map(toMetricResult));
   }
 
   @FieldResolver(() => MetricSeries, {

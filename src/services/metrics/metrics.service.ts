@@ -88,16 +88,22 @@ export function getPipelineMetricsNow(ctx: RequestContext, request: PipelineMetr
   }
   const snapshot = snapshotNow(ctx, request.snapshotId);
   const pipeline = snapshot && pipelineNow(ctx, snapshot.id, request.pipelineId);
-  const facts = pipeline && factsNow(ctx, pipeline.snapshotId, pipeline.id);
+  const selection = pipeline && metricsOfNow(ctx, pipeline, names);
+  return pipeline && selection ? { pipeline, selection } : undefined;
+}
+
+/** metricsOf without waiting, when everything it reads is cached; undefined otherwise, or when the answer is an error. */
+export function metricsOfNow(ctx: RequestContext, pipeline: PipelineView, names?: readonly MetricName[]): MetricSelection | undefined {
+  const facts = factsNow(ctx, pipeline.snapshotId, pipeline.id);
   const settings = facts && metricSettingsNow(ctx);
-  if (!pipeline || !facts || !settings) return undefined;
+  if (!facts || !settings) return undefined;
   const targets = settings.period ? targetsOfYearNow(ctx, periodYearOf(facts.snapshotAt)) : [];
   if (targets === undefined) return undefined;
   const env = { currency: settings.currency, period: settings.period, targets };
   const visible = !askedDerivedFromTargets(names) || mayReadTargetsOfAllNow(ctx, facts.memberIds, targets);
   if (visible === undefined || (names && !visible)) return undefined;
   try {
-    return { pipeline, selection: selectionOf(ctx, facts, env, names, visible) };
+    return selectionOf(ctx, facts, env, names, visible);
   } catch {
     return undefined; // a metric asked for by name that cannot be computed: the usual way answers 409
   }
