@@ -9,11 +9,8 @@ const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
 
 const doc = (i: number): { _id: number; text: string } => ({ _id: i, text: `document ${i} `.padEnd(200, '.') });
-const insert = (from: number, count: number): Mutation => ({
-  op: 'insert',
-  ns: 'app.t',
-  docs: Array.from({ length: count }, (_, k) => doc(from + k)),
-});
+const docs = (from: number, count: number): Array<{ _id: number; text: string }> => Array.from({ length: count }, (_, k) => doc(from + k));
+const insert = (from: number, count: number): Mutation => ({ op: 'insert', ns: 'app.t', docs: docs(from, count) });
 const snapshotFile = (dir: string): string => readdirSync(dir).find((name) => name.startsWith('snapshot-'))!;
 
 describe('compaction of a growing store', () => {
@@ -45,7 +42,7 @@ describe('compaction of a growing store', () => {
     const half = snapshotBytes * 0.5;
     for (let i = 0; reopened.logBytes < half; i += 10) {
       expect(reopened.stats.compactions).toBe(0);
-      await again.commit([{ ...insert(i % 1000, 10), op: 'replace' }]);
+      await again.commit([{ op: 'replace', ns: 'app.t', docs: docs(i % 1000, 10) }]);
     }
     await again.close();
     expect(reopened.stats.compactions).toBe(1);
