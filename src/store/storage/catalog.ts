@@ -6,8 +6,16 @@ import { UnreachableCaseError, type Mutation } from './mutation';
 import { splitNamespace } from './namespace';
 import { StoreError } from '../errors';
 
-/** Log size after which a commit triggers compaction into a snapshot. */
-export const COMPACTION_THRESHOLD_BYTES = 64 * 1024 * 1024;
+/** Least log size after which a commit triggers compaction into a snapshot. */
+export const COMPACTION_THRESHOLD_BYTES = 16 * 1024 * 1024;
+/**
+ * Beyond the least size, the log is compacted once it reaches this fraction of the snapshot.
+ * Compacting rewrites the whole state, so with a fixed threshold a growing database would
+ * rewrite itself ever more often per byte written (quadratic in total); against a fraction of
+ * its own size, each byte of log pays for at most 1/fraction bytes of snapshot, and the data
+ * directory and the replay at start stay within (1 + fraction) × the state.
+ */
+export const COMPACTION_LOG_FRACTION = 0.5;
 const SNAPSHOT_BATCH = 1000;
 
 /**
@@ -28,7 +36,8 @@ export class Catalog {
   /** Opens the journal and rebuilds the state by applying every mutation it returns. */
   static async open(journal: Journal, options: { compactionThreshold?: number } = {}): Promise<Catalog> {
     const catalog = new Catalog(journal, options.compactionThreshold ?? COMPACTION_THRESHOLD_BYTES);
-    for (const m of await journal.open()) catalog.apply(m);
+    const apply = (m: Mutation): void => catalog.apply(m);
+    for (const m of await journal.open(apply)) apply(m);
     return catalog;
   }
 
@@ -175,7 +184,8 @@ export class Catalog {
   }
 
   private maybeCompact(): void {
-    if (this.compacting || this.journal.logBytes < this.compactionThreshold) return;
+    const threshold = Math.max(this.compactionThreshold, (this.journal.snapshotBytes ?? 0) * COMPACTION_LOG_FRACTION);
+    if (this.compacting || this.journal.logBytes < threshold) return;
     // Compaction runs beside further commits; a failure leaves the log as it was (still valid).
     this.compacting = this.journal
       .compact(() => this.snapshotMutations())

@@ -2,6 +2,7 @@ import type { Document } from 'bson';
 import { canonicalKey } from './canonical-key';
 import { Index } from './index';
 import type { IndexSpec } from './index-spec';
+import { StringPool } from './string-pool';
 
 export const ID_INDEX_NAME = '_id_';
 
@@ -13,6 +14,7 @@ export const ID_INDEX_NAME = '_id_';
 export class Collection {
   readonly docs = new Map<string, Document>();
   readonly indexes = new Map<string, Index>();
+  private readonly strings = new StringPool();
 
   constructor(
     readonly db: string,
@@ -41,6 +43,7 @@ export class Collection {
       const id = canonicalKey(doc._id);
       const old = this.docs.get(id);
       if (old) this.unindex(id, old); // replay after a torn compaction must not double-index
+      this.strings.share(doc);
       this.docs.set(id, doc);
       this.index(id, doc);
     }
@@ -51,6 +54,7 @@ export class Collection {
       const id = canonicalKey(doc._id);
       const old = this.docs.get(id);
       if (old) this.unindex(id, old);
+      this.strings.share(doc);
       this.docs.set(id, doc);
       this.index(id, doc);
     }

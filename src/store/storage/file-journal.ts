@@ -1,9 +1,10 @@
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { DirLock } from './dir-lock';
 import type { Journal } from './journal';
-import { decodePayload, encodeBatch, encodeSnapshotEnd } from './journal/batch-codec';
+import { decodePayload, encodeBatch, encodeSnapshotEnd, type DecodedPayload } from './journal/batch-codec';
 import { chunked, fsyncDir, removeIfPresent, renameSynced, writeFileSynced } from './journal/durable-fs';
-import { checkFileHeader, encodeFileHeader, encodeRecord, FILE_HEADER_SIZE, scanRecords, type FileKind } from './journal/frame';
+import { checkFileHeader, encodeFileHeader, encodeRecord, FILE_HEADER_SIZE, RECORD_HEADER_SIZE, scanRecords, type FileKind } from './journal/frame';
+import { readIntactRecords } from './journal/record-reader';
 import { inDir, listJournalFiles, logName, snapshotName, tempName } from './journal/journal-files';
 import { CorruptJournalError, JournalStateError } from './journal/journal-error';
 import { LogWriter, type WriterStats } from './journal/log-writer';
@@ -59,6 +60,7 @@ type State =
 export class FileJournal implements Journal {
   private state: State = { kind: 'new' };
   private logRecordBytes = 0;
+  private snapshotFileBytes = 0;
   private compacting: Promise<void> | undefined;
   /** Frames appended since the running compaction captured its state: they go into the next log. */
   private carried: Buffer[] | undefined;
@@ -78,6 +80,11 @@ export class FileJournal implements Journal {
     return this.logRecordBytes;
   }
 
+  /** Size of the current snapshot file (0 before the first compaction): the live data, written compactly. */
+  get snapshotBytes(): number {
+    return this.snapshotFileBytes;
+  }
+
   get stats(): FileJournalStats {
     const open = this.state.kind === 'open' ? this.state : undefined;
     return {
@@ -87,14 +94,15 @@ export class FileJournal implements Journal {
     };
   }
 
-  async open(): Promise<Mutation[]> {
+  async open(apply?: (mutation: Mutation) => void): Promise<Mutation[]> {
     if (this.state.kind !== 'new') {
       throw new JournalStateError(`open() expects a new journal; this one is ${this.state.kind}`);
     }
     ensurePrivateDir(this.dir);
     const lock = DirLock.acquire(this.dir);
     try {
-      const { generation, mutations, logBytes } = await this.recover();
+      const mutations: Mutation[] = [];
+      const { generation, logBytes } = await this.recover(apply ?? ((mutation) => void mutations.push(mutation)));
       const handle = await open(inDir(this.dir, logName(generation)), 'a', PRIVATE_FILE_MODE);
       this.state = { kind: 'open', lock, writer: new LogWriter(handle), generation };
       this.logRecordBytes = logBytes;
@@ -156,18 +164,17 @@ export class FileJournal implements Journal {
 
   // --- recovery -------------------------------------------------------------------------------
 
-  private async recover(): Promise<{ generation: number; mutations: Mutation[]; logBytes: number }> {
+  /**
+   * Hands every mutation of the current generation to `apply` as it is decoded, so that what a
+   * later record replaces is garbage before the end and no file is held whole besides the log.
+   */
+  private async recover(apply: (mutation: Mutation) => void): Promise<{ generation: number; logBytes: number }> {
     const listing = listJournalFiles(this.dir);
     const generation = listing.snapshots.at(-1) ?? 0;
-    const mutations: Mutation[] = [];
-    if (generation > 0) {
-      for (const batch of await this.readSnapshot(generation)) mutations.push(...batch);
-    }
+    if (generation > 0) this.snapshotFileBytes = await this.readSnapshot(generation, apply);
     let logBytes = 0;
     if (listing.logs.includes(generation)) {
-      const log = await this.readLog(generation);
-      for (const batch of log.batches) mutations.push(...batch);
-      logBytes = log.bytes;
+      logBytes = await this.readLog(generation, apply);
     } else if (generation === 0 && listing.logs.length === 0) {
       await this.installEmptyLog(0);
     } else {
@@ -185,37 +192,42 @@ export class FileJournal implements Journal {
     for (const old of listing.logs) if (old !== generation) await removeIfPresent(inDir(this.dir, logName(old)));
     for (const temp of listing.temps) await removeIfPresent(inDir(this.dir, temp));
     await fsyncDir(this.dir);
-    return { generation, mutations, logBytes };
+    return { generation, logBytes };
   }
 
-  private async readSnapshot(generation: number): Promise<Mutation[][]> {
+  /** Applies a snapshot's mutations, checking its end marker; returns the file's size. */
+  private async readSnapshot(generation: number, apply: (mutation: Mutation) => void): Promise<number> {
     const file = inDir(this.dir, snapshotName(generation));
-    const buf = await readFile(file);
-    checkFileHeader(buf, file, 'snapshot', generation);
-    const scan = scanRecords(buf, file);
-    // A snapshot is renamed into place only when complete, so any damage at all is corruption.
-    if (scan.tornBytes > 0) {
-      throw new CorruptJournalError(file, scan.validEnd, `${scan.tornBytes} damaged bytes at the end of a snapshot`);
+    let records = 0;
+    let end: number | undefined;
+    let bytes = FILE_HEADER_SIZE;
+    for await (const payload of readIntactRecords(file, 'snapshot', generation)) {
+      bytes += payload.length + RECORD_HEADER_SIZE;
+      if (end !== undefined) throw new CorruptJournalError(file, 0, 'end marker in the middle of a snapshot');
+      const decoded = this.decode(payload, records, file);
+      if (decoded.kind === 'end') {
+        end = decoded.records;
+        continue;
+      }
+      records++;
+      for (const mutation of decoded.batch) apply(mutation);
     }
-    const batches = this.decodeAll(scan.payloads, file);
-    const end = batches.pop();
-    if (end?.kind !== 'end' || end.records !== batches.length) {
-      throw new CorruptJournalError(file, scan.validEnd, 'snapshot has no end marker or a wrong record count');
+    if (end !== records) {
+      throw new CorruptJournalError(file, bytes, 'snapshot has no end marker or a wrong record count');
     }
-    return batches.map((decoded) => {
-      if (decoded.kind !== 'batch') throw new CorruptJournalError(file, 0, 'end marker in the middle of a snapshot');
-      return decoded.batch;
-    });
+    return bytes;
   }
 
-  private async readLog(generation: number): Promise<{ batches: Mutation[][]; bytes: number }> {
+  /** Applies a log's mutations, cutting off a torn tail; returns the bytes of its records. */
+  private async readLog(generation: number, apply: (mutation: Mutation) => void): Promise<number> {
     const file = inDir(this.dir, logName(generation));
     const buf = await readFile(file);
     checkFileHeader(buf, file, 'log', generation);
     const scan = scanRecords(buf, file);
-    const batches = this.decodeAll(scan.payloads, file).map((decoded) => {
+    scan.payloads.forEach((payload, index) => {
+      const decoded = this.decode(payload, index, file);
       if (decoded.kind !== 'batch') throw new CorruptJournalError(file, 0, 'snapshot end marker in a log');
-      return decoded.batch;
+      for (const mutation of decoded.batch) apply(mutation);
     });
     if (scan.tornBytes > 0) {
       // An append interrupted by a crash: never acknowledged, so dropped; cut it off so the next
@@ -228,18 +240,16 @@ export class FileJournal implements Journal {
         await handle.close();
       }
     }
-    return { batches, bytes: scan.validEnd - FILE_HEADER_SIZE };
+    return scan.validEnd - FILE_HEADER_SIZE;
   }
 
-  private decodeAll(payloads: Buffer[], file: string): ReturnType<typeof decodePayload>[] {
-    return payloads.map((payload, index) => {
-      try {
-        return decodePayload(payload);
-      } catch (err) {
-        // The checksum matched, so these bytes were written like this: a format or code bug.
-        throw new CorruptJournalError(file, 0, `record ${index} has a valid checksum but does not decode: ${(err as Error).message}`);
-      }
-    });
+  private decode(payload: Buffer, index: number, file: string): DecodedPayload {
+    try {
+      return decodePayload(payload);
+    } catch (err) {
+      // The checksum matched, so these bytes were written like this: a format or code bug.
+      throw new CorruptJournalError(file, 0, `record ${index} has a valid checksum but does not decode: ${(err as Error).message}`);
+    }
   }
 
   private async installEmptyLog(generation: number): Promise<void> {
@@ -250,7 +260,7 @@ export class FileJournal implements Journal {
   private async installFile(kind: FileKind, generation: number, frames: Buffer[]): Promise<void> {
     const name = kind === 'log' ? logName(generation) : snapshotName(generation);
     const temp = inDir(this.dir, tempName(name));
-    await writeFileSynced(temp, [...chunked([encodeFileHeader(kind, generation), ...frames])]);
+    await writeFileSynced(temp, chunked([encodeFileHeader(kind, generation), ...frames]));
     await renameSynced(temp, inDir(this.dir, name), this.dir);
   }
 
@@ -260,14 +270,18 @@ export class FileJournal implements Journal {
     const { writer, generation } = this.opened('compact');
     const next = generation + 1;
     // Capture the state and start carrying new appends in the same tick: nothing falls between.
-    const frames = snapshotFrames(state());
+    // The capture holds the documents themselves (the store never changes a stored document in
+    // place; a write stores a new one): they are serialised piece by piece while the file is
+    // written, so the snapshot is never whole in memory and other commands run in between.
+    const mutations = [...state()];
     this.carried = [];
     const step = (name: CompactionStep): void => this.options.afterCompactionStep?.(name);
 
     const snapshotTemp = inDir(this.dir, tempName(snapshotName(next)));
+    let snapshotBytes = 0;
     const nextLog = inDir(this.dir, logName(next));
     try {
-      await writeFileSynced(snapshotTemp, [...chunked([encodeFileHeader('snapshot', next), ...frames])]);
+      snapshotBytes = await writeFileSynced(snapshotTemp, chunked(snapshotFile(next, mutations)));
       step('snapshot-written');
     } catch (err) {
       await removeIfPresent(snapshotTemp).catch(() => undefined);
@@ -292,6 +306,7 @@ export class FileJournal implements Journal {
         // all of them are durable now.
         const previous = writer.switchTo(handle, taken.seq);
         this.state = { ...this.opened('compact'), generation: next };
+        this.snapshotFileBytes = snapshotBytes;
         // The new log holds the carried records, plus whatever was appended during this step.
         this.logRecordBytes = carried.reduce((sum, frame) => sum + frame.length, 0) + (this.logRecordBytes - bytesAtTake);
         this.compactions++;
@@ -318,19 +333,24 @@ export class FileJournal implements Journal {
   }
 }
 
-/** The framed records of a snapshot: the state's mutations, large inserts split, then the end marker. */
-function snapshotFrames(state: Iterable<Mutation>): Buffer[] {
-  const frames: Buffer[] = [];
+/**
+ * A snapshot file, produced lazily: its header, the state's mutations (large inserts split into
+ * records of at most SNAPSHOT_DOCS_PER_RECORD documents), then the end marker.
+ */
+function* snapshotFile(generation: number, state: readonly Mutation[]): Generator<Buffer> {
+  yield encodeFileHeader('snapshot', generation);
+  let records = 0;
   for (const mutation of state) {
     if (mutation.op === 'insert' && mutation.docs.length > SNAPSHOT_DOCS_PER_RECORD) {
       for (let i = 0; i < mutation.docs.length; i += SNAPSHOT_DOCS_PER_RECORD) {
         const docs = mutation.docs.slice(i, i + SNAPSHOT_DOCS_PER_RECORD);
-        frames.push(encodeRecord(encodeBatch([{ op: 'insert', ns: mutation.ns, docs }])));
+        yield encodeRecord(encodeBatch([{ op: 'insert', ns: mutation.ns, docs }]));
+        records++;
       }
     } else {
-      frames.push(encodeRecord(encodeBatch([mutation])));
+      yield encodeRecord(encodeBatch([mutation]));
+      records++;
     }
   }
-  frames.push(encodeRecord(encodeSnapshotEnd(frames.length)));
-  return frames;
+  yield encodeRecord(encodeSnapshotEnd(records));
 }

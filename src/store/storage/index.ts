@@ -15,19 +15,23 @@ export interface IndexKey {
   values: unknown[];
 }
 
+/** The ids of one key: a lone id as itself (every key of a unique index), more in a Set. */
+type Ids = string | Set<string>;
+
 /**
  * A hash index: canonical key → ids (canonical `_id` keys) of the documents holding it. It serves
  * equality and `$in` lookups in constant time and enforces uniqueness; range queries scan.
  */
 export class Index {
   readonly fields: string[];
-  private readonly entries = new Map<string, Set<string>>();
+  private readonly entries = new Map<string, Ids>();
   /**
-   * For a compound index, the same ids by each proper prefix of its fields (`prefixes[0]`: the
+   * For a compound index, its whole keys by each proper prefix of its fields (`prefixes[0]`: the
    * first field alone), so that a filter with equality on the leading fields only is served as a
-   * B-tree index serves it on mongod.
+   * B-tree index serves it on mongod. They hold keys, not ids: a document costs an entry per
+   * prefix only when it brings a new whole key.
    */
-  private readonly prefixes: Array<Map<string, Set<string>>>;
+  private readonly prefixes: Array<Map<string, Ids>>;
   private readonly partial: Query | null;
   /** Strings in keys compare under this collation (null: bytewise). */
   private readonly collation: Collation | null;
@@ -115,36 +119,41 @@ export class Index {
 
   add(id: string, doc: Document): void {
     for (const { key } of this.keysFor(doc)) {
-      addTo(this.entries, key, id);
-      this.eachPrefix(key, (map, prefix) => addTo(map, prefix, id));
+      if (addTo(this.entries, key, id)) this.eachPrefix(key, (map, prefix) => addTo(map, prefix, key));
     }
   }
 
   remove(id: string, doc: Document): void {
     for (const { key } of this.keysFor(doc)) {
-      removeFrom(this.entries, key, id);
-      this.eachPrefix(key, (map, prefix) => removeFrom(map, prefix, id));
+      if (removeFrom(this.entries, key, id)) this.eachPrefix(key, (map, prefix) => removeFrom(map, prefix, key));
     }
   }
 
   /** The ids holding a whole key (every field's canonical key, joined as keysFor joins them). */
   lookup(key: string): ReadonlySet<string> | undefined {
-    return this.entries.get(key);
+    const ids = this.entries.get(key);
+    return typeof ids === 'string' ? new Set([ids]) : ids;
   }
 
   /** The ids whose first `length` fields hold `key` (joined likewise); `length` may be all fields. */
-  lookupPrefix(length: number, key: string): ReadonlySet<string> | undefined {
-    return length === this.fields.length ? this.entries.get(key) : this.prefixes[length - 1]?.get(key);
+  lookupPrefix(length: number, key: string): Iterable<string> | undefined {
+    if (length === this.fields.length) return this.lookup(key);
+    const keys = this.prefixes[length - 1]?.get(key);
+    return keys === undefined ? undefined : this.idsOfKeys(keys);
   }
 
   /** Every id the index holds (all documents, unless it is sparse or partial). */
   allIds(): Set<string> {
     const ids = new Set<string>();
-    for (const set of this.entries.values()) for (const id of set) ids.add(id);
+    for (const held of this.entries.values()) for (const id of each(held)) ids.add(id);
     return ids;
   }
 
-  private eachPrefix(key: string, visit: (map: Map<string, Set<string>>, prefix: string) => void): void {
+  private *idsOfKeys(keys: Ids): Generator<string> {
+    for (const key of each(keys)) yield* each(this.entries.get(key));
+  }
+
+  private eachPrefix(key: string, visit: (map: Map<string, Ids>, prefix: string) => void): void {
     let end = -1;
     for (const map of this.prefixes) {
       end = key.indexOf('\u0000', end + 1);
@@ -169,17 +178,37 @@ export class Index {
   }
 }
 
-function addTo(map: Map<string, Set<string>>, key: string, id: string): void {
-  let ids = map.get(key);
-  if (!ids) map.set(key, (ids = new Set()));
-  ids.add(id);
+const each = (ids: Ids | undefined): Iterable<string> => (ids === undefined ? [] : typeof ids === 'string' ? [ids] : ids);
+
+/** Adds `id` under `key`; true when the key is new to the map. */
+function addTo(map: Map<string, Ids>, key: string, id: string): boolean {
+  const ids = map.get(key);
+  if (ids === undefined) {
+    map.set(key, id);
+    return true;
+  }
+  if (typeof ids !== 'string') ids.add(id);
+  else if (ids !== id) map.set(key, new Set([ids, id]));
+  return false;
 }
 
-function removeFrom(map: Map<string, Set<string>>, key: string, id: string): void {
+/** Removes `id` from under `key`; true when that leaves the key out of the map. */
+function removeFrom(map: Map<string, Ids>, key: string, id: string): boolean {
   const ids = map.get(key);
-  if (!ids) return;
+  if (ids === undefined) return false;
+  if (typeof ids === 'string') {
+    if (ids !== id) return false;
+    map.delete(key);
+    return true;
+  }
   ids.delete(id);
-  if (ids.size === 0) map.delete(key);
+  if (ids.size > 1) return false;
+  if (ids.size === 1) {
+    map.set(key, ids.values().next().value as string);
+    return false;
+  }
+  map.delete(key);
+  return true;
 }
 
 /**

@@ -12,8 +12,11 @@ export interface Journal {
   /**
    * Opens the journal and returns every mutation needed to rebuild the state, in order
    * (the latest snapshot's contents first, then the log after it). A torn last record is ignored.
+   * With `apply`, a journal may instead hand each mutation to it as soon as it is read, in the
+   * same order, and return only what it did not hand over: the state is then rebuilt without
+   * every mutation of the journal being in memory at once.
    */
-  open(): Promise<Mutation[]>;
+  open(apply?: (mutation: Mutation) => void): Promise<Mutation[]>;
   /** Buffers one batch; it is durable once a later `sync()` resolves. */
   append(batch: Mutation[]): void;
   /** Resolves when everything appended so far is on disk (fsync). */
@@ -25,5 +28,10 @@ export interface Journal {
   compact(state: () => Iterable<Mutation>): Promise<void>;
   /** Bytes in the log since the last snapshot: the catalog's cue to compact. */
   readonly logBytes: number;
+  /**
+   * Bytes of the current snapshot, where the journal knows them: the catalog compacts when the log
+   * reaches a fraction of it, so that the work of compacting stays proportional to the writes.
+   */
+  readonly snapshotBytes?: number;
   close(): Promise<void>;
 }

@@ -12,8 +12,12 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
-/** Writes `chunks` to a new file at `path` (replacing any; mode 0600 when created) and fsyncs it. */
-export async function writeFileSynced(path: string, chunks: readonly Buffer[]): Promise<number> {
+/**
+ * Writes `chunks` to a new file at `path` (replacing any; mode 0600 when created) and fsyncs it;
+ * returns its size. A lazy `chunks` is drawn one chunk per write, so the file is never whole in
+ * memory and the event loop runs between chunks.
+ */
+export async function writeFileSynced(path: string, chunks: Iterable<Buffer>): Promise<number> {
   const handle = await open(path, 'w', PRIVATE_FILE_MODE);
   let bytes = 0;
   try {

@@ -60,7 +60,7 @@ export function encodeRecord(payload: Buffer): Buffer {
 }
 
 /** The payload of a valid record at `offset`, or why there is none. */
-function recordAt(buf: Buffer, offset: number): { payload: Buffer } | { problem: string } {
+export function recordAt(buf: Buffer, offset: number): { payload: Buffer } | { problem: string } {
   if (offset + RECORD_HEADER_SIZE > buf.length) {
     return { problem: `record header needs ${RECORD_HEADER_SIZE} bytes, ${buf.length - offset} left` };
   }
