@@ -24,6 +24,8 @@ const SNAPSHOT_BATCH = 1000;
  */
 export class Catalog {
   private readonly dbs = new Map<string, Map<string, Collection>>();
+  /** True while `open` replays the journal: collections then defer their secondary indexes. */
+  private loading = false;
   private compacting: Promise<void> | null = null;
   /** Set when the journal failed: memory may be ahead of disk, so no further write is accepted. */
   private journalFailure: Error | null = null;
@@ -33,11 +35,20 @@ export class Catalog {
     private readonly compactionThreshold: number,
   ) {}
 
-  /** Opens the journal and rebuilds the state by applying every mutation it returns. */
+  /**
+   * Opens the journal and rebuilds the state by applying every mutation it returns, then builds
+   * the secondary indexes once over the documents that remain.
+   */
   static async open(journal: Journal, options: { compactionThreshold?: number } = {}): Promise<Catalog> {
     const catalog = new Catalog(journal, options.compactionThreshold ?? COMPACTION_THRESHOLD_BYTES);
     const apply = (m: Mutation): void => catalog.apply(m);
-    for (const m of await journal.open(apply)) apply(m);
+    catalog.loading = true;
+    try {
+      for (const m of await journal.open(apply)) apply(m);
+    } finally {
+      catalog.loading = false;
+    }
+    for (const colls of catalog.dbs.values()) for (const coll of colls.values()) coll.buildIndexes();
     return catalog;
   }
 
@@ -99,7 +110,7 @@ export class Catalog {
         const source = this.dbs.get(fromDb)?.get(fromName);
         if (!source) return;
         this.dbs.get(fromDb)!.delete(fromName);
-        const target = new Collection(toDb, toName, source.options);
+        const target = this.newCollection(toDb, toName, source.options);
         for (const index of source.indexes.values()) {
           if (index.name !== ID_INDEX_NAME) target.addIndex(index.spec);
         }
@@ -206,7 +217,13 @@ export class Catalog {
   private ensureCollection(db: string, name: string, options: Document): Collection {
     const colls = this.databaseMap(db);
     let coll = colls.get(name);
-    if (!coll) colls.set(name, (coll = new Collection(db, name, options)));
+    if (!coll) colls.set(name, (coll = this.newCollection(db, name, options)));
+    return coll;
+  }
+
+  private newCollection(db: string, name: string, options: Document): Collection {
+    const coll = new Collection(db, name, options);
+    if (this.loading) coll.deferIndexes();
     return coll;
   }
 }

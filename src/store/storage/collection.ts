@@ -15,6 +15,12 @@ export class Collection {
   readonly docs = new Map<string, Document>();
   readonly indexes = new Map<string, Index>();
   private readonly strings = new StringPool();
+  /**
+   * While a data directory loads, secondary indexes are left empty and built in one pass at the
+   * end (`buildIndexes`): a document the log later replaces or deletes is never indexed, and each
+   * index is filled on its own rather than every index touched per document.
+   */
+  private indexesDeferred = false;
 
   constructor(
     readonly db: string,
@@ -38,31 +44,22 @@ export class Collection {
     return this.docs.get(canonicalKey(id));
   }
 
+  /** Stores documents, replacing any with the same `_id` (replay after a torn compaction must not double-index). */
   insert(docs: Document[]): void {
-    for (const doc of docs) {
-      const id = canonicalKey(doc._id);
-      const old = this.docs.get(id);
-      if (old) this.unindex(id, old); // replay after a torn compaction must not double-index
-      this.strings.share(doc);
-      this.docs.set(id, doc);
-      this.index(id, doc);
-    }
+    this.store(docs);
   }
 
   replace(docs: Document[]): void {
-    for (const doc of docs) {
-      const id = canonicalKey(doc._id);
-      const old = this.docs.get(id);
-      if (old) this.unindex(id, old);
-      this.strings.share(doc);
-      this.docs.set(id, doc);
-      this.index(id, doc);
-    }
+    this.store(docs);
   }
 
   delete(ids: unknown[]): void {
     for (const raw of ids) {
       const id = canonicalKey(raw);
+      if (this.indexesDeferred) {
+        this.docs.delete(id);
+        continue;
+      }
       const old = this.docs.get(id);
       if (!old) continue;
       this.unindex(id, old);
@@ -73,8 +70,20 @@ export class Collection {
   addIndex(spec: IndexSpec): void {
     if (this.indexes.has(spec.name)) return;
     const index = new Index(spec);
-    for (const [id, doc] of this.docs) index.add(id, doc);
+    if (!this.indexesDeferred) index.fill(this.docs);
     this.indexes.set(spec.name, index);
+  }
+
+  /** From now until `buildIndexes`, writes leave the secondary indexes alone (loading only). */
+  deferIndexes(): void {
+    this.indexesDeferred = true;
+  }
+
+  /** Fills every secondary index from the documents, one index at a time, and ends the deferral. */
+  buildIndexes(): void {
+    if (!this.indexesDeferred) return;
+    this.indexesDeferred = false;
+    for (const index of this.secondaryIndexes()) index.fill(this.docs);
   }
 
   updateIndexSpec(spec: IndexSpec): void {
@@ -83,6 +92,21 @@ export class Collection {
 
   dropIndex(name: string): void {
     if (name !== ID_INDEX_NAME) this.indexes.delete(name);
+  }
+
+  private store(docs: Document[]): void {
+    for (const doc of docs) {
+      const id = canonicalKey(doc._id);
+      this.strings.share(doc);
+      if (this.indexesDeferred) {
+        this.docs.set(id, doc);
+        continue;
+      }
+      const old = this.docs.get(id);
+      if (old) this.unindex(id, old);
+      this.docs.set(id, doc);
+      this.index(id, doc);
+    }
   }
 
   private index(id: string, doc: Document): void {

@@ -2,7 +2,7 @@ import type { Document } from 'bson';
 import type { Query } from '../query/mingo';
 import { StoreError } from '../errors';
 import { canonicalKey } from './canonical-key';
-import { MISSING, valuesAtPath } from './document-paths';
+import { isPlainObject, MISSING, valuesAtPath } from './document-paths';
 import type { IndexSpec } from './index-spec';
 import { formatKeyValue } from './format-key';
 import { collationKey, parseCollation, type Collation } from '../query/collation';
@@ -18,12 +18,17 @@ export interface IndexKey {
 /** The ids of one key: a lone id as itself (every key of a unique index), more in a Set. */
 type Ids = string | Set<string>;
 
+/** A field reaching several values (an array on its path): the document has several keys. */
+const MANY = Symbol('many');
+
 /**
  * A hash index: canonical key → ids (canonical `_id` keys) of the documents holding it. It serves
  * equality and `$in` lookups in constant time and enforces uniqueness; range queries scan.
  */
 export class Index {
   readonly fields: string[];
+  /** Each field's path, split once: keys are made per document and index. */
+  private readonly paths: string[][];
   private readonly entries = new Map<string, Ids>();
   /**
    * For a compound index, its whole keys by each proper prefix of its fields (`prefixes[0]`: the
@@ -41,6 +46,7 @@ export class Index {
     this.current = spec;
     this.collation = spec.collation ? storedCollation(spec.collation) : null;
     this.fields = Object.keys(spec.key);
+    this.paths = this.fields.map((f) => f.split('.'));
     this.prefixes = this.fields.slice(1).map(() => new Map());
     try {
       this.partial = spec.partialFilterExpression ? storedQuery(spec.partialFilterExpression, mingoOptions()) : null;
@@ -118,15 +124,77 @@ export class Index {
   }
 
   add(id: string, doc: Document): void {
-    for (const { key } of this.keysFor(doc)) {
-      if (addTo(this.entries, key, id)) this.eachPrefix(key, (map, prefix) => addTo(map, prefix, key));
+    const lone = this.loneKey(doc);
+    if (lone === MANY) {
+      for (const { key } of this.keysFor(doc)) this.addKey(key, id);
+    } else if (lone !== undefined) {
+      this.addKey(lone, id);
+    }
+  }
+
+  /**
+   * Fills an empty index from every document at once (building an index, loading a data
+   * directory). The ids of a key are gathered in an array and made a Set once: constructing a
+   * Set from an array costs a fraction of adding its ids one by one.
+   */
+  fill(docs: Iterable<[string, Document]>): void {
+    if (this.entries.size > 0) throw new Error(`index ${this.name} is not empty: fill() builds a new index`);
+    const gathered = new Map<string, string | string[]>();
+    const gather = (key: string, id: string): void => {
+      const held = gathered.get(key);
+      if (held === undefined) gathered.set(key, id);
+      else if (typeof held === 'string') gathered.set(key, [held, id]);
+      else held.push(id);
+    };
+    for (const [id, doc] of docs) {
+      const lone = this.loneKey(doc);
+      if (lone === MANY) {
+        for (const { key } of this.keysFor(doc)) gather(key, id);
+      } else if (lone !== undefined) {
+        gather(lone, id);
+      }
+    }
+    for (const [key, held] of gathered) {
+      this.entries.set(key, typeof held === 'string' ? held : new Set(held));
+      this.eachPrefix(key, (map, prefix) => addTo(map, prefix, key));
     }
   }
 
   remove(id: string, doc: Document): void {
-    for (const { key } of this.keysFor(doc)) {
-      if (removeFrom(this.entries, key, id)) this.eachPrefix(key, (map, prefix) => removeFrom(map, prefix, key));
+    const lone = this.loneKey(doc);
+    if (lone === MANY) {
+      for (const { key } of this.keysFor(doc)) this.removeKey(key, id);
+    } else if (lone !== undefined) {
+      this.removeKey(lone, id);
     }
+  }
+
+  /**
+   * The document's key when it has exactly one (no array on any field's path), undefined when it
+   * has none (left out by `sparse` or the partial filter), MANY otherwise (then `keysFor` makes
+   * them). The same keys as `keysFor`, without the values and the cartesian-product machinery:
+   * this runs for every document and index when a data directory loads.
+   */
+  private loneKey(doc: Document): string | undefined | typeof MANY {
+    if (this.partial && !this.partial.test(doc)) return undefined;
+    let key = '';
+    let missing = 0;
+    for (let i = 0; i < this.paths.length; i++) {
+      const value = loneValue(doc, this.paths[i]);
+      if (value === MANY) return MANY;
+      if (value === MISSING) missing++;
+      if (i > 0) key += '\u0000';
+      key += value === MISSING ? 'N' : this.keyOf(value);
+    }
+    return this.spec.sparse && missing === this.paths.length ? undefined : key;
+  }
+
+  private addKey(key: string, id: string): void {
+    if (addTo(this.entries, key, id)) this.eachPrefix(key, (map, prefix) => addTo(map, prefix, key));
+  }
+
+  private removeKey(key: string, id: string): void {
+    if (removeFrom(this.entries, key, id)) this.eachPrefix(key, (map, prefix) => removeFrom(map, prefix, key));
   }
 
   /** The ids holding a whole key (every field's canonical key, joined as keysFor joins them). */
@@ -140,6 +208,14 @@ export class Index {
     if (length === this.fields.length) return this.lookup(key);
     const keys = this.prefixes[length - 1]?.get(key);
     return keys === undefined ? undefined : this.idsOfKeys(keys);
+  }
+
+  /** How many ids `lookupPrefix` gives, without making them: a document holding several of the keys counts once per key. */
+  countPrefix(length: number, key: string): number {
+    if (length === this.fields.length) return sizeOf(this.entries.get(key));
+    let count = 0;
+    for (const whole of each(this.prefixes[length - 1]?.get(key))) count += sizeOf(this.entries.get(whole));
+    return count;
   }
 
   /** Every id the index holds (all documents, unless it is sparse or partial). */
@@ -177,6 +253,22 @@ export class Index {
     );
   }
 }
+
+/**
+ * The one value a path reaches without meeting an array (as `valuesAtPath` walks it), MISSING
+ * when it reaches none, MANY when an array is on the way or at the end.
+ */
+function loneValue(doc: Document, parts: string[]): unknown {
+  let value: unknown = doc;
+  for (const part of parts) {
+    if (Array.isArray(value)) return MANY;
+    if (!isPlainObject(value) || !(part in value)) return MISSING;
+    value = value[part];
+  }
+  return Array.isArray(value) ? MANY : value;
+}
+
+const sizeOf = (ids: Ids | undefined): number => (ids === undefined ? 0 : typeof ids === 'string' ? 1 : ids.size);
 
 const each = (ids: Ids | undefined): Iterable<string> => (ids === undefined ? [] : typeof ids === 'string' ? [ids] : ids);
 
