@@ -22,7 +22,7 @@ export interface Candidates {
 export function findCandidates(coll: Collection, filter: Document, collated = false): Candidates {
   const found = indexedIds(coll, filter, collated);
   if (!found) return { docs: coll.docs.values(), index: null };
-  return { docs: documentsOf(coll, found.ids), index: found.index };
+  return { docs: documentsOf(coll, found.ids()), index: found.index };
 }
 
 export function candidateDocuments(coll: Collection, filter: Document, collated = false): Document[] | Iterable<Document> {
@@ -36,7 +36,7 @@ export function candidateDocuments(coll: Collection, filter: Document, collated 
  */
 export function hintedCandidates(coll: Collection, filter: Document, index: Index, collated = false): Candidates {
   const found = indexedIds(coll, filter, collated, index);
-  if (found) return { docs: documentsOf(coll, found.ids), index };
+  if (found) return { docs: documentsOf(coll, found.ids()), index };
   // The _id index is the documents map itself.
   return { docs: index.name === ID_INDEX_NAME ? coll.docs.values() : documentsOf(coll, index.allIds()), index };
 }
@@ -61,16 +61,23 @@ function documentsOf(coll: Collection, ids: Iterable<string>): Document[] {
   return out;
 }
 
+/**
+ * What an index gives for a filter: how many ids (counted from the index's own sets, an upper
+ * bound when a document holds several of the keys) and the ids themselves, made only for the
+ * index chosen: a filter that several indexes serve (on a leading field they share) would
+ * otherwise copy every matching id once per index.
+ */
 interface Found {
-  ids: Set<string>;
+  size: number;
+  ids: () => Iterable<string>;
   index: Index;
 }
 
-/** The smallest id set an index gives for the filter's equalities; `only` restricts the choice to one index. */
+/** The index giving the fewest ids for the filter's equalities; `only` restricts the choice to one index. */
 function indexedIds(coll: Collection, filter: Document, collated: boolean, only?: Index): Found | null {
   let best: Found | null = null;
   const consider = (found: Found | null): void => {
-    if (found && (!best || found.ids.size < best.ids.size)) best = found;
+    if (found && (!best || found.size < best.size)) best = found;
   };
   const usable = (index: Index): boolean => (only ? index === only : !index.hidden);
   for (const [field, cond] of Object.entries(filter)) {
@@ -84,8 +91,7 @@ function indexedIds(coll: Collection, filter: Document, collated: boolean, only?
   }
   for (const index of coll.secondaryIndexes()) {
     if (usable(index) && index.fields.length > 1 && !index.spec.sparse && !index.spec.partialFilterExpression) {
-      const ids = compoundLookup(index, filter, collated);
-      if (ids) consider({ ids, index });
+      consider(compoundLookup(index, filter, collated));
     }
   }
   return best;
@@ -99,7 +105,7 @@ const MAX_COMPOUND_KEYS = 1_000;
  * as many as the filter has (all of them or a prefix); null when it has none on the first. Its keys
  * join the fields' canonical keys (Index.keysFor).
  */
-function compoundLookup(index: Index, filter: Document, collated: boolean): Set<string> | null {
+function compoundLookup(index: Index, filter: Document, collated: boolean): Found | null {
   let keys: string[] = [];
   let length = 0;
   for (const field of index.fields) {
@@ -111,8 +117,16 @@ function compoundLookup(index: Index, filter: Document, collated: boolean): Set<
     length += 1;
   }
   if (length === 0) return null;
+  const size = keys.reduce((sum, key) => sum + index.countPrefix(length, key), 0);
+  return { size, ids: () => idsOfKeys(keys.map((key) => index.lookupPrefix(length, key))), index };
+}
+
+/** The ids under several keys, each once (a multikey document may sit under more than one). */
+function idsOfKeys(held: Array<Iterable<string> | undefined>): Iterable<string> {
+  const present = held.filter((ids) => ids !== undefined);
+  if (present.length === 1 && present[0] instanceof Set) return present[0];
   const ids = new Set<string>();
-  for (const key of keys) for (const id of index.lookupPrefix(length, key) ?? []) ids.add(id);
+  for (const some of present) for (const id of some) ids.add(id);
   return ids;
 }
 
@@ -145,16 +159,17 @@ function lookup(coll: Collection, field: string, values: unknown[], usable: (ind
   if (field === '_id') {
     const index = coll.indexes.get(ID_INDEX_NAME)!;
     if (!usable(index)) return null;
-    return { ids: new Set(values.map(canonicalKey).filter((id) => coll.docs.has(id))), index };
+    const ids = new Set(values.map(canonicalKey).filter((id) => coll.docs.has(id)));
+    return { size: ids.size, ids: () => ids, index };
   }
   for (const index of coll.secondaryIndexes()) {
     const plain =
       index.fields.length === 1 && index.fields[0] === field && !index.spec.sparse && !index.spec.partialFilterExpression &&
       !(index.spec.collation && values.some(holdsString));
     if (!plain || !usable(index)) continue;
-    const ids = new Set<string>();
-    for (const v of values) for (const id of index.lookup(canonicalKey(v)) ?? []) ids.add(id);
-    return { ids, index };
+    const keys = values.map(canonicalKey);
+    const size = keys.reduce((sum, key) => sum + index.countPrefix(1, key), 0);
+    return { size, ids: () => idsOfKeys(keys.map((key) => index.lookup(key))), index };
   }
   return null;
 }
