@@ -1,17 +1,18 @@
-// `npm run bench:store [-- --quick] [-- --only=ping,lookups,group,inserts,placement]`: the embedded
+// `npm run bench:store [-- --quick] [-- --only=ping,lookups,group,inserts,growth,placement]`: the embedded
 // store's figures, each beside an in-process reference. A program that prints (and saves
 // test/bench/results/store.json for a full run), not a test.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { formatNumber, printTable } from './bench-timer';
+import { growthBench } from './growth-bench';
 import { insertBench } from './insert-bench';
 import { groupBench, lookupBench, pingBench } from './lookup-bench';
 import { placementBench, type PlacementRow } from './placement-bench';
 
 const QUICK = process.argv.includes('--quick');
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
-const SECTIONS = ['ping', 'lookups', 'group', 'inserts', 'placement'] as const;
+const SECTIONS = ['ping', 'lookups', 'group', 'inserts', 'growth', 'placement'] as const;
 type Section = (typeof SECTIONS)[number];
 if (ONLY) {
   const unknown = ONLY.filter((s) => !SECTIONS.includes(s as Section));
@@ -70,6 +71,28 @@ async function inserts(): Promise<unknown> {
   return result;
 }
 
+async function growth(): Promise<unknown> {
+  const sizes = QUICK ? [20_000, 60_000] : [100_000, 300_000];
+  const results = [];
+  for (const docs of sizes) results.push(await growthBench(docs));
+  const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
+  printTable(
+    'A growing collection on disk (opportunity-shaped documents, three compound indexes, insertMany of 1000): CPU µs per inserted document by tenth of the run, then a restart on the data directory',
+    ['docs', 'insert 1st tenth', 'insert last tenth', 'insert all', 'load s', 'load CPU µs/doc', 'heap B/doc', 'data dir MB'],
+    results.map((r) => [
+      r.docs,
+      r.windows[0].cpuMicrosPerDoc,
+      r.windows.at(-1)!.cpuMicrosPerDoc,
+      mean(r.windows.map((w) => w.cpuMicrosPerDoc)),
+      r.loadSeconds,
+      r.loadCpuMicrosPerDoc,
+      r.heapBytesPerDoc,
+      r.dataDirBytes / 1024 / 1024,
+    ]),
+  );
+  return results;
+}
+
 async function placement(): Promise<unknown> {
   // Placements alternate over several rounds so a change in machine load hits both alike;
   // the table shows each one's median round.
@@ -103,7 +126,7 @@ async function placement(): Promise<unknown> {
   return { summary, runs };
 }
 
-const RUNNERS: Record<Section, () => Promise<unknown>> = { ping, lookups, group, inserts, placement };
+const RUNNERS: Record<Section, () => Promise<unknown>> = { ping, lookups, group, inserts, growth, placement };
 
 async function main(): Promise<void> {
   const started = new Date();

@@ -53,6 +53,13 @@ describe('building an index in one pass', () => {
     expect(contents(filled, DOCS)).toEqual(contents(added, DOCS));
     expect(filled.keyCount).toBe(added.keyCount);
     expect(sorted(filled.allIds())).toEqual(sorted(added.allIds()));
+    // Both hold each document under exactly the keys keysFor (the general extraction) names.
+    const held = DOCS.filter((doc) => filled.keysFor(doc).length > 0).map((doc) => canonicalKey(doc._id));
+    expect(sorted(filled.allIds())).toEqual(held.sort());
+    for (const doc of DOCS) {
+      for (const { key: whole } of filled.keysFor(doc)) expect(filled.lookup(whole)).toContain(canonicalKey(doc._id));
+    }
+    expect(filled.keyCount).toBe(new Set(DOCS.flatMap((doc) => filled.keysFor(doc).map((k) => k.key))).size);
     // And the documents then leave it as they would leave the other.
     for (const doc of DOCS) filled.remove(canonicalKey(doc._id), doc);
     expect(filled.keyCount).toBe(0);
