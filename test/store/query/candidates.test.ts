@@ -1,5 +1,6 @@
 import { ObjectId } from 'bson';
-import { candidateDocuments } from '../../../src/store/query/candidates';
+import { candidateDocuments, findCandidates } from '../../../src/store/query/candidates';
+import { Index } from '../../../src/store/storage/index';
 import { Collection } from '../../../src/store/storage/collection';
 
 function collection(): Collection {
@@ -54,5 +55,43 @@ describe('candidateDocuments', () => {
     expect(size(candidateDocuments(c, { email: 'u1@x' }))).toBe(0);
     expect(size(candidateDocuments(c, { email: 'changed@x' }))).toBe(1);
     expect(size(candidateDocuments(c, { email: 'u2@x' }))).toBe(0);
+  });
+});
+
+describe('choosing among compound indexes', () => {
+  function opportunities(): Collection {
+    const coll = new Collection('db', 'o', {});
+    coll.addIndex({ v: 2, key: { s: 1, d: 1, t: 1 }, name: 's_d_t' });
+    coll.addIndex({ v: 2, key: { s: 1, m: 1 }, name: 's_m' });
+    coll.addIndex({ v: 2, key: { s: 1, team: 1 }, name: 's_team' });
+    coll.addIndex({ v: 2, key: { m: 1 }, name: 'm' });
+    coll.insert(Array.from({ length: 600 }, (_, i) => ({ _id: i, s: `s${i % 3}`, d: `d${i % 2}`, t: `t${i % 4}`, m: ['a', 'b', `m${i % 5}`], team: `x${i % 2}` })));
+    return coll;
+  }
+
+  it('makes the ids of the chosen index only, and each document once even when it sits under several keys', () => {
+    const coll = opportunities();
+    const made = jest.spyOn(Index.prototype, 'lookupPrefix');
+    try {
+      // All three serve an equality on s; they hold the same number of ids, and only one is read.
+      const bySnapshot = findCandidates(coll, { s: 's1' });
+      expect(size(bySnapshot.docs)).toBe(200);
+      expect(new Set(made.mock.contexts).size).toBe(1);
+      made.mockClear();
+      // The narrower one wins: two fields of s_m against one of the others.
+      const byMember = findCandidates(coll, { s: 's1', m: 'm2' });
+      expect(byMember.index?.name).toBe('s_m');
+      expect(size(byMember.docs)).toBe(40);
+      expect(new Set(made.mock.contexts)).toEqual(new Set([coll.indexes.get('s_m')]));
+      // Every document holds both a and b: each is a candidate once.
+      const multikey = findCandidates(coll, { m: { $in: ['a', 'b'] } });
+      expect(multikey.index?.name).toBe('m');
+      expect(size(multikey.docs)).toBe(600);
+      const byTeam = findCandidates(coll, { s: 's1', team: 'x0' });
+      expect(byTeam.index?.name).toBe('s_team');
+      expect(size(byTeam.docs)).toBe(100);
+    } finally {
+      made.mockRestore();
+    }
   });
 });
