@@ -10,11 +10,12 @@ import { createProgressReporter } from '../import/progress-reporter';
 import { HubSpotFileError, readHubSpotFiles } from '../import/read-hubspot-files';
 import { importCrmData } from '../services/import.service';
 
-const USAGE = `Usage: npm run import -- [--snapshot-at <ISO date-time>] [--backfill] FILE...
+const USAGE = `Usage: npm run import -- [--snapshot-at <ISO date-time>] [--backfill] [--home-currency <code>] FILE...
 
 Imports HubSpot CRM data saved from its API: a combined file { "pipelines", "owners", "deals" }, or
 separate files in any order: the body of GET /crm/v3/pipelines/deals, of GET /crm/v3/owners, and one
-or more pages of GET /crm/v3/objects/deals. Uses MONGODB_URI, else the embedded database in DATA_DIR.`;
+or more pages of GET /crm/v3/objects/deals. --home-currency: the portal's companyCurrency (GET
+/account-info/v3/details), to count deals in other currencies. Uses MONGODB_URI, else the embedded database in DATA_DIR.`;
 
 /** The CLI runs with the rights of whoever can run it on the server: an admin. */
 const CLI_PRINCIPAL: Principal = { subject: 'cli', role: Role.ADMIN, memberId: null, teamId: null };
@@ -24,7 +25,7 @@ async function main(): Promise<number> {
   try {
     args = parseArgs({
       allowPositionals: true,
-      options: { 'snapshot-at': { type: 'string' }, backfill: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: { 'snapshot-at': { type: 'string' }, backfill: { type: 'boolean' }, 'home-currency': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     });
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${USAGE}`);
@@ -45,7 +46,7 @@ async function main(): Promise<number> {
   try {
     const result = await importCrmData(
       CLI_PRINCIPAL,
-      { ...documents, snapshotAt: args.values['snapshot-at'], backfill: args.values.backfill === true },
+      { ...documents, snapshotAt: args.values['snapshot-at'], backfill: args.values.backfill === true, homeCurrency: args.values['home-currency'] },
       { onProgress: progress.report },
     );
     progress.done();

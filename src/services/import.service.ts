@@ -84,7 +84,9 @@ export const MAX_STORED_SKIPPED = 10_000;
 export async function importCrmData(principal: Principal, raw: RawCrmImport, options: ImportOptions = {}): Promise<CrmImportResult> {
   requireAdmin(principal, 'import CRM data');
   const validated = validateCrmDocuments(raw);
-  const data = normaliseCrmData(validated.documents);
+  // Amounts are counted in the configured currency (docs/importing.md, "Currencies").
+  const { currency } = await readAccountSettings();
+  const data = normaliseCrmData(validated.documents, { configured: currency, home: validated.homeCurrency });
   const queue = options.queue ?? new ImportQueue();
   return queue.exclusive(async () => {
     await queue.settleLeftovers();

@@ -17,6 +17,7 @@ export class ImportResolver {
       deals: input.deals,
       snapshotAt: input.snapshotAt ?? undefined,
       backfill: input.backfill,
+      homeCurrency: input.homeCurrency ?? undefined,
     }, { queue: ctx.access.imports });
     return toCrmImportResult(result);
   }

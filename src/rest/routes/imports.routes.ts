@@ -37,6 +37,7 @@ const importRoute: RouteDefinition<CrmImportBody> = {
       deals: input.deals,
       snapshotAt: input.snapshot_at,
       backfill: input.backfill,
+      homeCurrency: input.home_currency,
     }, { queue: ctx.access.imports });
     const { counts } = result;
     const message = result.reused
