@@ -22,26 +22,30 @@ export function pickDealCopies(pages: HubSpotPage<HubSpotDeal>[]): DealCopyStep[
       else copies.set(deal.id, [deal]);
     }
   }
-  const kept = new Set<HubSpotDeal>();
-  const notes = new Map<HubSpotDeal, SkippedItem>();
+  const kept = new Map<string, HubSpotDeal>();
+  const notes = new Map<string, SkippedItem>();
   for (const [id, list] of copies) {
     const { deal, decidedBy } = bestCopy(list);
-    kept.add(deal);
+    kept.set(id, deal);
     if (list.length === 1) continue;
     const times = list.length === 2 ? 'twice' : `${list.length} times`;
-    notes.set(list[list.length - 1], { id, reason: `deal appears ${times} in the deal pages; ${DECISIONS[decidedBy]}` });
+    notes.set(id, { id, reason: `deal appears ${times} in the deal pages; ${DECISIONS[decidedBy]}` });
   }
   const steps: DealCopyStep[] = [];
-  // The same object may stand in two pages: it is taken once.
+  // Copies met so far per deal: the note goes where the last one stands. The same object may
+  // stand in two pages: it is taken once.
+  const met = new Map<string, number>();
   const taken = new Set<string>();
   for (const page of pages) {
     for (const deal of page.results) {
-      if (kept.has(deal) && !taken.has(deal.id)) {
+      const count = (met.get(deal.id) ?? 0) + 1;
+      met.set(deal.id, count);
+      if (kept.get(deal.id) === deal && !taken.has(deal.id)) {
         taken.add(deal.id);
         steps.push({ deal });
       }
-      const note = notes.get(deal);
-      if (note) steps.push({ note });
+      const note = notes.get(deal.id);
+      if (note && count === copies.get(deal.id)!.length) steps.push({ note });
     }
   }
   return steps;
