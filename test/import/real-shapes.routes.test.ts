@@ -102,6 +102,17 @@ describe('deals in several currencies (deal_currency_code)', () => {
     expect(await opportunities(response.body.snapshot_id)).toEqual({ '6201': expect.objectContaining({ amount: 10000 }) });
   });
 
+  it('takes homeCurrency on GraphQL the same way', async () => {
+    const query = `mutation Import($input: CrmImportInput!) { importCrmData(input: $input) { snapshotId counts { deals } skipped { id reason } } }`;
+    const { pipelines, owners, deals } = body(fixture('shapes/deals-currencies.json'));
+    const response = await gateway.graphql(query, { input: { pipelines, owners, deals, homeCurrency: 'EUR' } });
+    expect(response.body.errors).toBeUndefined();
+    expect(response.body.data.importCrmData).toMatchObject({ counts: { deals: 2 }, skipped: [] });
+    const rows = await opportunities(response.body.data.importCrmData.snapshotId);
+    // Configured EUR, home EUR: the USD deal counts with its amount_in_home_currency.
+    expect([rows['6201'].amount, rows['6202'].amount]).toEqual([10000, 4000]);
+  });
+
   it('answers 400 for a home_currency that is not a currency code', async () => {
     await expectRefused(
       body(fixture('shapes/deals-currencies.json'), { home_currency: 'euro' }),
