@@ -127,6 +127,7 @@ interface DealContext {
   /** Per pipeline, how far each stage's metadata decides its deals' outcome. */
   certainties: Map<string, Map<string, StageCertainty>>;
   currencies: ImportCurrencies;
+  incremental: boolean;
 }
 
 function flagsSent(props: Record<string, string | null | undefined>): boolean {
@@ -171,6 +172,8 @@ function normaliseDeal(deal: HubSpotDeal, ctx: DealContext, skipped: SkippedItem
   let ownerId: string | null = null;
   if (ownerRaw !== undefined) {
     if (ctx.importableOwners.has(ownerRaw)) ownerId = ownerRaw;
+    // Incremental: an owner left out may be linked to a member already; the import resolves it.
+    else if (ctx.incremental && !ctx.knownOwners.has(ownerRaw)) ownerId = ownerRaw;
     else if (!ctx.knownOwners.has(ownerRaw)) note(`has hubspot_owner_id "${ownerRaw}", which is not among the owners: no member`);
     // A known but archived or e-mail-less owner was reported once with the owner.
   }
@@ -203,19 +206,35 @@ function normaliseDeal(deal: HubSpotDeal, ctx: DealContext, skipped: SkippedItem
   };
 }
 
+export interface NormaliseOptions {
+  /** Incremental import: archived deals leave (`removedDealIds`) instead of being skipped. */
+  incremental?: boolean;
+  /** The definitions that stand when `pipelines` is left out (the latest snapshot's). */
+  baseDefinitions?: NormalisedDefinition[];
+  /** The currencies amounts are counted in (docs/importing.md, "Currencies"); none when left out. */
+  currencies?: ImportCurrencies;
+}
+
 /**
  * Turns structurally valid HubSpot documents into the import's model, deciding every data problem
  * (docs/importing.md): nothing here throws on bad data, it reports it in `skipped`.
  * Output order is canonical (definitions by display order, owners and deals by id) so that the
  * source hash does not depend on page order.
  */
-export function normaliseCrmData(
-  documents: CrmImportDocuments,
-  currencies: ImportCurrencies = { configured: null, home: null },
-): NormalisedCrmData {
+export function normaliseCrmData(documents: CrmImportDocuments, options: NormaliseOptions = {}): NormalisedCrmData {
   const skipped: SkippedItem[] = [];
-  const { definitions, archivedPipelines, archivedStages, certainties } = normaliseDefinitions(documents.pipelines.results, skipped);
-  const { importable, known } = normaliseOwners(documents.owners.results, skipped);
+  const incremental = options.incremental === true;
+  const currencies = options.currencies ?? { configured: null, home: null };
+  const { definitions, archivedPipelines, archivedStages, certainties } = documents.pipelines
+    ? normaliseDefinitions(documents.pipelines.results, skipped)
+    : {
+        definitions: options.baseDefinitions ?? [],
+        archivedPipelines: new Set<string>(),
+        archivedStages: new Map<string, Set<string>>(),
+        // The latest snapshot's stages were decided when they were imported.
+        certainties: new Map<string, Map<string, StageCertainty>>(),
+      };
+  const { importable, known } = normaliseOwners(documents.owners?.results ?? [], skipped);
   const ctx: DealContext = {
     definitions: new Map(definitions.map((d) => [d.definitionId, d])),
     archivedPipelines,
@@ -224,18 +243,28 @@ export function normaliseCrmData(
     knownOwners: known,
     certainties,
     currencies,
+    incremental,
   };
   const deals: NormalisedDeal[] = [];
+  const removedDealIds: string[] = [];
   for (const step of pickDealCopies(documents.deals)) {
     if ('note' in step) {
       skipped.push(step.note);
       continue;
     }
-    const normalised = normaliseDeal(step.deal, ctx, skipped);
+    const deal = step.deal;
+    if (incremental && deal.archived === true) {
+      removedDealIds.push(deal.id);
+      continue;
+    }
+    const normalised = normaliseDeal(deal, ctx, skipped);
     if (normalised) deals.push(normalised);
+    // Incremental: a deal carried but not usable any more leaves too, as a full import would leave it out.
+    else if (incremental) removedDealIds.push(deal.id);
   }
   const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   deals.sort((a, b) => byId(a.dealId, b.dealId));
+  removedDealIds.sort(byId);
   const owners = [...importable.values()].sort((a, b) => byId(a.ownerId, b.ownerId));
-  return { definitions, owners, deals, skipped };
+  return { definitions, owners, deals, skipped, removedDealIds };
 }
