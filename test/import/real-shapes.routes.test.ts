@@ -16,9 +16,12 @@ afterAll(async () => {
   await gateway?.stop();
 });
 
-/** An import body: the shapes pipelines and owners with the given deal pages. */
+/**
+ * An import body: the shapes pipelines and owners with the given deal pages. Each case is its own
+ * picture, so `force` lets it replace the last one past the guard (which its own test covers).
+ */
 function body(deals: unknown, extra: Record<string, unknown> = {}) {
-  return { pipelines: fixture('shapes/pipelines.json'), owners: fixture('shapes/owners.json'), deals, ...extra };
+  return { pipelines: fixture('shapes/pipelines.json'), owners: fixture('shapes/owners.json'), deals, force: true, ...extra };
 }
 
 async function importBody(payload: unknown) {
@@ -51,6 +54,11 @@ async function expectRefused(payload: unknown, field: string, message: string) {
 
 describe('deals in several currencies (deal_currency_code)', () => {
   it('with no currency configured and no home_currency, skips every deal that names a currency, saying what to send', async () => {
+    // No deal usable: the guard refuses, naming the first reason, and nothing is committed.
+    const refused = await importBody(body(fixture('shapes/deals-currencies.json'), { force: undefined }));
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain('No deal is usable: all 2 deals were skipped (deal 6201: deal is in EUR, and no currency is configured');
+    expect(await committedCount()).toBe(0);
     const response = await importBody(body(fixture('shapes/deals-currencies.json')));
     expect(response.status).toBe(200);
     expect(response.body.counts.deals).toBe(0);
@@ -119,6 +127,20 @@ describe('deals in several currencies (deal_currency_code)', () => {
       'home_currency',
       'home_currency must be an ISO 4217 code such as EUR or USD (HubSpot\'s companyCurrency), got the string "euro"',
     );
+  });
+});
+
+describe('a deals page fetched without `pipeline` among its properties', () => {
+  it('answers 409 naming the property and how to request it, and commits nothing', async () => {
+    const page = fixture('shapes/deals-page-without-pipeline.json');
+    // The last page of such a list (the first one alone is refused for its unfollowed paging.next).
+    delete page.paging;
+    const before = await committedCount();
+    const response = await importBody(body(page, { force: undefined }));
+    expect(response.status).toBe(409);
+    expect(response.body.message).toContain('No deal is usable: no deal has the property `pipeline`: request it with `properties=');
+    expect(response.body.message).toContain('on GET /crm/v3/objects/deals');
+    expect(await committedCount()).toBe(before);
   });
 });
 
