@@ -46,6 +46,7 @@ const URI_EXCLUDED = [
   // No database at all (pure functions, parsing, the configuration): the same in both modes.
   'test/auth/bearer-token', 'test/auth/secrets', 'test/members/member-access', 'test/members/member-cursor',
   'test/import/normalise', 'test/import/validate-documents', 'test/import/read-hubspot-files', 'test/import/backfill-state',
+  'test/import/deal-currency', 'test/import/deal-copies', 'test/import/deal-outcome', 'test/import/import-shapes',
   'test/rest/platform/internal-error-log', 'test/security/query-cost', 'test/server/classify-error', 'test/server/config',
   'test/server/del-method-rewriter', 'test/data/answer-cache',
   // Two instances in one process, one of them with the embedded server in process by design.

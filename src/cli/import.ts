@@ -10,7 +10,7 @@ import { createProgressReporter } from '../import/progress-reporter';
 import { HubSpotFileError, readHubSpotFiles } from '../import/read-hubspot-files';
 import { importCrmData } from '../services/import.service';
 
-const USAGE = `Usage: npm run import -- [--snapshot-at <ISO date-time>] [--backfill] [--incremental] [--force] FILE...
+const USAGE = `Usage: npm run import -- [--snapshot-at <ISO date-time>] [--backfill] [--incremental] [--force] [--home-currency <code>] FILE...
 
 Imports HubSpot CRM data saved from its API: a combined file { "pipelines", "owners", "deals" }, or
 separate files in any order: the body of GET /crm/v3/pipelines/deals, of GET /crm/v3/owners, and one
@@ -19,7 +19,9 @@ or more pages of GET /crm/v3/objects/deals. Uses MONGODB_URI, else the embedded 
   --incremental  the deals carried are the ones that changed; the others keep their state, archived
                  ones leave; the pipelines and owners files may be left out
   --force        import even when the guard refuses (no usable deal, or a full import keeping fewer
-                 than half of the latest snapshot's deals)`;
+                 than half of the latest snapshot's deals)
+  --home-currency  the portal's companyCurrency (GET /account-info/v3/details), to count deals in
+                 other currencies than the configured one with amount_in_home_currency`;
 
 /** The CLI runs with the rights of whoever can run it on the server: an admin. */
 const CLI_PRINCIPAL: Principal = { subject: 'cli', role: Role.ADMIN, memberId: null, teamId: null };
@@ -34,6 +36,7 @@ async function main(): Promise<number> {
         backfill: { type: 'boolean' },
         incremental: { type: 'boolean' },
         force: { type: 'boolean' },
+        'home-currency': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -62,6 +65,7 @@ async function main(): Promise<number> {
         backfill: args.values.backfill === true,
         mode: args.values.incremental === true ? 'incremental' : 'full',
         force: args.values.force === true,
+        homeCurrency: args.values['home-currency'],
       },
       { onProgress: progress.report },
     );

@@ -1,4 +1,3 @@
-import type { Outcome } from '../models/opportunity.model';
 import type { CrmImportDocuments, HubSpotDeal, HubSpotOwner, HubSpotPipeline, HubSpotStage } from './hubspot.types';
 import type {
   NormalisedCrmData,
@@ -7,6 +6,9 @@ import type {
   NormalisedOwner,
   NormalisedStage,
 } from './normalised.types';
+import { pickDealCopies } from './deal-copies';
+import { dealAmount, ImportCurrencies } from './deal-currency';
+import { dealOutcome, StageCertainty, stageForFlags } from './deal-outcome';
 import { parseBoolean, parseDate, parseNumber, text } from './parse-values';
 import type { SkippedItem } from './skipped';
 
@@ -22,7 +24,12 @@ function byDisplayOrder<T extends { displayOrder?: unknown }>(items: T[]): T[] {
   return keyed.map((k) => k.item);
 }
 
-function normaliseStage(stage: HubSpotStage, order: number, definitionId: string, skipped: SkippedItem[]): NormalisedStage {
+function normaliseStage(
+  stage: HubSpotStage,
+  order: number,
+  definitionId: string,
+  skipped: SkippedItem[],
+): { stage: NormalisedStage; certainty: StageCertainty } {
   const metadata = stage.metadata ?? {};
   const closed = parseBoolean(metadata.isClosed);
   let isClosed = false;
@@ -30,7 +37,9 @@ function normaliseStage(stage: HubSpotStage, order: number, definitionId: string
   else {
     skipped.push({
       id: stage.id,
-      reason: `stage of pipeline "${definitionId}" has ${closed.kind === 'absent' ? 'no metadata.isClosed' : `metadata.isClosed "${closed.raw}"`}; taken as open`,
+      reason:
+        `stage of pipeline "${definitionId}" has ${closed.kind === 'absent' ? 'no metadata.isClosed' : `metadata.isClosed "${closed.raw}"`}; ` +
+        "taken as open, unless a deal's hs_is_closed_won, hs_is_closed_lost or hs_is_closed says otherwise",
     });
   }
   const parsed = parseNumber(metadata.probability);
@@ -43,13 +52,16 @@ function normaliseStage(stage: HubSpotStage, order: number, definitionId: string
         : `metadata.probability "${parsed.kind === 'ok' ? parsed.value : parsed.raw}", not a number from 0 to 1`;
     skipped.push({ id: stage.id, reason: `stage of pipeline "${definitionId}" has ${what}; taken as 0` });
   }
-  return { id: stage.id, label: text(stage.label) ?? stage.id, order, isClosed, probability };
+  const certainty: StageCertainty =
+    closed.kind !== 'ok' ? 'closed-unknown' : !isClosed || (parsed.kind === 'ok' && (probability === 0 || probability === 1)) ? 'decides' : 'won-or-lost-unknown';
+  return { stage: { id: stage.id, label: text(stage.label) ?? stage.id, order, isClosed, probability }, certainty };
 }
 
 function normaliseDefinitions(pipelines: HubSpotPipeline[], skipped: SkippedItem[]) {
   const definitions: NormalisedDefinition[] = [];
   const archivedPipelines = new Set<string>();
   const archivedStages = new Map<string, Set<string>>();
+  const certainties = new Map<string, Map<string, StageCertainty>>();
   byDisplayOrder(pipelines).forEach((pipeline) => {
     if (pipeline.archived === true) {
       archivedPipelines.add(pipeline.id);
@@ -59,10 +71,12 @@ function normaliseDefinitions(pipelines: HubSpotPipeline[], skipped: SkippedItem
     const live = pipeline.stages.filter((stage) => stage.archived !== true);
     archivedStages.set(pipeline.id, new Set(pipeline.stages.filter((s) => s.archived === true).map((s) => s.id)));
     // Trust displayOrder, never the order of the array: HubSpot does not sort stages.
-    const stages = byDisplayOrder(live).map((stage, order) => normaliseStage(stage, order, pipeline.id, skipped));
+    const normalised = byDisplayOrder(live).map((stage, order) => normaliseStage(stage, order, pipeline.id, skipped));
+    certainties.set(pipeline.id, new Map(normalised.map((n) => [n.stage.id, n.certainty])));
+    const stages = normalised.map((n) => n.stage);
     definitions.push({ definitionId: pipeline.id, label: text(pipeline.label) ?? pipeline.id, displayOrder: definitions.length, stages });
   });
-  return { definitions, archivedPipelines, archivedStages };
+  return { definitions, archivedPipelines, archivedStages, certainties };
 }
 
 /** Owners that become members; the others are reported and their deals keep no member. */
@@ -110,12 +124,14 @@ interface DealContext {
   archivedStages: Map<string, Set<string>>;
   importableOwners: Map<string, NormalisedOwner>;
   knownOwners: Set<string>;
+  /** Per pipeline, how far each stage's metadata decides its deals' outcome. */
+  certainties: Map<string, Map<string, StageCertainty>>;
+  currencies: ImportCurrencies;
   incremental: boolean;
 }
 
-function outcomeOf(stage: NormalisedStage): Outcome {
-  if (!stage.isClosed) return 'open';
-  return stage.probability === 1 ? 'won' : 'lost';
+function flagsSent(props: Record<string, string | null | undefined>): boolean {
+  return ['hs_is_closed_won', 'hs_is_closed_lost'].some((key) => parseBoolean(props[key]).kind === 'ok');
 }
 
 /** One deal, or null when it cannot count (the reason is pushed to `skipped`). */
@@ -132,17 +148,26 @@ function normaliseDeal(deal: HubSpotDeal, ctx: DealContext, skipped: SkippedItem
   if (ctx.archivedPipelines.has(definitionId)) return skip(`is in archived pipeline "${definitionId}"`);
   const definition = ctx.definitions.get(definitionId);
   if (!definition) return skip(`has pipeline "${definitionId}", which is not among the imported pipelines`);
-  if (stageId === undefined) return skip('has no stage');
-  const stage = definition.stages.find((s) => s.id === stageId);
+  const certaintyOf = (id: string) => ctx.certainties.get(definitionId)?.get(id) ?? 'decides';
+  let stage = stageId === undefined ? undefined : definition.stages.find((s) => s.id === stageId);
+  // Where the deal's stage says nothing usable, its closed flags may still place it.
+  let placed: string | null = null;
   if (!stage) {
-    const archived = ctx.archivedStages.get(definitionId)?.has(stageId);
-    return skip(`has stage "${stageId}", which is ${archived ? 'archived in' : 'not a stage of'} pipeline "${definitionId}"`);
+    const problem =
+      stageId === undefined
+        ? 'has no stage'
+        : `has stage "${stageId}", which is ${ctx.archivedStages.get(definitionId)?.has(stageId) ? 'archived in' : 'not a stage of'} pipeline "${definitionId}"`;
+    const found = stageForFlags(definition, certaintyOf, props);
+    // A deal without closed flags is reported as before; one with flags that cannot place it says why.
+    if (found.stage === null) return skip(flagsSent(props) ? `${problem}, and ${found.why}` : problem);
+    stage = found.stage;
+    placed = `${problem}; hs_is_closed_${found.outcome} is "true": placed in "${stage.id}", the only ${found.outcome} stage of pipeline "${definitionId}"`;
   }
-  const amount = parseNumber(props.amount);
-  if (amount.kind === 'invalid') return skip(`has amount "${amount.raw}", which is not a number`);
-  if (amount.kind === 'ok' && amount.value < 0) return skip(`has a negative amount "${amount.value}"`);
+  const amount = dealAmount(props, ctx.currencies);
+  if (amount.kind === 'skip') return skip(amount.reason);
 
   const note = (reason: string) => skipped.push({ id: deal.id, reason: `deal ${reason}; the deal is kept` });
+  if (placed) note(placed);
   const ownerRaw = text(props.hubspot_owner_id);
   let ownerId: string | null = null;
   if (ownerRaw !== undefined) {
@@ -163,7 +188,7 @@ function normaliseDeal(deal: HubSpotDeal, ctx: DealContext, skipped: SkippedItem
     const entered = dateOf(`${STAGE_ENTERED_PREFIX}${s.id}`, props[`${STAGE_ENTERED_PREFIX}${s.id}`]);
     if (entered) stageEnteredAt[s.id] = entered;
   }
-  const outcome = outcomeOf(stage);
+  const outcome = dealOutcome(stage, certaintyOf(stage.id), props);
   let closedAt = dateOf('closedate', props.closedate);
   // A closed deal without closedate closed when it entered its closed stage, when HubSpot says so.
   if (closedAt === null && outcome !== 'open') closedAt = stageEnteredAt[stage.id] ?? null;
@@ -171,8 +196,8 @@ function normaliseDeal(deal: HubSpotDeal, ctx: DealContext, skipped: SkippedItem
     dealId: deal.id,
     name: text(props.dealname) ?? '',
     definitionId,
-    stageId,
-    amount: amount.kind === 'ok' ? amount.value : 0,
+    stageId: stage.id,
+    amount: amount.value,
     ownerId,
     createdAt,
     closedAt,
@@ -186,6 +211,8 @@ export interface NormaliseOptions {
   incremental?: boolean;
   /** The definitions that stand when `pipelines` is left out (the latest snapshot's). */
   baseDefinitions?: NormalisedDefinition[];
+  /** The currencies amounts are counted in (docs/importing.md, "Currencies"); none when left out. */
+  currencies?: ImportCurrencies;
 }
 
 /**
@@ -197,9 +224,16 @@ export interface NormaliseOptions {
 export function normaliseCrmData(documents: CrmImportDocuments, options: NormaliseOptions = {}): NormalisedCrmData {
   const skipped: SkippedItem[] = [];
   const incremental = options.incremental === true;
-  const { definitions, archivedPipelines, archivedStages } = documents.pipelines
+  const currencies = options.currencies ?? { configured: null, home: null };
+  const { definitions, archivedPipelines, archivedStages, certainties } = documents.pipelines
     ? normaliseDefinitions(documents.pipelines.results, skipped)
-    : { definitions: options.baseDefinitions ?? [], archivedPipelines: new Set<string>(), archivedStages: new Map<string, Set<string>>() };
+    : {
+        definitions: options.baseDefinitions ?? [],
+        archivedPipelines: new Set<string>(),
+        archivedStages: new Map<string, Set<string>>(),
+        // The latest snapshot's stages were decided when they were imported.
+        certainties: new Map<string, Map<string, StageCertainty>>(),
+      };
   const { importable, known } = normaliseOwners(documents.owners?.results ?? [], skipped);
   const ctx: DealContext = {
     definitions: new Map(definitions.map((d) => [d.definitionId, d])),
@@ -207,27 +241,26 @@ export function normaliseCrmData(documents: CrmImportDocuments, options: Normali
     archivedStages,
     importableOwners: importable,
     knownOwners: known,
+    certainties,
+    currencies,
     incremental,
   };
   const deals: NormalisedDeal[] = [];
   const removedDealIds: string[] = [];
-  const seen = new Set<string>();
-  for (const page of documents.deals) {
-    for (const deal of page.results) {
-      if (seen.has(deal.id)) {
-        skipped.push({ id: deal.id, reason: 'deal appears twice in the deal pages; first occurrence kept' });
-        continue;
-      }
-      seen.add(deal.id);
-      if (incremental && deal.archived === true) {
-        removedDealIds.push(deal.id);
-        continue;
-      }
-      const normalised = normaliseDeal(deal, ctx, skipped);
-      if (normalised) deals.push(normalised);
-      // Incremental: a deal carried but not usable any more leaves too, as a full import would leave it out.
-      else if (incremental) removedDealIds.push(deal.id);
+  for (const step of pickDealCopies(documents.deals)) {
+    if ('note' in step) {
+      skipped.push(step.note);
+      continue;
     }
+    const deal = step.deal;
+    if (incremental && deal.archived === true) {
+      removedDealIds.push(deal.id);
+      continue;
+    }
+    const normalised = normaliseDeal(deal, ctx, skipped);
+    if (normalised) deals.push(normalised);
+    // Incremental: a deal carried but not usable any more leaves too, as a full import would leave it out.
+    else if (incremental) removedDealIds.push(deal.id);
   }
   const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   deals.sort((a, b) => byId(a.dealId, b.dealId));

@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { jsonErrorLocation, jsonErrorReason } from './json-position';
+import { legacyShapeOf } from './legacy-shapes';
 import type { RawCrmImport } from './validate-documents';
 
 /** A file the CLI cannot use: unreadable, not JSON, or not a recognisable HubSpot document. */
@@ -22,12 +24,15 @@ function isObject(value: unknown): value is Json {
 }
 
 /**
- * Which HubSpot document a parsed file is, by shape: an object with `pipelines`/`owners`/`deals`
- * is a combined import body; an array is a list of deal pages; a `{ results }` page is told by
+ * Which HubSpot document a parsed file is, by shape: a body of a legacy API (v1 deals, v1
+ * pipelines, v2 owners) is refused naming the v3 request to save instead; an object with
+ * `pipelines`/`owners`/`deals` is a combined import body; an array is a list of deal pages; a `{ results }` page is told by
  * its first result (`stages` → pipelines, `properties` → deals, `email`/`userId`/`firstName` →
  * owners), or by the file name when `results` is empty.
  */
 export function classifyHubSpotDocument(file: string, doc: unknown): HubSpotDocumentKind {
+  const legacy = legacyShapeOf(doc);
+  if (legacy) throw new HubSpotFileError(file, `is ${legacy.what}, which the import does not read: save the body of ${legacy.instead} instead`);
   if (Array.isArray(doc)) return 'deals';
   if (!isObject(doc)) throw new HubSpotFileError(file, `expected a JSON object or array, got ${doc === null ? 'null' : typeof doc}`);
   if ('pipelines' in doc || 'owners' in doc || 'deals' in doc) return 'combined';
@@ -82,7 +87,9 @@ export async function readHubSpotFiles(files: string[], options: { incremental?:
     try {
       doc = JSON.parse(text);
     } catch (error) {
-      throw new HubSpotFileError(file, `is not valid JSON (${(error as Error).message})`);
+      const at = jsonErrorLocation(text, error as Error);
+      const where = at ? ` at line ${at.line}, column ${at.column}` : '';
+      throw new HubSpotFileError(file, `is not valid JSON${where}: ${jsonErrorReason(error as Error)}`);
     }
     switch (classifyHubSpotDocument(file, doc)) {
       case 'combined': {

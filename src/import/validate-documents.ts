@@ -6,6 +6,9 @@ import type {
   HubSpotPage,
   HubSpotPipeline,
 } from './hubspot.types';
+import { legacyShapeMessage, legacyShapeOf } from './legacy-shapes';
+import { unfollowedPageOf } from './unfollowed-pages';
+import { isCurrencyCode } from '../validation/rules';
 
 /** Raw import request, before any check: what POST /crm/imports, the mutation and the CLI hand over. */
 export interface RawCrmImport {
@@ -14,6 +17,8 @@ export interface RawCrmImport {
   deals?: unknown;
   snapshotAt?: unknown;
   backfill?: unknown;
+  /** The HubSpot portal's home currency (account-info `companyCurrency`), for `amount_in_home_currency`. */
+  homeCurrency?: unknown;
   mode?: unknown;
   force?: unknown;
 }
@@ -29,6 +34,8 @@ export interface ValidatedCrmImport {
   /** Explicit moment of the snapshot; null means import time. */
   snapshotAt: Date | null;
   backfill: boolean;
+  /** Upper-case ISO 4217 code, or null when not sent. */
+  homeCurrency: string | null;
   mode: ImportMode;
   /** Overrides the guard against losing data by mistake. */
   force: boolean;
@@ -149,8 +156,14 @@ function checkDeals(c: Checker, doc: unknown): void {
     c.fail('deals', 'deals must be a page of HubSpot GET /crm/v3/objects/deals or a non-empty array of such pages, got an empty array');
     return;
   }
+  const before = c.errors.length;
   pages.forEach((page, p) => {
     const pageField = Array.isArray(doc) ? `deals[${p}]` : 'deals';
+    const legacy = legacyShapeOf(page);
+    if (legacy) {
+      c.fail(pageField, legacyShapeMessage(pageField, legacy));
+      return;
+    }
     const results = c.results(page, pageField, 'a body of HubSpot GET /crm/v3/objects/deals');
     if (!results) return;
     results.forEach((deal, i) => {
@@ -168,6 +181,9 @@ function checkDeals(c: Checker, doc: unknown): void {
       }
     });
   });
+  if (c.errors.length > before) return;
+  const unfollowed = unfollowedPageOf(pages, Array.isArray(doc));
+  if (unfollowed) c.fail(unfollowed.field, unfollowed.message);
 }
 
 function checkSnapshotAt(c: Checker, value: unknown): Date | null {
@@ -179,6 +195,13 @@ function checkSnapshotAt(c: Checker, value: unknown): Date | null {
     if (!Number.isNaN(date.getTime())) return date;
   }
   c.fail('snapshot_at', `snapshot_at must be an ISO 8601 date-time such as "2026-03-31T23:59:59Z", got ${describe(value)}`);
+  return null;
+}
+
+function checkHomeCurrency(c: Checker, value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (isCurrencyCode(value)) return (value as string).toUpperCase();
+  c.fail('home_currency', `home_currency must be an ISO 4217 code such as EUR or USD (HubSpot's companyCurrency), got ${describe(value)}`);
   return null;
 }
 
@@ -197,13 +220,21 @@ export function validateCrmDocuments(raw: RawCrmImport): ValidatedCrmImport {
   for (const key of required) {
     if (raw[key] === undefined || raw[key] === null) c.fail(key, `${key} is required: the HubSpot response body, saved as returned`);
   }
-  if (raw.pipelines !== undefined && raw.pipelines !== null) checkPipelines(c, raw.pipelines);
-  if (raw.owners !== undefined && raw.owners !== null) checkOwners(c, raw.owners);
-  if (raw.deals !== undefined && raw.deals !== null) checkDeals(c, raw.deals);
+  const present = (key: 'pipelines' | 'owners' | 'deals') => {
+    if (raw[key] === undefined || raw[key] === null) return false;
+    // A legacy body is named as such, not taken apart path by path.
+    const legacy = legacyShapeOf(raw[key]);
+    if (legacy) c.fail(key, legacyShapeMessage(key, legacy));
+    return legacy === null;
+  };
+  if (present('pipelines')) checkPipelines(c, raw.pipelines);
+  if (present('owners')) checkOwners(c, raw.owners);
+  if (present('deals')) checkDeals(c, raw.deals);
   const snapshotAt = checkSnapshotAt(c, raw.snapshotAt);
   if (raw.backfill !== undefined && raw.backfill !== null && typeof raw.backfill !== 'boolean') {
     c.fail('backfill', `backfill must be true or false, got ${describe(raw.backfill)}`);
   }
+  const homeCurrency = checkHomeCurrency(c, raw.homeCurrency);
   if (raw.backfill === true && mode === 'incremental') {
     c.fail('backfill', 'backfill reconstructs past snapshots from every deal: it needs a full import, not an incremental one');
   }
@@ -223,6 +254,7 @@ export function validateCrmDocuments(raw: RawCrmImport): ValidatedCrmImport {
     },
     snapshotAt,
     backfill: raw.backfill === true,
+    homeCurrency,
     mode,
     force: raw.force === true,
   };

@@ -104,7 +104,10 @@ export async function importCrmData(principal: Principal, raw: RawCrmImport, opt
     const incremental = validated.mode === 'incremental';
     const latest = await latestCommittedSnapshot();
     const base = incremental ? await incrementalBase(latest, validated.snapshotAt, validated.force) : null;
+    // Amounts are counted in the configured currency (docs/importing.md, "Currencies").
+    const { currency } = await readAccountSettings();
     const data = normaliseCrmData(validated.documents, {
+      currencies: { configured: currency, home: validated.homeCurrency },
       incremental,
       baseDefinitions: base && !validated.documents.pipelines ? await baseDefinitions(base._id as string) : undefined,
     });

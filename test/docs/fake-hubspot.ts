@@ -1,5 +1,6 @@
-// Internal test helper: a stand-in for the three HubSpot CRM v3 endpoints docs/importing.md saves
-// answers from, serving the recorded answers in test/fixtures/hubspot/messy (two deal pages).
+// Internal test helper: a stand-in for the HubSpot endpoints docs/importing.md saves answers from
+// (the three CRM v3 lists and the account's details), serving the recorded answers in
+// test/fixtures/hubspot/messy (two deal pages).
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,6 +32,9 @@ export async function startFakeHubSpot(): Promise<FakeHubSpot> {
     if (req.method !== 'GET') return send(405, '{"status":"error"}');
     if (url.pathname === '/crm/v3/pipelines/deals') return send(200, fixture('pipelines.json'));
     if (url.pathname === '/crm/v3/owners') return send(200, fixture('owners.json'));
+    if (url.pathname === '/account-info/v3/details') {
+      return send(200, JSON.stringify({ portalId: 4410021, accountType: 'STANDARD', timeZone: 'Europe/Paris', companyCurrency: 'EUR', utcOffset: '+01:00', uiDomain: 'app.hubspot.com', dataHostingLocation: 'eu1' }));
+    }
     if (url.pathname === '/crm/v3/objects/deals') {
       // Page 1 says `paging.next.after: "d9"`; page 2 is the last.
       return send(200, fixture(url.searchParams.get('after') === 'd9' ? 'deals-page-2.json' : 'deals-page-1.json'));

@@ -68,6 +68,23 @@ describe('npm run import', () => {
     expect(invalid.stderr).toContain('  pipelines.results[0].id: pipelines.results[0].id must be a non-empty string, got nothing');
   });
 
+  it('counts deals in another currency with --home-currency, and names the line and column of invalid JSON', () => {
+    const own = mkdtempSync(path.join(tmpdir(), 'import-cli-'));
+    try {
+      const files = ['shapes/pipelines.json', 'shapes/owners.json', 'shapes/deals-currencies.json'].map(fixturePath);
+      // No currency is configured on this database: the home currency is the one counted in.
+      const withHome = runImport(['--home-currency', 'usd', ...files], own);
+      expect(withHome.status).toBe(0);
+      expect(withHome.stdout).toContain('  deals        2');
+      const broken = fixturePath('invalid/owners-leading-zero.json');
+      const invalid = runImport([fixturePath('shapes/pipelines.json'), broken], own);
+      expect(invalid.status).toBe(1);
+      expect(invalid.stderr).toContain(`Cannot import: ${broken}: is not valid JSON at line 7, column 18: Unexpected number in JSON`);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
   it('exits 2 with the usage when no file is given', () => {
     const usage = runImport([], dataDir);
     expect(usage.status).toBe(2);

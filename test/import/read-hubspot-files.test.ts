@@ -41,6 +41,27 @@ describe('readHubSpotFiles', () => {
     );
   });
 
+  it('names the file, line and column of invalid JSON (an owners file with a leading-zero number)', async () => {
+    const file = fixturePath('invalid/owners-leading-zero.json');
+    await expect(readHubSpotFiles([file])).rejects.toThrow(`${file}: is not valid JSON at line 7, column 18: Unexpected number in JSON`);
+    const dir = mkdtempSync(path.join(tmpdir(), 'hubspot-'));
+    const cut = path.join(dir, 'deals-1.json');
+    writeFileSync(cut, '{\n  "results": [\n');
+    await expect(readHubSpotFiles([cut])).rejects.toThrow(`${cut}: is not valid JSON at line 3, column 1: Unexpected end of JSON input`);
+  });
+
+  it('refuses files of HubSpot legacy APIs, naming what they are and the v3 request to save instead', async () => {
+    const cases: [string, string][] = [
+      ['shapes/legacy-v1-deals-paged.json', 'a legacy v1 deals body (GET /deals/v1/deal/paged: {deals, hasMore, offset}), which the import does not read: save the body of GET /crm/v3/objects/deals instead'],
+      ['shapes/legacy-v1-pipelines.json', 'a legacy v1 pipelines body (GET /crm-pipelines/v1/pipelines/deals: pipelineId and stageId instead of id), which the import does not read: save the body of GET /crm/v3/pipelines/deals instead'],
+      ['shapes/owners-v2.json', 'a legacy v2 owners body (GET /owners/v2/owners: an array of owners with ownerId), which the import does not read: save the body of GET /crm/v3/owners instead'],
+    ];
+    for (const [relative, what] of cases) {
+      const file = fixturePath(relative);
+      await expect(readHubSpotFiles([fixturePath('shapes/pipelines.json'), file])).rejects.toThrow(`${file}: is ${what}`);
+    }
+  });
+
   it('classifies an empty page by its file name', () => {
     expect(classifyHubSpotDocument('/tmp/hubspot-owners.json', { results: [] })).toBe('owners');
     expect(classifyHubSpotDocument('/tmp/deals-3.json', { results: [] })).toBe('deals');

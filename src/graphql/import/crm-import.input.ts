@@ -55,4 +55,12 @@ export class CrmImportInput {
   @IsOptional()
   @IsBoolean()
   force: boolean = false;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "The HubSpot portal's home currency (companyCurrency of GET /account-info/v3/details): deals in another currency than the configured one count with amount_in_home_currency when it is the configured one.",
+  })
+  @IsOptional()
+  @Allow()
+  homeCurrency?: string | null;
 }

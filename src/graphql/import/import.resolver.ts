@@ -19,6 +19,7 @@ export class ImportResolver {
       backfill: input.backfill,
       mode: input.mode,
       force: input.force,
+      homeCurrency: input.homeCurrency ?? undefined,
     }, { queue: ctx.access.imports });
     return toCrmImportResult(result);
   }

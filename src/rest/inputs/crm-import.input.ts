@@ -38,4 +38,9 @@ export class CrmImportBody {
   @IsOptional()
   @IsBoolean({ message: 'must be true or false' })
   backfill?: boolean;
+
+  /** The portal's home currency (`companyCurrency` of GET /account-info/v3/details), for `amount_in_home_currency`. */
+  @IsOptional()
+  @IsString({ message: 'must be an ISO 4217 code such as EUR or USD' })
+  home_currency?: string;
 }

@@ -40,6 +40,7 @@ const importRoute: RouteDefinition<CrmImportBody> = {
       backfill: input.backfill,
       mode: input.mode,
       force: input.force,
+      homeCurrency: input.home_currency,
     }, { queue: ctx.access.imports });
     const { counts } = result;
     const message = result.reused

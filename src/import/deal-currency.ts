@@ -1,0 +1,51 @@
+import { parseNumber, text } from './parse-values';
+
+/** The currencies an import counts amounts in (docs/importing.md, "Currencies"). */
+export interface ImportCurrencies {
+  /** The account's currency (POST /settings/currencies), upper case; null when not set. */
+  configured: string | null;
+  /** The HubSpot portal's home currency as the import was told (`home_currency`); null when not. */
+  home: string | null;
+}
+
+export type DealAmount = { kind: 'ok'; value: number } | { kind: 'skip'; reason: string };
+
+const HOME_CURRENCY_SOURCE = "the portal's companyCurrency from HubSpot GET /account-info/v3/details";
+
+/**
+ * A deal's amount in the currency the import counts in: the configured currency, or `home` when
+ * none is configured. A deal without `deal_currency_code` is taken to be in it. A deal in another
+ * currency counts with its `amount_in_home_currency` when the portal's home currency is that
+ * currency; otherwise it is skipped with a reason saying what would let it count. Never added as
+ * if it were in the counting currency.
+ */
+export function dealAmount(props: Record<string, string | null | undefined>, currencies: ImportCurrencies): DealAmount {
+  const amount = parseNumber(props.amount);
+  if (amount.kind === 'invalid') return { kind: 'skip', reason: `has amount "${amount.raw}", which is not a number` };
+  if (amount.kind === 'ok' && amount.value < 0) return { kind: 'skip', reason: `has a negative amount "${amount.value}"` };
+  if (amount.kind === 'absent') return { kind: 'ok', value: 0 };
+  const code = text(props.deal_currency_code)?.toUpperCase();
+  const counting = currencies.configured ?? currencies.home;
+  if (code === undefined || code === counting) return { kind: 'ok', value: amount.value };
+  if (counting === null) {
+    return {
+      kind: 'skip',
+      reason: `is in ${code}, and no currency is configured to count it in: set it (POST /settings/currencies) or send home_currency (${HOME_CURRENCY_SOURCE})`,
+    };
+  }
+  if (currencies.home === null) {
+    return {
+      kind: 'skip',
+      reason: `is in ${code}, not the configured ${counting}: its amount_in_home_currency counts only when home_currency (${HOME_CURRENCY_SOURCE}) is sent and is ${counting}`,
+    };
+  }
+  if (currencies.home !== counting) {
+    return { kind: 'skip', reason: `is in ${code}, not the configured ${counting}, and the portal's home currency is ${currencies.home}, not ${counting} either` };
+  }
+  const home = parseNumber(props.amount_in_home_currency);
+  if (home.kind !== 'ok' || home.value < 0) {
+    const got = home.kind === 'absent' ? 'no amount_in_home_currency' : `amount_in_home_currency "${home.kind === 'ok' ? home.value : home.raw}"`;
+    return { kind: 'skip', reason: `is in ${code}, not the configured ${counting}, and has ${got} to count it in ${counting}` };
+  }
+  return { kind: 'ok', value: home.value };
+}
