@@ -71,6 +71,8 @@ export interface Ratios {
   rssAfterStart: number;
   startUp: number;
   dataDir: number;
+  /** `--db uri`: the store process's RSS once up, day D ÷ day 0; else null. */
+  storeRssAfterStart: number | null;
 }
 
 export function ratiosOf(result: HistoryResult): Ratios {
@@ -80,6 +82,7 @@ export function ratiosOf(result: HistoryResult): Ratios {
     rssAfterStart: last.rssAfterStart / first.rssAfterStart,
     startUp: last.startSeconds / first.startSeconds,
     dataDir: last.dataDirAtRest / first.dataDirAtRest,
+    storeRssAfterStart: last.storeRss === null || first.storeRss === null ? null : last.storeRss / first.storeRss,
   };
 }
 
@@ -158,5 +161,9 @@ export function printHistory(result: HistoryResult): void {
       verdict(ratios.startUp <= 1.5 || last.startSeconds < 3),
     ],
     ['data directory, day D ÷ day 0, ≤ 3', `${ratios.dataDir.toFixed(2)} (${mb(last.dataDirAtRest)} ÷ ${mb(first.dataDirAtRest)})`, verdict(ratios.dataDir <= 3)],
+    // With --db uri the data lives in the store process: its memory is held to the gateway's bound.
+    ...(ratios.storeRssAfterStart === null
+      ? []
+      : [['store RSS after restart, day D ÷ day 0, ≤ 1.5', `${ratios.storeRssAfterStart.toFixed(2)} (${mb(last.storeRss)} ÷ ${mb(first.storeRss)})`, verdict(ratios.storeRssAfterStart <= 1.5)]]),
   ]);
 }
