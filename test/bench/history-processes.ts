@@ -11,6 +11,8 @@ import path from 'node:path';
 
 /** The compiled tree this file runs from (dist/). */
 const DIST = path.join(__dirname, '..', '..');
+/** A gateway not up by then is stuck, not slow (300 000 deals start in under a minute). */
+const START_LIMIT_MS = 10 * 60_000;
 
 export interface Started {
   child: ChildProcess;
@@ -81,6 +83,10 @@ export async function startGateway(options: GatewayOptions): Promise<Started> {
   const child = spawn(process.execPath, [path.join(DIST, 'src/index.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the gateway exited with code ${child.exitCode} before answering /healthz`);
+    if (performance.now() - started > START_LIMIT_MS) {
+      await stop(child);
+      throw new Error(`the gateway did not answer /healthz within ${START_LIMIT_MS / 60_000} minutes`);
+    }
     const ok = await fetch(`http://127.0.0.1:${options.port}/healthz`).then(
       (res) => res.ok,
       () => false,
