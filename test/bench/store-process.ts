@@ -39,15 +39,20 @@ export async function startSeededStore(deals: number): Promise<StoreProcess> {
   try {
     await new Promise<void>((resolve, reject) => {
       let out = '';
+      const early = (code: number | null) => reject(new Error(`the store exited with code ${code} before it listened:\n${out}`));
       child.once('error', reject);
-      child.once('exit', (code) => reject(new Error(`the store exited with code ${code} before it listened:\n${out}`)));
-      child.stdout!.on('data', (chunk: Buffer) => {
+      child.once('exit', early);
+      // Only this listener goes once the store listens: stop() waits on an 'exit' listener of its own.
+      const onData = (chunk: Buffer) => {
         out += chunk;
         if (/listening on /.test(out)) {
-          child.removeAllListeners('exit');
+          child.off('exit', early);
+          child.stdout!.off('data', onData);
+          child.stdout!.resume();
           resolve();
         }
-      });
+      };
+      child.stdout!.on('data', onData);
     });
     const uri = readFileSync(path.join(dataDir, 'store-uri'), 'utf8').trim();
     const seeded = performance.now();
