@@ -39,7 +39,7 @@ const base = {
 //   (the GraphQL API runs in uri mode through the members, imports, security and server suites);
 // - test/db: connectDatabase's own test, which starts both kinds of database itself;
 // - test/multi-instance: starts its own store process and gateway processes (MONGODB_URI) anyway.
-const URI_FOLDERS = ['auth', 'data', 'import', 'members', 'pipelines', 'rest', 'security', 'server', 'settings', 'targets', 'teams'];
+const URI_FOLDERS = ['auth', 'data', 'import', 'members', 'pipelines', 'rest', 'security', 'server', 'settings', 'sync', 'targets', 'teams'];
 
 // Left out of those folders, by file:
 const URI_EXCLUDED = [
