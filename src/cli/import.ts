@@ -10,11 +10,16 @@ import { createProgressReporter } from '../import/progress-reporter';
 import { HubSpotFileError, readHubSpotFiles } from '../import/read-hubspot-files';
 import { importCrmData } from '../services/import.service';
 
-const USAGE = `Usage: npm run import -- [--snapshot-at <ISO date-time>] [--backfill] FILE...
+const USAGE = `Usage: npm run import -- [--snapshot-at <ISO date-time>] [--backfill] [--incremental] [--force] FILE...
 
 Imports HubSpot CRM data saved from its API: a combined file { "pipelines", "owners", "deals" }, or
 separate files in any order: the body of GET /crm/v3/pipelines/deals, of GET /crm/v3/owners, and one
-or more pages of GET /crm/v3/objects/deals. Uses MONGODB_URI, else the embedded database in DATA_DIR.`;
+or more pages of GET /crm/v3/objects/deals. Uses MONGODB_URI, else the embedded database in DATA_DIR.
+
+  --incremental  the deals carried are the ones that changed; the others keep their state, archived
+                 ones leave; the pipelines and owners files may be left out
+  --force        import even when the guard refuses (no usable deal, or a full import keeping fewer
+                 than half of the latest snapshot's deals)`;
 
 /** The CLI runs with the rights of whoever can run it on the server: an admin. */
 const CLI_PRINCIPAL: Principal = { subject: 'cli', role: Role.ADMIN, memberId: null, teamId: null };
@@ -24,7 +29,13 @@ async function main(): Promise<number> {
   try {
     args = parseArgs({
       allowPositionals: true,
-      options: { 'snapshot-at': { type: 'string' }, backfill: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        'snapshot-at': { type: 'string' },
+        backfill: { type: 'boolean' },
+        incremental: { type: 'boolean' },
+        force: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (error) {
     console.error(`${(error as Error).message}\n\n${USAGE}`);
@@ -38,14 +49,20 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const documents = await readHubSpotFiles(args.positionals);
+  const documents = await readHubSpotFiles(args.positionals, { incremental: args.values.incremental === true });
   const config = loadConfig();
   const database = await connectDatabase({ uri: config.mongodbUri, dataDir: config.dataDir });
   const progress = createProgressReporter();
   try {
     const result = await importCrmData(
       CLI_PRINCIPAL,
-      { ...documents, snapshotAt: args.values['snapshot-at'], backfill: args.values.backfill === true },
+      {
+        ...documents,
+        snapshotAt: args.values['snapshot-at'],
+        backfill: args.values.backfill === true,
+        mode: args.values.incremental === true ? 'incremental' : 'full',
+        force: args.values.force === true,
+      },
       { onProgress: progress.report },
     );
     progress.done();

@@ -51,9 +51,12 @@ export interface HubSpotPage<T> {
   paging?: unknown;
 }
 
-/** The import's input, HubSpot bodies untouched. `deals` is one page or an array of pages. */
+/**
+ * The import's input, HubSpot bodies untouched. `deals` is one page or an array of pages.
+ * `pipelines` and `owners` are null when an incremental import leaves them out.
+ */
 export interface CrmImportDocuments {
-  pipelines: HubSpotPage<HubSpotPipeline>;
-  owners: HubSpotPage<HubSpotOwner>;
+  pipelines: HubSpotPage<HubSpotPipeline> | null;
+  owners: HubSpotPage<HubSpotOwner> | null;
   deals: HubSpotPage<HubSpotDeal>[];
 }

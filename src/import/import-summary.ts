@@ -13,6 +13,7 @@ export function formatImportSummary(result: CrmImportResult): string {
     `  snapshot     ${result.snapshotId} (${result.snapshotAt.toISOString()})`,
   ];
   if (result.snapshotIds.length > 1) lines.push(`  backfilled   ${result.snapshotIds.length - 1} snapshots at past period ends`);
+  if (result.mode === 'incremental') lines.push(`  changes      ${result.changes.updated} deals added or changed, ${result.changes.removed} removed`);
   lines.push(
     `  pipelines    ${c.pipelines} (${c.stages} stages)`,
     `  deals        ${c.deals}`,

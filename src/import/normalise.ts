@@ -110,6 +110,7 @@ interface DealContext {
   archivedStages: Map<string, Set<string>>;
   importableOwners: Map<string, NormalisedOwner>;
   knownOwners: Set<string>;
+  incremental: boolean;
 }
 
 function outcomeOf(stage: NormalisedStage): Outcome {
@@ -146,6 +147,8 @@ function normaliseDeal(deal: HubSpotDeal, ctx: DealContext, skipped: SkippedItem
   let ownerId: string | null = null;
   if (ownerRaw !== undefined) {
     if (ctx.importableOwners.has(ownerRaw)) ownerId = ownerRaw;
+    // Incremental: an owner left out may be linked to a member already; the import resolves it.
+    else if (ctx.incremental && !ctx.knownOwners.has(ownerRaw)) ownerId = ownerRaw;
     else if (!ctx.knownOwners.has(ownerRaw)) note(`has hubspot_owner_id "${ownerRaw}", which is not among the owners: no member`);
     // A known but archived or e-mail-less owner was reported once with the owner.
   }
@@ -178,24 +181,36 @@ function normaliseDeal(deal: HubSpotDeal, ctx: DealContext, skipped: SkippedItem
   };
 }
 
+export interface NormaliseOptions {
+  /** Incremental import: archived deals leave (`removedDealIds`) instead of being skipped. */
+  incremental?: boolean;
+  /** The definitions that stand when `pipelines` is left out (the latest snapshot's). */
+  baseDefinitions?: NormalisedDefinition[];
+}
+
 /**
  * Turns structurally valid HubSpot documents into the import's model, deciding every data problem
  * (docs/importing.md): nothing here throws on bad data, it reports it in `skipped`.
  * Output order is canonical (definitions by display order, owners and deals by id) so that the
  * source hash does not depend on page order.
  */
-export function normaliseCrmData(documents: CrmImportDocuments): NormalisedCrmData {
+export function normaliseCrmData(documents: CrmImportDocuments, options: NormaliseOptions = {}): NormalisedCrmData {
   const skipped: SkippedItem[] = [];
-  const { definitions, archivedPipelines, archivedStages } = normaliseDefinitions(documents.pipelines.results, skipped);
-  const { importable, known } = normaliseOwners(documents.owners.results, skipped);
+  const incremental = options.incremental === true;
+  const { definitions, archivedPipelines, archivedStages } = documents.pipelines
+    ? normaliseDefinitions(documents.pipelines.results, skipped)
+    : { definitions: options.baseDefinitions ?? [], archivedPipelines: new Set<string>(), archivedStages: new Map<string, Set<string>>() };
+  const { importable, known } = normaliseOwners(documents.owners?.results ?? [], skipped);
   const ctx: DealContext = {
     definitions: new Map(definitions.map((d) => [d.definitionId, d])),
     archivedPipelines,
     archivedStages,
     importableOwners: importable,
     knownOwners: known,
+    incremental,
   };
   const deals: NormalisedDeal[] = [];
+  const removedDealIds: string[] = [];
   const seen = new Set<string>();
   for (const page of documents.deals) {
     for (const deal of page.results) {
@@ -204,12 +219,19 @@ export function normaliseCrmData(documents: CrmImportDocuments): NormalisedCrmDa
         continue;
       }
       seen.add(deal.id);
+      if (incremental && deal.archived === true) {
+        removedDealIds.push(deal.id);
+        continue;
+      }
       const normalised = normaliseDeal(deal, ctx, skipped);
       if (normalised) deals.push(normalised);
+      // Incremental: a deal carried but not usable any more leaves too, as a full import would leave it out.
+      else if (incremental) removedDealIds.push(deal.id);
     }
   }
   const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   deals.sort((a, b) => byId(a.dealId, b.dealId));
+  removedDealIds.sort(byId);
   const owners = [...importable.values()].sort((a, b) => byId(a.ownerId, b.ownerId));
-  return { definitions, owners, deals, skipped };
+  return { definitions, owners, deals, skipped, removedDealIds };
 }

@@ -40,7 +40,10 @@ export interface NormalisedDeal {
   definitionId: string;
   stageId: string;
   amount: number;
-  /** hubspot_owner_id when it names an importable owner, else null. */
+  /**
+   * hubspot_owner_id when it names an importable owner, else null. Incremental imports also keep
+   * an owner left out of `owners`: it may be linked to a member already.
+   */
   ownerId: string | null;
   createdAt: Date | null;
   /** Actual close for won/lost deals (closedate, else the date it entered its closed stage), expected close for open ones. */
@@ -56,4 +59,6 @@ export interface NormalisedCrmData {
   owners: NormalisedOwner[];
   deals: NormalisedDeal[];
   skipped: SkippedItem[];
+  /** Incremental imports: deals that leave (archived, or carried but no longer usable), by id. */
+  removedDealIds: string[];
 }

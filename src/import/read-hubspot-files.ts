@@ -61,9 +61,10 @@ function resultsOf(doc: unknown): unknown[] {
  * Reads HubSpot JSON files into one import request: a combined file, or separate pipelines, owners
  * and deal-page files in any order (several pipelines or owners files have their results joined;
  * deal pages are kept as pages). Throws HubSpotFileError naming the file for anything unusable.
- * The structure inside the documents is left to the import's own validation.
+ * The structure inside the documents is left to the import's own validation. `incremental`: the
+ * pipelines and owners documents may be missing (the latest snapshot's stand).
  */
-export async function readHubSpotFiles(files: string[]): Promise<Required<Pick<RawCrmImport, 'pipelines' | 'owners' | 'deals'>>> {
+export async function readHubSpotFiles(files: string[], options: { incremental?: boolean } = {}): Promise<Pick<RawCrmImport, 'pipelines' | 'owners' | 'deals'>> {
   if (files.length === 0) throw new HubSpotFileError('(arguments)', 'no files given: pass the HubSpot JSON files to import');
   const pipelines: unknown[] = [];
   const owners: unknown[] = [];
@@ -102,11 +103,12 @@ export async function readHubSpotFiles(files: string[]): Promise<Required<Pick<R
         break;
     }
   }
-  const missing = [pipelines.length === 0 && 'pipelines', owners.length === 0 && 'owners', deals.length === 0 && 'deals'].filter(Boolean);
+  const optional = options.incremental === true;
+  const missing = [!optional && pipelines.length === 0 && 'pipelines', !optional && owners.length === 0 && 'owners', deals.length === 0 && 'deals'].filter(Boolean);
   if (missing.length > 0) {
     throw new HubSpotFileError('(arguments)', `no ${missing.join(' or ')} document among the files; save every one of them from HubSpot`);
   }
   // One document keeps its exact shape (and error paths); several are joined into one.
-  const join = (docs: unknown[]) => (docs.length === 1 ? docs[0] : { results: docs.flatMap(resultsOf) });
+  const join = (docs: unknown[]) => (docs.length === 0 ? undefined : docs.length === 1 ? docs[0] : { results: docs.flatMap(resultsOf) });
   return { pipelines: join(pipelines), owners: join(owners), deals };
 }

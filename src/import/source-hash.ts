@@ -7,10 +7,19 @@ import type { NormalisedCrmData } from './normalised.types';
  * order and HubSpot's key order do not matter), the explicit snapshot_at and the backfill period
  * unit (null without backfill: a backfill under another period unit is another import).
  * Without snapshot_at, re-importing unchanged data therefore answers the existing snapshot.
+ * An incremental import also hashes the snapshot it applies to (`baseSnapshotId`): the same
+ * changes on another snapshot make another picture.
  */
-export function sourceHashOf(data: NormalisedCrmData, snapshotAt: Date | null, backfillUnit: PeriodUnit | null): string {
+export function sourceHashOf(
+  data: NormalisedCrmData,
+  snapshotAt: Date | null,
+  backfillUnit: PeriodUnit | null,
+  baseSnapshotId: string | null = null,
+): string {
   const hash = createHash('sha256');
-  hash.update(JSON.stringify({ v: 1, snapshotAt: snapshotAt?.toISOString() ?? null, backfillUnit }));
+  // The key of a full import is unchanged (v: 1), so imports made before still answer as reused.
+  const head = baseSnapshotId === null ? { v: 1, snapshotAt: snapshotAt?.toISOString() ?? null, backfillUnit } : { v: 1, snapshotAt: snapshotAt?.toISOString() ?? null, backfillUnit, baseSnapshotId, removed: data.removedDealIds };
+  hash.update(JSON.stringify(head));
   hash.update(JSON.stringify(data.definitions));
   hash.update(JSON.stringify(data.owners));
   // Deals one by one: 100k deals in one JSON.stringify would build a very large string.

@@ -14,13 +14,24 @@ export interface RawCrmImport {
   deals?: unknown;
   snapshotAt?: unknown;
   backfill?: unknown;
+  mode?: unknown;
+  force?: unknown;
 }
 
+/** `full`: the whole picture; `incremental`: only the deals that changed (docs/importing.md). */
+export type ImportMode = 'full' | 'incremental';
+
+export const IMPORT_MODES: readonly ImportMode[] = ['full', 'incremental'];
+
 export interface ValidatedCrmImport {
+  /** `pipelines` and `owners` are null when an incremental import leaves them out. */
   documents: CrmImportDocuments;
   /** Explicit moment of the snapshot; null means import time. */
   snapshotAt: Date | null;
   backfill: boolean;
+  mode: ImportMode;
+  /** Overrides the guard against losing data by mistake. */
+  force: boolean;
 }
 
 // More than this many structural errors is noise: the first ones show what is wrong.
@@ -180,7 +191,10 @@ function checkSnapshotAt(c: Checker, value: unknown): Date | null {
  */
 export function validateCrmDocuments(raw: RawCrmImport): ValidatedCrmImport {
   const c = new Checker();
-  for (const key of ['pipelines', 'owners', 'deals'] as const) {
+  const mode = checkMode(c, raw.mode);
+  // An incremental import may leave pipelines and owners out: the latest snapshot's stand.
+  const required = mode === 'incremental' ? (['deals'] as const) : (['pipelines', 'owners', 'deals'] as const);
+  for (const key of required) {
     if (raw[key] === undefined || raw[key] === null) c.fail(key, `${key} is required: the HubSpot response body, saved as returned`);
   }
   if (raw.pipelines !== undefined && raw.pipelines !== null) checkPipelines(c, raw.pipelines);
@@ -190,6 +204,12 @@ export function validateCrmDocuments(raw: RawCrmImport): ValidatedCrmImport {
   if (raw.backfill !== undefined && raw.backfill !== null && typeof raw.backfill !== 'boolean') {
     c.fail('backfill', `backfill must be true or false, got ${describe(raw.backfill)}`);
   }
+  if (raw.backfill === true && mode === 'incremental') {
+    c.fail('backfill', 'backfill reconstructs past snapshots from every deal: it needs a full import, not an incremental one');
+  }
+  if (raw.force !== undefined && raw.force !== null && typeof raw.force !== 'boolean') {
+    c.fail('force', `force must be true or false, got ${describe(raw.force)}`);
+  }
   if (c.errors.length > 0) {
     const first = c.errors[0];
     const more = c.errors.length > 1 ? ` (and ${c.errors.length - 1} more)` : '';
@@ -197,11 +217,20 @@ export function validateCrmDocuments(raw: RawCrmImport): ValidatedCrmImport {
   }
   return {
     documents: {
-      pipelines: raw.pipelines as HubSpotPage<HubSpotPipeline>,
-      owners: raw.owners as HubSpotPage<HubSpotOwner>,
+      pipelines: (raw.pipelines ?? null) as HubSpotPage<HubSpotPipeline> | null,
+      owners: (raw.owners ?? null) as HubSpotPage<HubSpotOwner> | null,
       deals: (Array.isArray(raw.deals) ? raw.deals : [raw.deals]) as HubSpotPage<HubSpotDeal>[],
     },
     snapshotAt,
     backfill: raw.backfill === true,
+    mode,
+    force: raw.force === true,
   };
+}
+
+function checkMode(c: Checker, value: unknown): ImportMode {
+  if (value === undefined || value === null) return 'full';
+  if (typeof value === 'string' && (IMPORT_MODES as readonly string[]).includes(value)) return value as ImportMode;
+  c.fail('mode', `mode must be "full" or "incremental", got ${describe(value)}`);
+  return 'full';
 }

@@ -19,6 +19,14 @@ const countsSchema = new Schema(
   { _id: false },
 );
 
+const changesSchema = new Schema(
+  {
+    updated: { type: Number, default: 0 },
+    removed: { type: Number, default: 0 },
+  },
+  { _id: false },
+);
+
 const skippedSchema = new Schema(
   {
     id: { type: String, required: true },
@@ -55,9 +63,15 @@ const snapshotSchema = new Schema(
     importId: { type: String, required: true },
     /** sha256 of the normalised input, snapshot_at and backfill flag: the idempotence key. */
     sourceHash: { type: String, required: true },
+    /** True for the demo company's snapshots: the import guard does not protect them. */
+    demo: { type: Boolean, default: false },
     /** True for the snapshots backfill reconstructed at past period ends. */
     backfilled: { type: Boolean, default: false },
     counts: { type: countsSchema, required: true },
+    /** `incremental` when the import carried only the deals that changed (docs/importing.md). */
+    mode: { type: String, enum: ['full', 'incremental'], default: 'full' },
+    /** Incremental imports: deals carried (added or changed) and deals that left. */
+    changes: { type: changesSchema, default: () => ({}) },
     skipped: { type: [skippedSchema], default: [] },
     /** Only on the import's primary (current) snapshot. */
     created: { type: createdSchema, default: () => ({}) },

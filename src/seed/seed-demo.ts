@@ -43,7 +43,7 @@ export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoR
   await setCurrency(SEED_PRINCIPAL, DEMO_CURRENCY);
   await setPeriod(SEED_PRINCIPAL, DEMO_PERIOD);
   const docs = generateDemoDocuments({ ...options, now, seed });
-  const result = await importCrmData(SEED_PRINCIPAL, { ...docs, backfill: true }, { now, onProgress: options.onProgress });
+  const result = await importCrmData(SEED_PRINCIPAL, { ...docs, backfill: true }, { now, onProgress: options.onProgress, demo: true });
 
   const links = new Map(
     (await CrmOwnerLinkModel.find({ _id: trusted({ $in: DEMO_PEOPLE.map((p) => p.ownerId) }) }).lean()).map((l) => [l._id, l.memberId]),

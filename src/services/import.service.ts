@@ -7,13 +7,17 @@ import { discardImport } from '../import/discard-import';
 import { normaliseCrmData } from '../import/normalise';
 import { publishImport } from '../import/publish-import';
 import type { NormalisedCrmData } from '../import/normalised.types';
-import { currentState, DealState, stateAt } from '../import/opportunity-state';
+import { currentState, stateAt } from '../import/opportunity-state';
 import { CreatedEntities, resolveOwners } from '../import/resolve-owners';
 import type { SkippedItem } from '../import/skipped';
-import { writeDefinitions, writeOpportunities, writePipelines } from '../import/snapshot-writer';
+import { opportunityRow, type OpportunityRow, writeDefinitions, writeOpportunities, writePipelines } from '../import/snapshot-writer';
 import { sourceHashOf } from '../import/source-hash';
-import { RawCrmImport, validateCrmDocuments } from '../import/validate-documents';
-import { SnapshotModel } from '../models/snapshot.model';
+import { type ImportMode, RawCrmImport, validateCrmDocuments } from '../import/validate-documents';
+import { SnapshotModel, type SnapshotDoc } from '../models/snapshot.model';
+import { ConflictError } from '../errors';
+import { baseDealIds, baseDefinitions, baseOpportunities, latestCommittedSnapshot } from '../import/import-base';
+import { checkKeptDeals, checkUsableDeals } from '../import/import-guard';
+import { linkedOwners } from '../import/linked-owners';
 import { ImportQueue } from '../import/import-queue';
 import { buildPipelineFacts } from './metrics/build-pipeline-facts';
 import { requireAdmin } from './member-access';
@@ -47,6 +51,14 @@ export interface CrmImportResult {
   skipped: SkippedItem[];
   /** True when the same data had been imported before: nothing was written, its snapshot is answered. */
   reused: boolean;
+  mode: ImportMode;
+  /** Incremental imports: deals carried (added or changed) and deals of the latest snapshot that left. Full: zeros. */
+  changes: ImportChanges;
+}
+
+export interface ImportChanges {
+  updated: number;
+  removed: number;
 }
 
 export interface ImportProgress {
@@ -63,6 +75,8 @@ export interface ImportOptions {
   now?: Date;
   /** The instance's import queue (DataAccess.imports); a caller importing alone may leave it out. */
   queue?: ImportQueue;
+  /** The demo company's import: its snapshots are generated data, which the guard does not protect. */
+  demo?: boolean;
 }
 
 /** A snapshot keeps at most this many skipped items; the answer of the import itself has them all. */
@@ -84,14 +98,24 @@ export const MAX_STORED_SKIPPED = 10_000;
 export async function importCrmData(principal: Principal, raw: RawCrmImport, options: ImportOptions = {}): Promise<CrmImportResult> {
   requireAdmin(principal, 'import CRM data');
   const validated = validateCrmDocuments(raw);
-  const data = normaliseCrmData(validated.documents);
   const queue = options.queue ?? new ImportQueue();
   return queue.exclusive(async () => {
     await queue.settleLeftovers();
+    const incremental = validated.mode === 'incremental';
+    const latest = await latestCommittedSnapshot();
+    const base = incremental ? await incrementalBase(latest, validated.snapshotAt, validated.force) : null;
+    const data = normaliseCrmData(validated.documents, {
+      incremental,
+      baseDefinitions: base && !validated.documents.pipelines ? await baseDefinitions(base._id as string) : undefined,
+    });
     const unit = validated.backfill ? await backfillUnit() : null;
-    const sourceHash = sourceHashOf(data, validated.snapshotAt, unit);
+    const sourceHash = sourceHashOf(data, validated.snapshotAt, unit, base ? (base._id as string) : null);
     const existing = await findImported(sourceHash);
     if (existing) return existing;
+    if (!validated.force) {
+      checkUsableDeals(validated.documents, data, validated.mode);
+      if (!incremental && latest && !latest.demo) checkKeptDeals(data, await baseDealIds(latest._id as string));
+    }
     const importedAt = options.now ?? new Date();
     const importId = randomUUID();
     const onProgress = options.onProgress ?? (() => undefined);
@@ -103,6 +127,9 @@ export async function importCrmData(principal: Principal, raw: RawCrmImport, opt
         snapshotAt: validated.snapshotAt ?? importedAt,
         backfillUnit: unit,
         sourceHash,
+        incremental,
+        demo: options.demo === true,
+        base: base ? { snapshotId: base._id as string, keepsDefinitions: !validated.documents.pipelines } : null,
         onProgress,
       });
       // The commit point: from here on readers see the snapshots.
@@ -125,6 +152,26 @@ export async function importCrmData(principal: Principal, raw: RawCrmImport, opt
   });
 }
 
+/**
+ * The snapshot an incremental import applies its changes to: the latest committed one. None yet:
+ * 409, since the deals carried are not the whole picture, unless `force` takes them as such.
+ * An incremental import cannot represent a moment before the snapshot it builds on.
+ */
+async function incrementalBase(latest: SnapshotDoc | null, snapshotAt: Date | null, force: boolean): Promise<SnapshotDoc | null> {
+  if (!latest) {
+    if (force) return null;
+    throw new ConflictError(
+      'No snapshot to apply an incremental import to: run a full import first, or send "force": true (CLI --force) to take the deals carried as the whole picture',
+    );
+  }
+  if (snapshotAt && snapshotAt.getTime() < latest.snapshotAt.getTime()) {
+    throw new ConflictError(
+      `An incremental import applies changes to the latest snapshot (${latest.snapshotAt.toISOString()}); its snapshot_at ${snapshotAt.toISOString()} is earlier`,
+    );
+  }
+  return latest;
+}
+
 async function findImported(sourceHash: string): Promise<CrmImportResult | null> {
   const primary = await SnapshotModel.findOne({ sourceHash, status: 'committed', backfilled: false }).lean();
   if (!primary) return null;
@@ -136,6 +183,8 @@ async function findImported(sourceHash: string): Promise<CrmImportResult | null>
     counts: primary.counts,
     skipped: primary.skipped.map(({ id, reason }) => ({ id, reason })),
     reused: true,
+    mode: primary.mode === 'incremental' ? 'incremental' : 'full',
+    changes: { updated: primary.changes?.updated ?? 0, removed: primary.changes?.removed ?? 0 },
   };
 }
 
@@ -146,6 +195,10 @@ interface WriteContext {
   /** The period unit to backfill with; null: no backfill. */
   backfillUnit: PeriodUnit | null;
   sourceHash: string;
+  incremental: boolean;
+  demo: boolean;
+  /** Incremental: the snapshot whose deals stand unless carried (null on an empty database); whether its definitions stand too. */
+  base: { snapshotId: string; keepsDefinitions: boolean } | null;
   onProgress: (progress: ImportProgress) => void;
 }
 
@@ -159,7 +212,10 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     teams: 0,
     membersCreated: 0,
   };
+  const mode: ImportMode = ctx.incremental ? 'incremental' : 'full';
+  const changes: ImportChanges = { updated: 0, removed: 0 };
   const snapshotDoc = (id: string, snapshotAt: Date, backfilled: boolean) => ({
+    mode,
     _id: id,
     snapshotAt,
     importedAt: ctx.importedAt,
@@ -167,6 +223,7 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     importId: ctx.importId,
     sourceHash: ctx.sourceHash,
     backfilled,
+    demo: ctx.demo,
     counts,
     skipped: backfilled ? [] : data.skipped.slice(0, MAX_STORED_SKIPPED),
   });
@@ -190,43 +247,103 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
   if (backfilled.length > 0) await SnapshotModel.insertMany(backfilled.map((s) => snapshotDoc(s.id, s.at, true)));
 
   const definitions = new Map(data.definitions.map((d) => [d.definitionId, d]));
+  const linked = ctx.base ? await linkedOwners(data.deals, owners.byOwner) : new Map();
+  const ownerOf = (ownerId: string | null) => (ownerId === null ? undefined : (owners.byOwner.get(ownerId) ?? linked.get(ownerId)));
+  const skipped = [...data.skipped];
+  for (const deal of data.deals) {
+    if (deal.ownerId !== null && ownerOf(deal.ownerId) === undefined) {
+      skipped.push({ id: deal.dealId, reason: `deal has hubspot_owner_id "${deal.ownerId}", which is neither among the owners nor linked to a member: no member; the deal is kept` });
+    }
+  }
+  const rowsAt = async (snapshot: { at: Date; current: boolean }): Promise<OpportunityRow[]> => {
+    if (!snapshot.current) {
+      const rows: OpportunityRow[] = [];
+      for (const deal of data.deals) {
+        const state = stateAt(deal, definitions.get(deal.definitionId)!, snapshot.at);
+        if (state) rows.push(opportunityRow(state, ownerOf));
+      }
+      return rows;
+    }
+    const carried = data.deals.map((deal) => opportunityRow(currentState(deal), ownerOf));
+    if (!ctx.base) return carried;
+    const base = await baseOpportunities(ctx.base.snapshotId);
+    const kept = keptRows(base, data, ctx.base.keepsDefinitions, skipped);
+    const carriedIds = new Set(data.deals.map((d) => d.dealId));
+    changes.updated = carried.length;
+    changes.removed = base.length - kept.length - base.filter((row) => carriedIds.has(row.dealId)).length;
+    return mergeByDealId(kept, carried);
+  };
   const plan = [...backfilled.map((s) => ({ ...s, current: false })), { id: primaryId, at: ctx.snapshotAt, current: true }];
   const total = plan.length * data.deals.length;
   let done = 0;
   ctx.onProgress({ step: 'snapshots', done, total });
   for (const snapshot of plan) {
-    const states: DealState[] = [];
-    for (const deal of data.deals) {
-      const state = snapshot.current ? currentState(deal) : stateAt(deal, definitions.get(deal.definitionId)!, snapshot.at);
-      if (state) states.push(state);
+    const rows = await rowsAt(snapshot);
+    if (snapshot.current && ctx.incremental) {
+      counts.deals = rows.length;
+      await SnapshotModel.updateOne({ _id: primaryId }, { $set: { counts, changes, skipped: skipped.slice(0, MAX_STORED_SKIPPED) } });
     }
-    const ownerOf = (ownerId: string | null) => (ownerId === null ? undefined : owners.byOwner.get(ownerId));
     await writeDefinitions(snapshot.id, data.definitions);
-    const absent = data.deals.length - states.length;
-    await writeOpportunities(snapshot.id, states, ownerOf, (n) => {
+    await writeOpportunities(snapshot.id, rows, (n) => {
       done += n;
-      ctx.onProgress({ step: 'snapshots', done, total });
+      ctx.onProgress({ step: 'snapshots', done: Math.min(done, total), total });
     });
-    done += absent;
-    const rows = buildPipelines(
-      data.definitions,
-      states.map((s) => {
-        const o = ownerOf(s.deal.ownerId);
-        return { definitionId: s.deal.definitionId, memberId: o?.memberId ?? null, teamId: o?.teamId ?? null };
-      }),
-    );
-    await writePipelines(snapshot.id, rows);
+    done = Math.max(done, (plan.indexOf(snapshot) + 1) * data.deals.length);
+    await writePipelines(snapshot.id, buildPipelines(data.definitions, rows));
     await buildPipelineFacts(snapshot.id);
-    ctx.onProgress({ step: 'snapshots', done, total });
+    ctx.onProgress({ step: 'snapshots', done: Math.min(done, total), total });
   }
   return {
     snapshotId: primaryId,
     snapshotAt: ctx.snapshotAt,
     snapshotIds: plan.map((s) => s.id),
     counts,
-    skipped: data.skipped,
+    skipped,
     reused: false,
+    mode,
+    changes,
   };
+}
+
+/**
+ * The latest snapshot's opportunities an incremental import keeps: every deal it does not carry
+ * and does not remove. With new `pipelines`, a kept deal whose pipeline or stage is gone leaves
+ * (reported), as a full import would skip it, and its outcome follows its stage's new metadata.
+ */
+function keptRows(base: OpportunityRow[], data: NormalisedCrmData, definitionsKept: boolean, skipped: SkippedItem[]): OpportunityRow[] {
+  const carried = new Set(data.deals.map((d) => d.dealId));
+  const removed = new Set(data.removedDealIds);
+  const definitions = new Map(data.definitions.map((d) => [d.definitionId, d]));
+  const kept: OpportunityRow[] = [];
+  for (const row of base) {
+    if (carried.has(row.dealId) || removed.has(row.dealId)) continue;
+    if (definitionsKept) {
+      kept.push(row);
+      continue;
+    }
+    const stage = definitions.get(row.definitionId)?.stages.find((s) => s.id === row.stageId);
+    if (!stage) {
+      skipped.push({
+        id: row.dealId,
+        reason: `deal kept from the latest snapshot is in stage "${row.stageId}" of pipeline "${row.definitionId}", which the imported pipelines no longer have; left out of every metric`,
+      });
+      continue;
+    }
+    kept.push({ ...row, outcome: stage.isClosed ? (stage.probability === 1 ? 'won' : 'lost') : 'open' });
+  }
+  return kept;
+}
+
+/** Two lists of rows sorted by deal id, merged into one sorted by deal id (the ids are disjoint). */
+function mergeByDealId(a: OpportunityRow[], b: OpportunityRow[]): OpportunityRow[] {
+  const merged: OpportunityRow[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i].dealId < b[j].dealId)) merged.push(a[i++]);
+    else merged.push(b[j++]);
+  }
+  return merged;
 }
 
 /** Backfill follows the configured period unit, quarterly when none is set. */

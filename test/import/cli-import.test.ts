@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fixturePath } from './fixtures';
@@ -36,6 +36,27 @@ describe('npm run import', () => {
     expect(second.status).toBe(0);
     expect(second.stdout).toContain('This data was already imported: nothing was written, its snapshot is answered.');
     expect(second.stdout).toContain(`snapshot     ${snapshot}`);
+  });
+
+  it('applies an incremental import with --incremental, and refuses a full import losing most deals unless --force', () => {
+    const changes = path.join(dataDir, 'changed-deals.json');
+    const d1 = JSON.parse(readFileSync(fixturePath('messy/deals-page-1.json'), 'utf8')).results[0];
+    writeFileSync(changes, JSON.stringify({ results: [{ ...d1, archived: true }] }));
+    const incremental = runImport(['--incremental', changes], dataDir);
+    expect(incremental.status).toBe(0);
+    expect(incremental.stdout).toContain('Import committed.');
+    expect(incremental.stdout).toContain('  changes      0 deals added or changed, 1 removed');
+    expect(incremental.stdout).toContain('  deals        7');
+
+    const partial = path.join(dataDir, 'one-deal.json');
+    writeFileSync(partial, JSON.stringify({ results: [d1] }));
+    const files = [fixturePath('messy/pipelines.json'), fixturePath('messy/owners.json'), partial];
+    const refused = runImport(files, dataDir);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain("Import refused: This full import keeps 0 of the latest snapshot's 7 deals (fewer than half)");
+    const forced = runImport(['--force', ...files], dataDir);
+    expect(forced.status).toBe(0);
+    expect(forced.stdout).toContain('  deals        1');
   });
 
   it('exits 1 with a clear message for an unreadable file or an invalid document', () => {

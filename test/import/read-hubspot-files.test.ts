@@ -55,6 +55,8 @@ describe('formatImportSummary', () => {
       snapshotAt: new Date('2026-02-15T12:00:00Z'),
       snapshotIds: ['old-1', 'snap-1'],
       counts: { pipelines: 2, stages: 10, deals: 8, owners: 4, teams: 3, membersCreated: 3 },
+      mode: 'full',
+      changes: { updated: 0, removed: 0 },
       skipped: [
         { id: 'd6', reason: 'deal has amount "abc", which is not a number; left out of every metric' },
         { id: 'd7', reason: 'deal has no stage; left out of every metric' },

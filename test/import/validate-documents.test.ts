@@ -61,7 +61,7 @@ describe('validateCrmDocuments', () => {
     const input = messyImport();
     input.owners.results[0].id = 101;
     const validated = validateCrmDocuments({ ...input, snapshotAt: '2025-06-30T23:59:59+02:00', backfill: true });
-    expect(validated.documents.owners.results[0].id).toBe('101');
+    expect(validated.documents.owners!.results[0].id).toBe('101');
     expect(validated.snapshotAt?.toISOString()).toBe('2025-06-30T21:59:59.000Z');
     expect(validated.backfill).toBe(true);
   });

@@ -1,5 +1,6 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { CrmImportResult } from '../../services/import.service';
+import { CrmImportMode } from './crm-import.input';
 import { PipelineSnapshot, toPipelineSnapshot } from '../pipeline/pipeline-snapshot.type';
 
 @ObjectType({ description: 'What an import counted.' })
@@ -21,6 +22,15 @@ export class CrmImportCounts {
 
   @Field(() => Int)
   membersCreated!: number;
+}
+
+@ObjectType({ description: 'What an incremental import changed (zeros for a full import).' })
+export class CrmImportChanges {
+  @Field(() => Int, { description: 'Deals carried: added or changed.' })
+  updated!: number;
+
+  @Field(() => Int, { description: 'Deals of the latest snapshot that left (archived, or no longer usable).' })
+  removed!: number;
 }
 
 @ObjectType({ description: 'An item of the HubSpot data left out, or taken with a stated default.' })
@@ -49,6 +59,12 @@ export class CrmImportResultType {
   @Field(() => CrmImportCounts)
   counts!: CrmImportCounts;
 
+  @Field(() => CrmImportMode)
+  mode!: CrmImportMode;
+
+  @Field(() => CrmImportChanges)
+  changes!: CrmImportChanges;
+
   @Field(() => [CrmImportSkipped])
   skipped!: CrmImportSkipped[];
 
@@ -65,5 +81,7 @@ export function toCrmImportResult(result: CrmImportResult): CrmImportResultType 
     counts: { ...result.counts },
     skipped: result.skipped,
     reused: result.reused,
+    mode: result.mode === 'incremental' ? CrmImportMode.INCREMENTAL : CrmImportMode.FULL,
+    changes: { ...result.changes },
   };
 }

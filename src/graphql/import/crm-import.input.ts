@@ -1,6 +1,14 @@
-import { Allow, IsBoolean, IsDefined, IsOptional } from 'class-validator';
+import { Allow, IsBoolean, IsDefined, IsEnum, IsOptional } from 'class-validator';
 import { GraphQLJSON } from 'graphql-scalars';
-import { Field, InputType } from 'type-graphql';
+import { Field, InputType, registerEnumType } from 'type-graphql';
+
+/** How an import relates to the latest snapshot (docs/importing.md). */
+export enum CrmImportMode {
+  FULL = 'full',
+  INCREMENTAL = 'incremental',
+}
+
+registerEnumType(CrmImportMode, { name: 'CrmImportMode', description: 'Full: the whole picture. Incremental: only the deals that changed.' });
 
 /**
  * The HubSpot response bodies, as JSON values exactly as the API returned them (the same documents
@@ -8,13 +16,15 @@ import { Field, InputType } from 'type-graphql';
  */
 @InputType({ description: 'HubSpot CRM v3 response bodies to import, unedited.' })
 export class CrmImportInput {
-  @Field(() => GraphQLJSON, { description: 'Body of GET /crm/v3/pipelines/deals.' })
-  @IsDefined()
-  pipelines!: unknown;
+  @Field(() => GraphQLJSON, { nullable: true, description: 'Body of GET /crm/v3/pipelines/deals. Required unless `mode` is INCREMENTAL.' })
+  @IsOptional()
+  @Allow()
+  pipelines?: unknown;
 
-  @Field(() => GraphQLJSON, { description: 'Body of GET /crm/v3/owners.' })
-  @IsDefined()
-  owners!: unknown;
+  @Field(() => GraphQLJSON, { nullable: true, description: 'Body of GET /crm/v3/owners. Required unless `mode` is INCREMENTAL.' })
+  @IsOptional()
+  @Allow()
+  owners?: unknown;
 
   @Field(() => GraphQLJSON, { description: 'A body of GET /crm/v3/objects/deals, or an array of such pages.' })
   @IsDefined()
@@ -29,4 +39,20 @@ export class CrmImportInput {
   @IsOptional()
   @IsBoolean()
   backfill: boolean = false;
+
+  @Field(() => CrmImportMode, {
+    defaultValue: CrmImportMode.FULL,
+    description: 'FULL: the whole picture (deals left out leave). INCREMENTAL: only the deals that changed; the others keep their state, archived ones leave.',
+  })
+  @IsOptional()
+  @IsEnum(CrmImportMode)
+  mode: CrmImportMode = CrmImportMode.FULL;
+
+  @Field(() => Boolean, {
+    defaultValue: false,
+    description: 'Import even when the guard refuses (no usable deal, or a full import keeping fewer than half of the latest snapshot\'s deals).',
+  })
+  @IsOptional()
+  @IsBoolean()
+  force: boolean = false;
 }

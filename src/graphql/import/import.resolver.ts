@@ -17,6 +17,8 @@ export class ImportResolver {
       deals: input.deals,
       snapshotAt: input.snapshotAt ?? undefined,
       backfill: input.backfill,
+      mode: input.mode,
+      force: input.force,
     }, { queue: ctx.access.imports });
     return toCrmImportResult(result);
   }

@@ -9,6 +9,7 @@ const count = { type: 'integer', minimum: 0 };
 const IMPORT_RESPONSE = envelopeSchema(
   {
     snapshot_id: { type: 'string' },
+    mode: { type: 'string', enum: ['full', 'incremental'] },
     counts: {
       type: 'object',
       properties: { pipelines: count, stages: count, deals: count, owners: count, teams: count, members_created: count },
@@ -19,7 +20,7 @@ const IMPORT_RESPONSE = envelopeSchema(
       items: { type: 'object', properties: { id: { type: 'string' }, reason: { type: 'string' } }, required: ['id', 'reason'] },
     },
   },
-  ['snapshot_id', 'counts', 'skipped'],
+  ['snapshot_id', 'mode', 'counts', 'skipped'],
 );
 
 const importRoute: RouteDefinition<CrmImportBody> = {
@@ -37,15 +38,21 @@ const importRoute: RouteDefinition<CrmImportBody> = {
       deals: input.deals,
       snapshotAt: input.snapshot_at,
       backfill: input.backfill,
+      mode: input.mode,
+      force: input.force,
     }, { queue: ctx.access.imports });
     const { counts } = result;
     const message = result.reused
       ? 'This data was already imported; its snapshot is answered and nothing was written'
-      : `Imported ${counts.deals} deals in ${counts.pipelines} pipelines as snapshot ${result.snapshotId}` +
+      : result.mode === 'incremental'
+        ? `Applied ${result.changes.updated} changed and ${result.changes.removed} removed deals: snapshot ${result.snapshotId} holds ${counts.deals} deals in ${counts.pipelines} pipelines` +
+          (result.skipped.length > 0 ? `; ${result.skipped.length} items skipped or defaulted, see skipped` : '')
+        : `Imported ${counts.deals} deals in ${counts.pipelines} pipelines as snapshot ${result.snapshotId}` +
         (result.snapshotIds.length > 1 ? ` (and ${result.snapshotIds.length - 1} backfilled snapshots)` : '') +
         (result.skipped.length > 0 ? `; ${result.skipped.length} items skipped or defaulted, see skipped` : '');
     return ok(message, {
       snapshot_id: result.snapshotId,
+      mode: result.mode,
       counts: {
         pipelines: counts.pipelines,
         stages: counts.stages,
