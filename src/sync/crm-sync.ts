@@ -9,7 +9,7 @@ import type { ImportQueue } from '../import/import-queue';
 import { CrmSyncStateModel, HUBSPOT_SYNC_STATE_ID, type CrmSyncLease, type CrmSyncStateDoc } from '../models/crm-sync-state.model';
 import { CrmSyncModel, type CrmSyncMode, type CrmSyncTrigger } from '../models/crm-sync.model';
 import type { CrmImportResult, ImportProgress } from '../services/import.service';
-import { importSynced, INCREMENTAL_IMPORTS } from './import-synced';
+import { importSynced } from './import-synced';
 import { HIGH_WATER_OVERLAP_MS, readHubSpot, type ReadStep } from './read-hubspot';
 import { failureMessage, syncError, SyncLeaseLostError } from './sync-errors';
 import { SyncLease } from './sync-lease';
@@ -118,7 +118,7 @@ export class CrmSync {
       );
       await CrmSyncModel.create({ _id: syncId, trigger, outcome: 'running', startedAt });
       const state = await CrmSyncStateModel.findById(HUBSPOT_SYNC_STATE_ID).lean<CrmSyncStateDoc>();
-      const previousMark = INCREMENTAL_IMPORTS ? (state?.highWaterMark ?? null) : null;
+      const previousMark = state?.highWaterMark ?? null;
       const since = previousMark === null ? null : new Date(previousMark.getTime() - HIGH_WATER_OVERLAP_MS);
       mode = since === null ? 'full' : 'incremental';
       await CrmSyncModel.updateOne({ _id: syncId }, { $set: { mode } });

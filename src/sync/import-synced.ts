@@ -3,14 +3,18 @@ import type { ImportQueue } from '../import/import-queue';
 import { importCrmData, type CrmImportResult, type ImportProgress } from '../services/import.service';
 import type { HubSpotRead } from './read-hubspot';
 
-/** The one call from the sync into the import service: the documents read, as a full import. */
+/**
+ * The one call from the sync into the import service: what was read, as a full or an incremental
+ * import (the deals changed, archived ones marked `archived: true`, on top of the latest snapshot).
+ */
 export function importSynced(
   principal: Principal,
   read: HubSpotRead,
   options: { force: boolean; queue: ImportQueue; onProgress: (progress: ImportProgress) => void },
 ): Promise<CrmImportResult> {
-  return importCrmData(principal, { ...read.documents }, { queue: options.queue, onProgress: options.onProgress });
+  return importCrmData(
+    principal,
+    { ...read.documents, mode: read.mode, force: options.force },
+    { queue: options.queue, onProgress: options.onProgress },
+  );
 }
-
-/** Whether the import takes incremental bodies; until it does, every sync reads and imports everything. */
-export const INCREMENTAL_IMPORTS = false;
