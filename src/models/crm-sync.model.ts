@@ -57,9 +57,7 @@ const crmSyncSchema = new Schema(
   { collection: 'crm_syncs', versionKey: false },
 );
 
-crmSyncSchema.index({ outcome: 1, startedAt: -1 });
-crmSyncSchema.index({ finishedAt: -1 });
-crmSyncSchema.index({ startedAt: -1 });
+// No secondary index: the collection holds at most KEPT_SYNC_RUNS (200) runs, read a few at a time.
 
 export interface CrmSyncDoc {
   _id: string;
