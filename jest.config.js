@@ -39,7 +39,7 @@ const base = {
 //   (the GraphQL API runs in uri mode through the members, imports, security and server suites);
 // - test/db: connectDatabase's own test, which starts both kinds of database itself;
 // - test/multi-instance: starts its own store process and gateway processes (MONGODB_URI) anyway.
-const URI_FOLDERS = ['auth', 'data', 'import', 'members', 'pipelines', 'rest', 'security', 'server', 'settings', 'targets', 'teams'];
+const URI_FOLDERS = ['auth', 'data', 'import', 'members', 'pipelines', 'rest', 'security', 'server', 'settings', 'sync', 'targets', 'teams'];
 
 // Left out of those folders, by file:
 const URI_EXCLUDED = [
@@ -55,7 +55,7 @@ const URI_EXCLUDED = [
   // outage test, which already runs its gateway on a URI database of its own (and stops it).
   'test/security/store-access', 'test/security/store-access-standalone', 'test/security/database-outage',
   // Spawn the real entry or the import CLI on a data directory of their own (embedded default).
-  'test/server/entry', 'test/server/signals', 'test/security/sigterm-under-load', 'test/import/cli-import',
+  'test/server/entry', 'test/server/signals', 'test/security/sigterm-under-load', 'test/import/cli-import', 'test/sync/cli-sync',
 ];
 
 module.exports = {

@@ -73,6 +73,17 @@ export interface GatewayConfig {
   hubspotToken: Secret | undefined;
   /** HUBSPOT_BASE_URL, default `https://api.hubapi.com`: where HubSpot's API is (an http(s) URL, no trailing slash kept). */
   hubspotBaseUrl: string;
+  /**
+   * SYNC_INTERVAL_MINUTES, default 0 (off): run a HubSpot sync this often inside the gateway, the
+   * first one when it starts. Needs HUBSPOT_TOKEN. Several instances may have it on: the sync lease
+   * lets one of them sync at a time.
+   */
+  syncIntervalMinutes: number;
+  /**
+   * SYNC_LEASE_SECONDS, default 60: how long the lease of a running sync lasts without renewal (it
+   * is renewed every third of it). A sync whose process died blocks the next one this long at most.
+   */
+  syncLeaseSeconds: number;
 }
 
 /**
@@ -202,5 +213,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     seedDemo: flag(env, 'SEED_DEMO', true) && mongodbUri === undefined,
     hubspotToken: hubspotToken === undefined ? undefined : new Secret(hubspotToken),
     hubspotBaseUrl,
+    syncIntervalMinutes: integer(env, 'SYNC_INTERVAL_MINUTES', 0, 0, 10_080),
+    syncLeaseSeconds: integer(env, 'SYNC_LEASE_SECONDS', 60, 3, 3_600),
   };
 }

@@ -3,6 +3,7 @@ import type { Principal } from '../auth/principal';
 import type { DataAccess } from '../data/data-access';
 import type { RequestData } from '../data/request-data';
 import type { Loaders } from '../loaders/create-loaders';
+import type { GatewaySync } from '../sync/gateway-sync';
 
 /**
  * Per-request state shared by both transports: the REST adapter and the GraphQL resolvers build
@@ -21,4 +22,6 @@ export interface RequestContext {
   data: RequestData;
   /** The app's token signer, for the token service; set by the gateway's context builder. */
   tokenSigner?: TokenSigner;
+  /** The app's HubSpot sync (and schedule), for the sync service; set by the gateway's context builder. */
+  sync?: GatewaySync;
 }

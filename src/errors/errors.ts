@@ -74,6 +74,16 @@ export class TooManyRequestsError extends ErrorWithCode {
   }
 }
 
+/**
+ * A service the gateway reads from (HubSpot) refused or failed the request; the message says
+ * which and why, and never holds a credential.
+ */
+export class BadGatewayError extends ErrorWithCode {
+  constructor(message: string) {
+    super(message, ErrorCode.BAD_GATEWAY);
+  }
+}
+
 export class ServiceUnavailableError extends ErrorWithCode {
   constructor(message = 'The database is unreachable; try again shortly') {
     super(message, ErrorCode.SERVICE_UNAVAILABLE, { headers: { 'Retry-After': '1' } });

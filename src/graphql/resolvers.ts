@@ -3,9 +3,10 @@ import { ImportResolver } from './import/import.resolver';
 import { MemberResolver } from './member/member.resolver';
 import { PIPELINE_RESOLVERS } from './pipeline';
 import { SettingsResolver } from './settings/settings.resolver';
+import { SyncResolver } from './sync/sync.resolver';
 import { TargetResolver } from './target/target.resolver';
 import { TeamResolver } from './team/team.resolver';
 import { TokenResolver } from './token/token.resolver';
 
 /** Every resolver class of the schema. Domain modules append theirs here. */
-export const RESOLVERS: NonEmptyArray<Function> = [TokenResolver, MemberResolver, TeamResolver, SettingsResolver, TargetResolver, ...PIPELINE_RESOLVERS, ImportResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [TokenResolver, MemberResolver, TeamResolver, SettingsResolver, TargetResolver, ...PIPELINE_RESOLVERS, ImportResolver, SyncResolver];

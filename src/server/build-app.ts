@@ -32,6 +32,8 @@ import { registerRequestSubject } from '../security/request-subject';
 import { registerRequestTimeout } from '../security/request-timeout';
 import { setSecurityHeaders } from '../security/security-headers';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
+import type { HubSpotClientOptions } from '../crm/hubspot/hubspot-client';
+import { createGatewaySync } from '../sync/gateway-sync';
 
 export interface BuildAppOptions {
   /** The open mongoose connection the models use (from connectDatabase()). */
@@ -49,6 +51,8 @@ export interface BuildAppOptions {
   logStream?: DestinationStream;
   /** How `DEL` requests are accepted; the fastest this Node allows when omitted (tests set both). */
   delMethodMode?: DelMethodMode;
+  /** HubSpot client settings beyond HUBSPOT_BASE_URL and HUBSPOT_TOKEN (tests shorten the backoff). */
+  hubspotClient?: Omit<HubSpotClientOptions, 'baseUrl' | 'token'>;
 }
 
 declare module 'fastify' {
@@ -73,7 +77,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const access = new DataAccess({ connection, embedded: options.embedded ?? null, cacheMaxAgeMs: config.cacheMaxAgeMs });
   await access.ready();
   const authenticator = new Authenticator({ signer, adminToken: secrets.adminToken, access });
-  const contexts = new ContextBuilder(authenticator, signer, access);
 
   /** What every answer starts with: the security headers and the request id. */
   function startReply(request: FastifyRequest, reply: FastifyReply): void {
@@ -124,6 +127,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
   app.decorate('generatedAdminToken', secrets.generatedAdminToken);
   app.decorate('tokenSigner', signer);
+  const sync = createGatewaySync(app, { config, queue: access.imports, logger, clientOptions: options.hubspotClient });
+  const contexts = new ContextBuilder(authenticator, signer, access, sync);
 
   const methods = new MethodTable();
   app.addHook('onRoute', (route) => methods.add(route.url, route.method));

@@ -5,6 +5,7 @@ import type { RequestContext } from '../context/request-context';
 import type { DataAccess } from '../data/data-access';
 import type { RequestData } from '../data/request-data';
 import { createLoaders, type Loaders } from '../loaders/create-loaders';
+import type { GatewaySync } from '../sync/gateway-sync';
 
 export interface ContextRequest {
   requestId: string;
@@ -24,6 +25,7 @@ class GatewayRequestContext implements RequestContext {
     readonly tokenSigner: TokenSigner,
     readonly access: DataAccess,
     readonly data: RequestData,
+    readonly sync: GatewaySync | undefined,
   ) {}
 
   get loaders(): Loaders {
@@ -41,6 +43,7 @@ export class ContextBuilder {
     private readonly authenticator: Authenticator,
     private readonly signer: TokenSigner,
     private readonly access: DataAccess,
+    private readonly sync?: GatewaySync,
   ) {}
 
   /**
@@ -50,15 +53,15 @@ export class ContextBuilder {
   buildNow(request: ContextRequest): RequestContext | undefined {
     const data = this.access.requestNow();
     if (data === undefined) return undefined;
-    if (!request.authenticated) return new GatewayRequestContext(request.requestId, null, this.signer, this.access, data);
+    if (!request.authenticated) return new GatewayRequestContext(request.requestId, null, this.signer, this.access, data, this.sync);
     const principal = this.authenticator.authenticateNow(request.authorization, data);
-    return principal ? new GatewayRequestContext(request.requestId, principal, this.signer, this.access, data) : undefined;
+    return principal ? new GatewayRequestContext(request.requestId, principal, this.signer, this.access, data, this.sync) : undefined;
   }
 
   async build(request: ContextRequest): Promise<RequestContext> {
     const data = this.access.request();
     // Members are read through DataAccess's cache, which notes the read itself.
     const principal = request.authenticated ? await this.authenticator.authenticate(request.authorization, data) : null;
-    return new GatewayRequestContext(request.requestId, principal, this.signer, this.access, data);
+    return new GatewayRequestContext(request.requestId, principal, this.signer, this.access, data, this.sync);
   }
 }

@@ -7,7 +7,7 @@ import { loadConfig, type GatewayConfig } from '../../src/config';
 import { TEST_CACHE_MAX_AGE_MS } from './cache-window';
 import type { RouteDefinition } from '../../src/rest/route-definition';
 import { MemberModel } from '../../src/models/member.model';
-import { buildApp } from '../../src/server/build-app';
+import { buildApp, type BuildAppOptions } from '../../src/server/build-app';
 import type { DelMethodMode } from '../../src/server/create-http-server';
 import { connectDatabase } from '../../src/db/connect-database';
 import { ensureIndexes } from '../../src/db/ensure-indexes';
@@ -26,6 +26,8 @@ export interface StartGatewayOptions {
   logStream?: { write(line: string): void };
   /** How the server accepts `DEL` (default: the fastest this Node allows). */
   delMethodMode?: DelMethodMode;
+  /** HubSpot client settings beyond HUBSPOT_BASE_URL and HUBSPOT_TOKEN (shorter backoff for tests). */
+  hubspotClient?: BuildAppOptions['hubspotClient'];
 }
 
 export interface RequestOptions {
@@ -127,6 +129,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
     extraRoutes: options.extraRoutes,
     logStream: options.logStream,
     delMethodMode: options.delMethodMode,
+    hubspotClient: options.hubspotClient,
   });
   // Unique indexes must exist before the first write a test makes, as at start-up.
   await ensureIndexes();

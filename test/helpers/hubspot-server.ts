@@ -280,7 +280,16 @@ export async function startHubSpotServer(options: HubSpotServerOptions): Promise
       pending.times -= 1;
       const fault = pending.fault;
       if ('reset' in fault) return void req.socket.destroy();
-      if ('delayMs' in fault) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+      if ('delayMs' in fault) {
+        // Held until the delay passes or the client goes away (a killed process: nothing to answer).
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, fault.delayMs);
+          res.on('close', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
       else if ('body' in fault) return send(res, new HttpAnswer(200, fault.body));
       else return sendFault(res, fault);
       if (res.destroyed) return;

@@ -27,6 +27,8 @@ describe('loadConfig', () => {
       seedDemo: true,
       hubspotToken: undefined,
       hubspotBaseUrl: 'https://api.hubapi.com',
+      syncIntervalMinutes: 0,
+      syncLeaseSeconds: 60,
     });
   });
 
@@ -47,6 +49,8 @@ describe('loadConfig', () => {
       BODY_LIMIT: '2048',
       LOG_LEVEL: 'WARN',
       SEED_DEMO: 'no',
+      SYNC_INTERVAL_MINUTES: '15',
+      SYNC_LEASE_SECONDS: '120',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -56,6 +60,8 @@ describe('loadConfig', () => {
       bodyLimit: 2048,
       logLevel: 'warn',
       seedDemo: false,
+      syncIntervalMinutes: 15,
+      syncLeaseSeconds: 120,
     });
   });
 
@@ -72,6 +78,9 @@ describe('loadConfig', () => {
     [{ HEADERS_TIMEOUT_MS: '0' }, 'HEADERS_TIMEOUT_MS must be an integer from 100 to 600000, got "0"'],
     [{ KEEP_ALIVE_TIMEOUT_MS: '5s' }, 'KEEP_ALIVE_TIMEOUT_MS must be an integer from 100 to 600000, got "5s"'],
     [{ MAX_CONNECTIONS: '-1' }, 'MAX_CONNECTIONS must be an integer from 0 to 1000000, got "-1"'],
+    [{ SYNC_INTERVAL_MINUTES: '15m' }, 'SYNC_INTERVAL_MINUTES must be an integer from 0 to 10080, got "15m"'],
+    [{ SYNC_INTERVAL_MINUTES: '20000' }, 'SYNC_INTERVAL_MINUTES must be an integer from 0 to 10080, got "20000"'],
+    [{ SYNC_LEASE_SECONDS: '1' }, 'SYNC_LEASE_SECONDS must be an integer from 3 to 3600, got "1"'],
   ])('rejects %j with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
   });

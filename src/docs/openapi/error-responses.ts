@@ -41,6 +41,10 @@ export const ERROR_RESPONSES: Record<ErrorCode, ErrorResponseSpec> = {
     headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
   },
   [ErrorCode.INTERNAL_SERVER_ERROR]: { name: 'InternalServerError', description: 'Unexpected; the message quotes a request id, never a stack trace' },
+  [ErrorCode.BAD_GATEWAY]: {
+    name: 'BadGateway',
+    description: 'HubSpot refused the token or kept failing; the message says which request and why',
+  },
   [ErrorCode.SERVICE_UNAVAILABLE]: {
     name: 'ServiceUnavailable',
     description: 'The database is unreachable',

@@ -5,6 +5,7 @@ import { membersRoutes } from './members.routes';
 import { operationsRoutes } from './operations.routes';
 import { pipelinesRoutes } from './pipelines.routes';
 import { settingsRoutes } from './settings.routes';
+import { syncsRoutes } from './syncs.routes';
 import { targetsRoutes } from './targets.routes';
 import { teamsRoutes } from './teams.routes';
 import { tokensRoutes } from './tokens.routes';
@@ -13,4 +14,4 @@ import { tokensRoutes } from './tokens.routes';
  * Every REST route module, registered by the gateway and listed in the OpenAPI document.
  * Domain modules append their `<domain>Routes` array here.
  */
-export const ROUTES: readonly RouteDefinition[] = [...operationsRoutes, ...tokensRoutes, ...teamsRoutes, ...membersRoutes, ...targetsRoutes, ...settingsRoutes, ...pipelinesRoutes, ...importsRoutes, ...docsRoutes];
+export const ROUTES: readonly RouteDefinition[] = [...operationsRoutes, ...tokensRoutes, ...teamsRoutes, ...membersRoutes, ...targetsRoutes, ...settingsRoutes, ...pipelinesRoutes, ...importsRoutes, ...syncsRoutes, ...docsRoutes];

@@ -1,0 +1,44 @@
+import type { Principal } from '../auth/principal';
+import type { ReadNotes } from '../data/request-data';
+import type { CrmSyncDoc } from '../models/crm-sync.model';
+import { requireAdmin } from '../services/member-access';
+import { INTERRUPTED, type CrmSyncResult, type SyncProgress } from './crm-sync';
+import type { GatewaySync } from './gateway-sync';
+import { readLatestSync } from './sync-runs';
+
+/** What GET /crm/syncs/latest answers. */
+export interface CrmSyncStatus {
+  configured: boolean;
+  /** The run under way, else the one finished last; null before the first sync. */
+  latest: CrmSyncDoc | null;
+  /** Where the next incremental sync reads from (less the overlap); null before the first committed sync. */
+  highWaterMark: Date | null;
+  /** This instance's next scheduled run; null without a schedule. */
+  nextRunAt: Date | null;
+}
+
+/**
+ * Runs a HubSpot sync now (POST /crm/syncs, the syncCrmData mutation). Admin only (403).
+ * Not configured, or a sync already running: 409. HubSpot refusing the token or failing: 502.
+ */
+export async function syncCrmData(
+  principal: Principal,
+  gateway: GatewaySync,
+  options: { force?: boolean; onProgress?: (progress: SyncProgress) => void } = {},
+): Promise<CrmSyncResult> {
+  requireAdmin(principal, 'sync CRM data from HubSpot');
+  // Only a scheduled run answers null (skipped).
+  return (await gateway.sync.run(principal, 'api', options))!;
+}
+
+/** The latest sync, the high-water mark and the next scheduled run (GET /crm/syncs/latest). Admin only. */
+export async function latestCrmSync(principal: Principal, gateway: GatewaySync, notes: ReadNotes): Promise<CrmSyncStatus> {
+  requireAdmin(principal, 'read the HubSpot sync status');
+  const { run, state } = await readLatestSync(notes, Date.now(), INTERRUPTED);
+  return {
+    configured: gateway.sync.configured,
+    latest: run,
+    highWaterMark: state?.highWaterMark ?? null,
+    nextRunAt: gateway.scheduler?.nextRunAt ?? null,
+  };
+}
