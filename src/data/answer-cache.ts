@@ -73,7 +73,7 @@ export class AnswerCache<V> {
    */
   keep(key: string, value: V, bytes: number, data: RequestData): void {
     const view = data.view;
-    if (!this.enabled || view === undefined || bytes > this.maxBytes / 16) return;
+    if (!this.enabled || view === undefined || !data.keepable || bytes > this.maxBytes / 16) return;
     const day = this.today();
     const versions = SCOPES.map((scope: Scope) => (data.hasRead(scope) ? view.versions[scope] : -1));
     const previous = this.entries.get(key);

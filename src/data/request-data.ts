@@ -6,6 +6,8 @@ import { SCOPES, type Scope, type VersionView } from './scopes';
  */
 export interface ReadNotes {
   noteRead(scope: Scope): void;
+  /** Notes that the answer depends on more than the data (the clock, a lease), so it is never kept. */
+  noteUnkeepable(): void;
 }
 
 const BIT = new Map<Scope, number>(SCOPES.map((scope, i) => [scope, 1 << i]));
@@ -26,6 +28,8 @@ export class RequestData implements ReadNotes {
 
   private known: VersionView | undefined;
 
+  private unkeepable = false;
+
   private reading: Promise<VersionView> | undefined;
 
   constructor(
@@ -38,6 +42,15 @@ export class RequestData implements ReadNotes {
   /** Notes a read of `scope` by this request. */
   noteRead(scope: Scope): void {
     this.readMask |= BIT.get(scope)!;
+  }
+
+  noteUnkeepable(): void {
+    this.unkeepable = true;
+  }
+
+  /** Whether this request's answer may be kept (nothing it read depends on more than the data). */
+  get keepable(): boolean {
+    return !this.unkeepable;
   }
 
   /** Whether this request has read `scope`. */

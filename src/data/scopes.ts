@@ -4,7 +4,7 @@
  * that counter stands still. Committed snapshots' definitions, pipelines, opportunities and facts
  * never change once committed, so they have none: only "which snapshots exist" does.
  */
-export const SCOPES = ['settings', 'members', 'teams', 'targets', 'pipeline_snapshots', 'crm_owner_links', 'crm_syncs', 'crm_sync_state'] as const;
+export const SCOPES = ['settings', 'members', 'teams', 'targets', 'pipeline_snapshots', 'crm_owner_links'] as const;
 
 export type Scope = (typeof SCOPES)[number];
 

@@ -1,5 +1,4 @@
 import { Schema, model } from 'mongoose';
-import { versionedScope } from '../data/versions-document';
 
 /** The `_id` of the one state document of the HubSpot sync. */
 export const HUBSPOT_SYNC_STATE_ID = 'hubspot';
@@ -47,8 +46,5 @@ export interface CrmSyncStateDoc {
   committedAt: Date | null;
   lease: CrmSyncLease | null;
 }
-
-// Every write bumps the 'crm_sync_state' version counter: kept answers that read it are dropped.
-crmSyncStateSchema.plugin(versionedScope('crm_sync_state'));
 
 export const CrmSyncStateModel = model('CrmSyncState', crmSyncStateSchema);

@@ -1,5 +1,4 @@
 import { Schema, model } from 'mongoose';
-import { versionedScope } from '../data/versions-document';
 
 /** How a sync ended: `running` until it does; `skipped` when another sync held the lease. */
 export type CrmSyncOutcome = 'running' | 'ok' | 'failed' | 'skipped';
@@ -72,8 +71,5 @@ export interface CrmSyncDoc {
   fetched: { deals: number; archived: number } | null;
   error: string | null;
 }
-
-// Every write bumps the 'crm_syncs' version counter: kept answers that read the runs are dropped.
-crmSyncSchema.plugin(versionedScope('crm_syncs'));
 
 export const CrmSyncModel = model('CrmSync', crmSyncSchema);

@@ -26,8 +26,8 @@ export interface LatestSyncRead {
  * process died) is answered as failed, as the next sync will record it.
  */
 export async function readLatestSync(notes: ReadNotes, now: number, interrupted: string): Promise<LatestSyncRead> {
-  notes.noteRead('crm_syncs');
-  notes.noteRead('crm_sync_state');
+  // The status depends on the clock (a lease that ran out, the next run) as much as on the data.
+  notes.noteUnkeepable();
   const [running, state] = await Promise.all([
     CrmSyncModel.findOne({ outcome: 'running' }).sort({ startedAt: -1 }).lean<CrmSyncDoc>(),
     CrmSyncStateModel.findById(HUBSPOT_SYNC_STATE_ID).lean<CrmSyncStateDoc>(),

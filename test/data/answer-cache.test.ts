@@ -41,6 +41,14 @@ describe('AnswerCache', () => {
     expect(cache.get('k', view())).toBe('tomorrow');
   });
 
+  it('never keeps an answer its request noted as depending on more than the data', () => {
+    const cache = new AnswerCache<string>();
+    const data = reading(view(), 'settings');
+    data.noteUnkeepable();
+    cache.keep('k', 'status', 6, data);
+    expect(cache.get('k', view())).toBeUndefined();
+  });
+
   it('keeps nothing when caching is off (CACHE_MAX_AGE_MS=0)', () => {
     const cache = new AnswerCache<string>({ enabled: false });
     cache.keep('k', 'answer', 6, reading(view(), 'settings'));
