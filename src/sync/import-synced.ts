@@ -14,7 +14,7 @@ export function importSynced(
 ): Promise<CrmImportResult> {
   return importCrmData(
     principal,
-    { ...read.documents, mode: read.mode, force: options.force },
+    { ...read.documents, homeCurrency: read.homeCurrency ?? undefined, mode: read.mode, force: options.force },
     { queue: options.queue, onProgress: options.onProgress },
   );
 }

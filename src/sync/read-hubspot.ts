@@ -14,6 +14,8 @@ export const HIGH_WATER_OVERLAP_MS = 5 * 60_000;
 export interface HubSpotRead {
   mode: CrmSyncMode;
   documents: CrmImportDocuments;
+  /** The portal's home currency, for deals' `amount_in_home_currency`; null when unknown. */
+  homeCurrency: string | null;
   fetched: { deals: number; archived: number };
   /**
    * The high-water mark this read allows once committed: the latest `hs_lastmodifieddate` read,
@@ -50,6 +52,7 @@ export async function readHubSpot(
   now: () => number = Date.now,
 ): Promise<HubSpotRead> {
   const pipelines = await client.fetchPipelines();
+  const homeCurrency = await client.fetchHomeCurrency();
   onStep('pipelines', pipelines.results.length);
   const owners = await client.fetchOwners();
   onStep('owners', owners.results.length);
@@ -79,6 +82,7 @@ export async function readHubSpot(
   return {
     mode: since === null ? 'full' : 'incremental',
     documents: { pipelines, owners, deals: [...deals, ...archived] },
+    homeCurrency,
     fetched: { deals: countDeals(deals), archived: countDeals(archived) },
     highWaterMark: latest === null ? null : new Date(Math.min(latest, readStart)),
   };

@@ -23,6 +23,8 @@ export interface HubSpotDataset {
   /** Owners with teams; `archived: true` ones are listed only with `archived=true`. */
   owners: HubSpotOwner[];
   deals: StoredDeal[];
+  /** The portal's home currency (`companyCurrency` of GET /account-info/v3/details); EUR when left out. */
+  companyCurrency?: string;
 }
 
 export interface RecordedRequest {
@@ -201,6 +203,9 @@ function search(dataset: HubSpotDataset, body: unknown, cap: number): HttpAnswer
 
 function route(dataset: HubSpotDataset, method: string, url: URL, body: unknown, cap: number, base: string): HttpAnswer {
   const params = url.searchParams;
+  if (method === 'GET' && url.pathname === '/account-info/v3/details') {
+    return new HttpAnswer(200, { portalId: 1, accountType: 'STANDARD', timeZone: 'Europe/Paris', companyCurrency: dataset.companyCurrency ?? 'EUR', additionalCurrencies: [], utcOffset: '+01:00', utcOffsetMilliseconds: 3600000, uiDomain: 'app.hubspot.com', dataHostingLocation: 'eu1' });
+  }
   if (method === 'GET' && url.pathname === '/crm/v3/pipelines/deals') return new HttpAnswer(200, { results: dataset.pipelines });
   if (method === 'GET' && url.pathname === '/crm/v3/owners') {
     const limit = limitOf(params.get('limit') ?? undefined, 100, 500);

@@ -1,5 +1,6 @@
 import type { GatewayConfig } from '../../config';
 import type { HubSpotDeal, HubSpotOwner, HubSpotPage, HubSpotPipeline } from '../../import/hubspot.types';
+import { HubSpotAuthError } from './hubspot-errors';
 import { HubSpotHttp, type HubSpotHttpOptions } from './hubspot-http';
 import { asPage, listPages } from './list-pages';
 import { searchModifiedDeals } from './search-modified-deals';
@@ -15,6 +16,11 @@ export interface HubSpotClientOptions extends HubSpotHttpOptions {
  * (src/import/hubspot.types.ts): the pipelines body, one owners body, and deal pages.
  */
 export interface HubSpotClient {
+  /**
+   * The portal's home currency (`companyCurrency` of `GET /account-info/v3/details`), which deals'
+   * `amount_in_home_currency` is in; null when the token may not read the account's details.
+   */
+  fetchHomeCurrency(): Promise<string | null>;
   /** `GET /crm/v3/pipelines/deals`, as answered. */
   fetchPipelines(): Promise<HubSpotPage<HubSpotPipeline>>;
   /**
@@ -42,6 +48,17 @@ export function createHubSpotClient(options: HubSpotClientOptions): HubSpotClien
   const http = new HubSpotHttp(options);
   const resultCap = options.searchResultCap ?? 10_000;
   return {
+    async fetchHomeCurrency() {
+      try {
+        const details = (await http.send({ method: 'GET', path: '/account-info/v3/details' })) as { companyCurrency?: unknown } | null;
+        return typeof details?.companyCurrency === 'string' && details.companyCurrency !== '' ? details.companyCurrency : null;
+      } catch (error) {
+        // Without the details, deals in another currency are skipped with a reason (never summed);
+        // every other refusal of the token still stops the sync at its first CRM request.
+        if (error instanceof HubSpotAuthError && error.status === 403) return null;
+        throw error;
+      }
+    },
     async fetchPipelines() {
       const path = '/crm/v3/pipelines/deals';
       return asPage<HubSpotPipeline>(await http.send({ method: 'GET', path }), `GET ${path}`).page;
