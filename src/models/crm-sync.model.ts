@@ -1,4 +1,5 @@
 import { Schema, model } from 'mongoose';
+import { importCountsSchema } from './snapshot.model';
 
 /** How a sync ended: `running` until it does; `skipped` when another sync held the lease. */
 export type CrmSyncOutcome = 'running' | 'ok' | 'failed' | 'skipped';
@@ -10,18 +11,6 @@ export const CRM_SYNC_TRIGGERS: readonly CrmSyncTrigger[] = ['api', 'cli', 'sche
 
 export type CrmSyncMode = 'full' | 'incremental';
 export const CRM_SYNC_MODES: readonly CrmSyncMode[] = ['full', 'incremental'];
-
-const countsSchema = new Schema(
-  {
-    pipelines: { type: Number, required: true },
-    stages: { type: Number, required: true },
-    deals: { type: Number, required: true },
-    owners: { type: Number, required: true },
-    teams: { type: Number, required: true },
-    membersCreated: { type: Number, required: true },
-  },
-  { _id: false },
-);
 
 /** What the sync read from HubSpot: deals changed (or all, on a full sync), and deals archived. */
 const fetchedSchema = new Schema(
@@ -48,7 +37,7 @@ const crmSyncSchema = new Schema(
     snapshotId: { type: String, default: null },
     /** True when the import found the same data imported before (nothing written). */
     reused: { type: Boolean, default: false },
-    counts: { type: countsSchema, default: null },
+    counts: { type: importCountsSchema, default: null },
     fetched: { type: fetchedSchema, default: null },
     /** Why it failed or was skipped. */
     error: { type: String, default: null },

@@ -6,8 +6,8 @@ export type SnapshotStatus = 'pending' | 'committed';
 
 export const SNAPSHOT_STATUSES: readonly SnapshotStatus[] = ['pending', 'committed'];
 
-/** What one import counted; stored on every snapshot of the import. */
-const countsSchema = new Schema(
+/** What one import counted; stored on every snapshot of the import (and on the sync run that made it). */
+export const importCountsSchema = new Schema(
   {
     pipelines: { type: Number, required: true },
     stages: { type: Number, required: true },
@@ -67,7 +67,7 @@ const snapshotSchema = new Schema(
     demo: { type: Boolean, default: false },
     /** True for the snapshots backfill reconstructed at past period ends. */
     backfilled: { type: Boolean, default: false },
-    counts: { type: countsSchema, required: true },
+    counts: { type: importCountsSchema, required: true },
     /** `incremental` when the import carried only the deals that changed (docs/importing.md). */
     mode: { type: String, enum: ['full', 'incremental'], default: 'full' },
     /** Incremental imports: deals carried (added or changed) and deals that left. */
@@ -84,7 +84,7 @@ snapshotSchema.index({ status: 1, snapshotAt: -1 });
 snapshotSchema.index({ sourceHash: 1 });
 snapshotSchema.index({ importId: 1 });
 
-export type SnapshotCounts = InferSchemaType<typeof countsSchema>;
+export type SnapshotCounts = InferSchemaType<typeof importCountsSchema>;
 export type SnapshotDoc = InferSchemaType<typeof snapshotSchema> & { _id: string; status: SnapshotStatus };
 
 // Every write bumps the 'pipeline_snapshots' version counter, which caches of it are checked against.
