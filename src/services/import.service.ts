@@ -10,12 +10,12 @@ import type { NormalisedCrmData } from '../import/normalised.types';
 import { currentState, stateAt } from '../import/opportunity-state';
 import { CreatedEntities, resolveOwners } from '../import/resolve-owners';
 import type { SkippedItem } from '../import/skipped';
-import { opportunityRow, type OpportunityRow, writeDefinitions, writeOpportunities, writePipelines } from '../import/snapshot-writer';
+import { opportunityRow, type OpportunityRow, writeDefinitions, writeOpportunityVersions, writePipelines } from '../import/snapshot-writer';
 import { sourceHashOf } from '../import/source-hash';
 import { type ImportMode, RawCrmImport, validateCrmDocuments } from '../import/validate-documents';
 import { SnapshotModel, type SnapshotDoc } from '../models/snapshot.model';
 import { ConflictError } from '../errors';
-import { baseDealIds, baseDefinitions, baseOpportunities, latestCommittedSnapshot } from '../import/import-base';
+import { baseDealIds, baseDefinitions, baseOpportunities, latestCommittedSnapshot, nextSeq } from '../import/import-base';
 import { checkKeptDeals, checkUsableDeals } from '../import/import-guard';
 import { linkedOwners } from '../import/linked-owners';
 import { ImportQueue } from '../import/import-queue';
@@ -114,7 +114,7 @@ export async function importCrmData(principal: Principal, raw: RawCrmImport, opt
     if (existing) return existing;
     if (!validated.force) {
       checkUsableDeals(validated.documents, data, validated.mode);
-      if (!incremental && latest && !latest.demo) checkKeptDeals(data, await baseDealIds(latest._id as string));
+      if (!incremental && latest && !latest.demo) checkKeptDeals(data, await baseDealIds(latest));
     }
     const importedAt = options.now ?? new Date();
     const importId = randomUUID();
@@ -129,7 +129,7 @@ export async function importCrmData(principal: Principal, raw: RawCrmImport, opt
         sourceHash,
         incremental,
         demo: options.demo === true,
-        base: base ? { snapshotId: base._id as string, keepsDefinitions: !validated.documents.pipelines } : null,
+        base: base ? { snapshot: base, keepsDefinitions: !validated.documents.pipelines } : null,
         onProgress,
       });
       // The commit point: from here on readers see the snapshots.
@@ -198,7 +198,7 @@ interface WriteContext {
   incremental: boolean;
   demo: boolean;
   /** Incremental: the snapshot whose deals stand unless carried (null on an empty database); whether its definitions stand too. */
-  base: { snapshotId: string; keepsDefinitions: boolean } | null;
+  base: { snapshot: SnapshotDoc; keepsDefinitions: boolean } | null;
   onProgress: (progress: ImportProgress) => void;
 }
 
@@ -214,9 +214,14 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
   };
   const mode: ImportMode = ctx.incremental ? 'incremental' : 'full';
   const changes: ImportChanges = { updated: 0, removed: 0 };
-  const snapshotDoc = (id: string, snapshotAt: Date, backfilled: boolean) => ({
+  // Backfilled snapshots get the lower seqs, oldest first, the current one the highest: each
+  // snapshot's opportunity versions are written as changes from the one written before it.
+  const periodEnds = ctx.backfillUnit ? backfillPeriodEnds(ctx.backfillUnit, earliestCreation(data), ctx.snapshotAt) : [];
+  const firstSeq = await nextSeq();
+  const snapshotDoc = (id: string, seq: number, snapshotAt: Date, backfilled: boolean) => ({
     mode,
     _id: id,
+    seq,
     snapshotAt,
     importedAt: ctx.importedAt,
     status: 'pending' as const,
@@ -230,7 +235,7 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
 
   // The primary snapshot is written first: it records what gets created, so a failure can undo it.
   const primaryId = randomUUID();
-  await SnapshotModel.create(snapshotDoc(primaryId, ctx.snapshotAt, false));
+  await SnapshotModel.create(snapshotDoc(primaryId, firstSeq + periodEnds.length, ctx.snapshotAt, false));
   const record = async (created: Partial<CreatedEntities>) => {
     const push = Object.fromEntries(Object.entries(created).map(([k, ids]) => [`created.${k}`, { $each: ids }]));
     await SnapshotModel.updateOne({ _id: primaryId }, { $push: push });
@@ -242,9 +247,8 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
   await SnapshotModel.updateOne({ _id: primaryId }, { $set: { counts } });
   ctx.onProgress({ step: 'owners', done: 1, total: 1 });
 
-  const periodEnds = ctx.backfillUnit ? backfillPeriodEnds(ctx.backfillUnit, earliestCreation(data), ctx.snapshotAt) : [];
-  const backfilled = periodEnds.map(({ at }) => ({ id: randomUUID(), at }));
-  if (backfilled.length > 0) await SnapshotModel.insertMany(backfilled.map((s) => snapshotDoc(s.id, s.at, true)));
+  const backfilled = periodEnds.map(({ at }, i) => ({ id: randomUUID(), seq: firstSeq + i, at }));
+  if (backfilled.length > 0) await SnapshotModel.insertMany(backfilled.map((s) => snapshotDoc(s.id, s.seq, s.at, true)));
 
   const definitions = new Map(data.definitions.map((d) => [d.definitionId, d]));
   const linked = ctx.base ? await linkedOwners(data.deals, owners.byOwner) : new Map();
@@ -266,14 +270,14 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     }
     const carried = data.deals.map((deal) => opportunityRow(currentState(deal), ownerOf));
     if (!ctx.base) return carried;
-    const base = await baseOpportunities(ctx.base.snapshotId);
+    const base = await baseOpportunities(ctx.base.snapshot);
     const kept = keptRows(base, data, ctx.base.keepsDefinitions, skipped);
     const carriedIds = new Set(data.deals.map((d) => d.dealId));
     changes.updated = carried.length;
     changes.removed = base.length - kept.length - base.filter((row) => carriedIds.has(row.dealId)).length;
     return mergeByDealId(kept, carried);
   };
-  const plan = [...backfilled.map((s) => ({ ...s, current: false })), { id: primaryId, at: ctx.snapshotAt, current: true }];
+  const plan = [...backfilled.map((s) => ({ ...s, current: false })), { id: primaryId, seq: firstSeq + periodEnds.length, at: ctx.snapshotAt, current: true }];
   const total = plan.length * data.deals.length;
   let done = 0;
   ctx.onProgress({ step: 'snapshots', done, total });
@@ -284,7 +288,7 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
       await SnapshotModel.updateOne({ _id: primaryId }, { $set: { counts, changes, skipped: skipped.slice(0, MAX_STORED_SKIPPED) } });
     }
     await writeDefinitions(snapshot.id, data.definitions);
-    await writeOpportunities(snapshot.id, rows, (n) => {
+    await writeOpportunityVersions(snapshot.seq, rows, (n) => {
       done += n;
       ctx.onProgress({ step: 'snapshots', done: Math.min(done, total), total });
     });
