@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal';
 import { Role } from '../auth/role';
 import { loadConfig } from '../config';
 import { connectDatabase } from '../db/connect-database';
+import { migrateOpportunityCopies } from '../db/migrate-opportunity-copies';
 import { ErrorWithCode } from '../errors';
 import { formatImportSummary } from '../import/import-summary';
 import { createProgressReporter } from '../import/progress-reporter';
@@ -54,6 +55,8 @@ async function main(): Promise<number> {
   const database = await connectDatabase({ uri: config.mongodbUri, dataDir: config.dataDir });
   const progress = createProgressReporter();
   try {
+    // A database written before opportunity versions is converted first, as the gateway's start-up does.
+    await migrateOpportunityCopies(database.connection);
     const result = await importCrmData(
       CLI_PRINCIPAL,
       {
