@@ -5,6 +5,7 @@ import type { Principal } from '../auth/principal';
 import { Role } from '../auth/role';
 import { discardPendingImports } from '../import/discard-import';
 import { migrateOpportunityCopies } from '../db/migrate-opportunity-copies';
+import { clearImportLease } from '../import/import-lease';
 import { CrmOwnerLinkModel } from '../models/crm-owner-link.model';
 import { MemberModel } from '../models/member.model';
 import { TargetModel } from '../models/target.model';
@@ -126,6 +127,7 @@ export async function seedDemoIfEmpty(
   // The embedded database has one process (its directory is locked): whatever is pending crashed.
   // An external one may be shared by several gateways, one of which may be importing right now.
   await migrateOpportunityCopies(connection);
+  if (!shared) await clearImportLease();
   await discardPendingImports(shared ? { startedBefore: new Date(Date.now() - SHARED_DB_IMPORT_GRACE_MS) } : {});
   if (shared) return null;
   if (['0', 'false', 'no', 'off'].includes((env.SEED_DEMO ?? '').trim().toLowerCase())) return null;

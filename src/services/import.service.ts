@@ -3,7 +3,8 @@ import type { Principal } from '../auth/principal';
 import type { PeriodUnit } from '../domain/period';
 import { backfillPeriodEnds } from '../import/backfill-periods';
 import { buildPipelines } from '../import/build-pipelines';
-import { discardImport } from '../import/discard-import';
+import { discardImport, discardPendingImports } from '../import/discard-import';
+import { acquireImportLease, releaseImportLease, renewImportLease } from '../import/import-lease';
 import { normaliseCrmData } from '../import/normalise';
 import { publishImport } from '../import/publish-import';
 import type { NormalisedCrmData } from '../import/normalised.types';
@@ -101,55 +102,75 @@ export async function importCrmData(principal: Principal, raw: RawCrmImport, opt
   const queue = options.queue ?? new ImportQueue();
   return queue.exclusive(async () => {
     await queue.settleLeftovers();
-    const incremental = validated.mode === 'incremental';
-    const latest = await latestCommittedSnapshot();
-    const base = incremental ? await incrementalBase(latest, validated.snapshotAt, validated.force) : null;
-    const data = normaliseCrmData(validated.documents, {
-      incremental,
-      baseDefinitions: base && !validated.documents.pipelines ? await baseDefinitions(base._id as string) : undefined,
-    });
-    const unit = validated.backfill ? await backfillUnit() : null;
-    const sourceHash = sourceHashOf(data, validated.snapshotAt, unit, base ? (base._id as string) : null);
-    const existing = await findImported(sourceHash);
-    if (existing) return existing;
-    if (!validated.force) {
-      checkUsableDeals(validated.documents, data, validated.mode);
-      if (!incremental && latest && !latest.demo) checkKeptDeals(data, await baseDealIds(latest));
-    }
-    const importedAt = options.now ?? new Date();
-    const importId = randomUUID();
-    const onProgress = options.onProgress ?? (() => undefined);
-    let result: CrmImportResult;
+    const holder = randomUUID();
+    await acquireImportLease(holder);
     try {
-      result = await writeImport(data, {
-        importId,
-        importedAt,
-        snapshotAt: validated.snapshotAt ?? importedAt,
-        backfillUnit: unit,
-        sourceHash,
-        incremental,
-        demo: options.demo === true,
-        base: base ? { snapshot: base, keepsDefinitions: !validated.documents.pipelines } : null,
-        onProgress,
-      });
-      // The commit point: from here on readers see the snapshots.
-      onProgress({ step: 'committing', done: 0, total: 1 });
-      await SnapshotModel.updateMany({ importId }, { $set: { status: 'committed' } });
-    } catch (error) {
-      // The import's own error is what the caller needs; should the clean-up fail too, everything
-      // is still hidden, and the next import or start-up removes it.
-      await discardImport(importId).catch(() => queue.leaveUnsettled(importId));
-      throw error;
+      // Under the lease no other import runs: a pending snapshot is what an import that stopped left.
+      await discardPendingImports();
+      return await importExclusively(validated, options, queue, () => renewImportLease(holder));
+    } finally {
+      // Should this fail (the database went away), the lease expires by itself.
+      await releaseImportLease(holder).catch(() => undefined);
     }
-    try {
-      await publishImport(importId);
-    } catch (error) {
-      queue.leaveUnsettled(importId);
-      throw error;
-    }
-    onProgress({ step: 'committing', done: 1, total: 1 });
-    return result;
   });
+}
+
+/** The import itself, holding the instance's queue and the database's import lease. */
+async function importExclusively(
+  validated: ReturnType<typeof validateCrmDocuments>,
+  options: ImportOptions,
+  queue: ImportQueue,
+  renewLease: () => Promise<void>,
+): Promise<CrmImportResult> {
+  const incremental = validated.mode === 'incremental';
+  const latest = await latestCommittedSnapshot();
+  const base = incremental ? await incrementalBase(latest, validated.snapshotAt, validated.force) : null;
+  const data = normaliseCrmData(validated.documents, {
+    incremental,
+    baseDefinitions: base && !validated.documents.pipelines ? await baseDefinitions(base._id as string) : undefined,
+  });
+  const unit = validated.backfill ? await backfillUnit() : null;
+  const sourceHash = sourceHashOf(data, validated.snapshotAt, unit, base ? (base._id as string) : null);
+  const existing = await findImported(sourceHash);
+  if (existing) return existing;
+  if (!validated.force) {
+    checkUsableDeals(validated.documents, data, validated.mode);
+    if (!incremental && latest && !latest.demo) checkKeptDeals(data, await baseDealIds(latest));
+  }
+  const importedAt = options.now ?? new Date();
+  const importId = randomUUID();
+  const onProgress = options.onProgress ?? (() => undefined);
+  let result: CrmImportResult;
+  try {
+    result = await writeImport(data, {
+      importId,
+      importedAt,
+      snapshotAt: validated.snapshotAt ?? importedAt,
+      backfillUnit: unit,
+      sourceHash,
+      incremental,
+      demo: options.demo === true,
+      base: base ? { snapshot: base, keepsDefinitions: !validated.documents.pipelines } : null,
+      onProgress,
+      renewLease,
+    });
+    // The commit point: from here on readers see the snapshots.
+    onProgress({ step: 'committing', done: 0, total: 1 });
+    await SnapshotModel.updateMany({ importId }, { $set: { status: 'committed' } });
+  } catch (error) {
+    // The import's own error is what the caller needs; should the clean-up fail too, everything
+    // is still hidden, and the next import or start-up removes it.
+    await discardImport(importId).catch(() => queue.leaveUnsettled(importId));
+    throw error;
+  }
+  try {
+    await publishImport(importId);
+  } catch (error) {
+    queue.leaveUnsettled(importId);
+    throw error;
+  }
+  onProgress({ step: 'committing', done: 1, total: 1 });
+  return result;
 }
 
 /**
@@ -200,6 +221,8 @@ interface WriteContext {
   /** Incremental: the snapshot whose deals stand unless carried (null on an empty database); whether its definitions stand too. */
   base: { snapshot: SnapshotDoc; keepsDefinitions: boolean } | null;
   onProgress: (progress: ImportProgress) => void;
+  /** Extends the database's import lease; called after each snapshot written. */
+  renewLease: () => Promise<void>;
 }
 
 /** Writes everything an import makes, hidden: snapshots `pending`, members and teams marked. */
@@ -295,6 +318,7 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     done = Math.max(done, (plan.indexOf(snapshot) + 1) * data.deals.length);
     await writePipelines(snapshot.id, buildPipelines(data.definitions, rows));
     await buildPipelineFacts(snapshot.id);
+    await ctx.renewLease();
     ctx.onProgress({ step: 'snapshots', done: Math.min(done, total), total });
   }
   return {
