@@ -55,6 +55,7 @@ const URI_EXCLUDED = [
   'test/security/store-access', 'test/security/store-access-standalone', 'test/security/database-outage',
   // Spawn the real entry or the import CLI on a data directory of their own (embedded default).
   'test/server/entry', 'test/server/signals', 'test/security/sigterm-under-load', 'test/import/cli-import',
+  'test/import/cli-import-crash',
 ];
 
 module.exports = {
