@@ -34,7 +34,9 @@ interface OpportunityCopy {
  */
 export async function migrateOpportunityCopies(connection: Connection): Promise<number> {
   const copies = connection.db!.collection<OpportunityCopy>(OPPORTUNITY_COPIES_COLLECTION);
-  if ((await copies.findOne({}, { projection: { _id: 1 } })) === null) return 0;
+  const hasCopies = (await copies.findOne({}, { projection: { _id: 1 } })) !== null;
+  // A database whose snapshots never held a deal has no copies, but its snapshots need a seq too.
+  if (!hasCopies && (await SnapshotModel.exists({ status: 'committed', seq: null })) === null) return 0;
   await OpportunityModel.deleteMany({});
   const snapshots = await SnapshotModel.find({ status: 'committed' }, { _id: 1 }).sort({ importedAt: 1, snapshotAt: 1, _id: 1 }).lean();
   let seq = 0;
@@ -55,6 +57,6 @@ export async function migrateOpportunityCopies(connection: Connection): Promise<
     }));
     await writeOpportunityVersions(seq, rows, () => undefined);
   }
-  await copies.drop();
+  if (hasCopies) await copies.drop();
   return snapshots.length;
 }

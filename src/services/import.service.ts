@@ -94,18 +94,20 @@ export const MAX_STORED_SKIPPED = 10_000;
  * commit point is flipping the snapshots to `committed`; the members and teams are published
  * right after. A failure before the commit point removes what the import wrote or created
  * before the error is rethrown; a failure after it finishes publishing later (next import, or
- * start-up), never undoing snapshots readers may have seen.
+ * start-up), never undoing snapshots readers may have seen. One import at a time per database,
+ * whichever instance runs it: the import lease (src/import/import-lease.ts), 409 while another
+ * import holds it.
  */
 export async function importCrmData(principal: Principal, raw: RawCrmImport, options: ImportOptions = {}): Promise<CrmImportResult> {
   requireAdmin(principal, 'import CRM data');
   const validated = validateCrmDocuments(raw);
   const queue = options.queue ?? new ImportQueue();
   return queue.exclusive(async () => {
-    await queue.settleLeftovers();
     const holder = randomUUID();
     await acquireImportLease(holder);
     try {
       // Under the lease no other import runs: a pending snapshot is what an import that stopped left.
+      await queue.settleLeftovers();
       await discardPendingImports();
       return await importExclusively(validated, options, queue, () => renewImportLease(holder));
     } finally {

@@ -72,5 +72,12 @@ describe('start-up conversion of full copies to opportunity versions', () => {
     expect((await opportunitiesOf(third.body.snapshot_id)).map((o) => o.dealId)).toEqual(
       (await opportunitiesOf(ids[1])).map((o) => o.dealId).filter((id) => id !== 'd5'),
     );
+
+    // Snapshots without copies (none of them held a deal) get a seq all the same.
+    await gateway.connection.db!.collection('pipeline_snapshots').updateMany({}, { $unset: { seq: '' } });
+    await OpportunityModel.deleteMany({});
+    expect(await migrateOpportunityCopies(gateway.connection)).toBe(3);
+    expect((await SnapshotModel.find({}, { seq: 1 }).sort({ seq: 1 }).lean()).map((s) => s.seq)).toEqual([1, 2, 3]);
+    expect(await migrateOpportunityCopies(gateway.connection)).toBe(0);
   });
 });
