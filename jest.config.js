@@ -56,6 +56,7 @@ const URI_EXCLUDED = [
   'test/security/store-access', 'test/security/store-access-standalone', 'test/security/database-outage',
   // Spawn the real entry or the import CLI on a data directory of their own (embedded default).
   'test/server/entry', 'test/server/signals', 'test/security/sigterm-under-load', 'test/import/cli-import', 'test/sync/cli-sync',
+  'test/import/cli-import-crash',
 ];
 
 module.exports = {

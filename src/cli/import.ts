@@ -4,6 +4,8 @@ import type { Principal } from '../auth/principal';
 import { Role } from '../auth/role';
 import { loadConfig } from '../config';
 import { connectDatabase } from '../db/connect-database';
+import { migrateOpportunityCopies } from '../db/migrate-opportunity-copies';
+import { clearImportLease } from '../import/import-lease';
 import { ErrorWithCode } from '../errors';
 import { formatImportSummary } from '../import/import-summary';
 import { createProgressReporter } from '../import/progress-reporter';
@@ -57,6 +59,10 @@ async function main(): Promise<number> {
   const database = await connectDatabase({ uri: config.mongodbUri, dataDir: config.dataDir });
   const progress = createProgressReporter();
   try {
+    // A database written before opportunity versions is converted first, as the gateway's start-up does.
+    await migrateOpportunityCopies(database.connection);
+    // Only this process can open an embedded data directory: a lease found there was left by one that stopped.
+    if (database.embedded) await clearImportLease();
     const result = await importCrmData(
       CLI_PRINCIPAL,
       {

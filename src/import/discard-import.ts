@@ -14,9 +14,9 @@ import { deleteSnapshotContents } from './snapshot-writer';
  * the snapshots last, so a clean-up cut short is found and finished by the next one. Safe to repeat.
  */
 export async function discardImport(importId: string): Promise<void> {
-  const snapshots = await SnapshotModel.find({ importId }, { _id: 1, created: 1 }).lean();
+  const snapshots = await SnapshotModel.find({ importId }, { _id: 1, seq: 1, created: 1 }).lean();
   const ownerLinkIds = snapshots.flatMap((s) => s.created?.ownerLinkIds ?? []);
-  await deleteSnapshotContents(snapshots.map((s) => s._id as string));
+  await deleteSnapshotContents(snapshots.map((s) => ({ id: s._id as string, seq: s.seq ?? null })));
   if (ownerLinkIds.length > 0) await CrmOwnerLinkModel.deleteMany({ _id: trusted({ $in: ownerLinkIds }) });
   await removeCreatedMembers(importId);
   await removeCreatedTeams(importId);

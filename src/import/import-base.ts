@@ -1,8 +1,8 @@
 import { DefinitionModel } from '../models/definition.model';
-import { OpportunityModel } from '../models/opportunity.model';
+import { heldAt, OpportunityModel } from '../models/opportunity.model';
 import { SnapshotModel, type SnapshotDoc } from '../models/snapshot.model';
 import type { NormalisedDefinition } from './normalised.types';
-import type { OpportunityRow } from './snapshot-writer';
+import { opportunitiesAt, type OpportunityRow } from './snapshot-writer';
 
 /**
  * What an import builds on: the latest committed snapshot (by the moment it represents, as reads
@@ -24,24 +24,18 @@ export async function baseDefinitions(snapshotId: string): Promise<NormalisedDef
 }
 
 /** The opportunities of a snapshot, as rows an incremental import keeps unless a deal changed. */
-export async function baseOpportunities(snapshotId: string): Promise<OpportunityRow[]> {
-  const docs = await OpportunityModel.find({ snapshotId }, { _id: 0, snapshotId: 0 }).sort({ dealId: 1 }).lean();
-  return docs.map((d) => ({
-    dealId: d.dealId,
-    name: d.name ?? '',
-    definitionId: d.definitionId,
-    stageId: d.stageId,
-    amount: d.amount,
-    memberId: d.memberId ?? null,
-    teamId: d.teamId ?? null,
-    createdAt: d.createdAt ?? null,
-    closedAt: d.closedAt ?? null,
-    outcome: d.outcome,
-  }));
+export async function baseOpportunities(snapshot: SnapshotDoc): Promise<OpportunityRow[]> {
+  return opportunitiesAt(snapshot.seq);
 }
 
 /** The ids of a snapshot's deals: what a full import is compared with by the guard. */
-export async function baseDealIds(snapshotId: string): Promise<Set<string>> {
-  const ids = await OpportunityModel.distinct('dealId', { snapshotId });
-  return new Set(ids as string[]);
+export async function baseDealIds(snapshot: SnapshotDoc): Promise<Set<string>> {
+  const docs = await OpportunityModel.find(heldAt(snapshot.seq), { _id: 0, dealId: 1 }).lean();
+  return new Set(docs.map((d) => d.dealId));
+}
+
+/** The seq of the next snapshot written: one past the highest any snapshot has. */
+export async function nextSeq(): Promise<number> {
+  const last = await SnapshotModel.findOne({}, { seq: 1 }).sort({ seq: -1 }).lean();
+  return typeof last?.seq === 'number' ? last.seq + 1 : 1;
 }

@@ -1,7 +1,7 @@
 // trusted(): the `$in` operators here are ours, never client input (filters are sanitised globally).
 import { trusted } from 'mongoose';
 import { DefinitionModel } from '../models/definition.model';
-import { OpportunityModel, type Outcome } from '../models/opportunity.model';
+import { heldAt, OPEN_SEQ, OpportunityModel, type OpportunityDoc, type Outcome } from '../models/opportunity.model';
 import { PipelineFactsModel } from '../models/pipeline-facts.model';
 import { PipelineModel } from '../models/pipeline.model';
 import type { NormalisedDefinition } from './normalised.types';
@@ -61,25 +61,101 @@ export function opportunityRow({ deal, stageId, outcome }: DealState, owner: Own
   };
 }
 
+/** Whether two rows are the same state: an import keeps the deal's version when nothing differs. */
+export function sameState(a: OpportunityRow, b: OpportunityRow): boolean {
+  return (
+    a.name === b.name &&
+    a.definitionId === b.definitionId &&
+    a.stageId === b.stageId &&
+    a.amount === b.amount &&
+    a.memberId === b.memberId &&
+    a.teamId === b.teamId &&
+    a.createdAt?.getTime() === b.createdAt?.getTime() &&
+    a.closedAt?.getTime() === b.closedAt?.getTime() &&
+    a.outcome === b.outcome
+  );
+}
+
+/** A version document as stored, as a row. */
+export function rowOf(doc: OpportunityDoc): OpportunityRow {
+  return {
+    dealId: doc.dealId,
+    name: doc.name ?? '',
+    definitionId: doc.definitionId,
+    stageId: doc.stageId,
+    amount: doc.amount,
+    memberId: doc.memberId ?? null,
+    teamId: doc.teamId ?? null,
+    createdAt: doc.createdAt ? new Date(doc.createdAt) : null,
+    closedAt: doc.closedAt ? new Date(doc.closedAt) : null,
+    outcome: doc.outcome,
+  };
+}
+
 /**
- * Writes a snapshot's opportunities in batches, unordered (the server may apply a batch in any
- * order; any failure still rejects). `lean` skips mongoose hydration and validation: the documents
- * are built typed here, and at 100k deals per snapshot that work would dominate.
+ * Makes `rows` the opportunities of the snapshot `seq`, the latest written: compared with the open
+ * versions (the state of the snapshot written before), a deal whose state changed gets a new
+ * version from `seq` and its previous one is closed at `seq`; a deal that left has its version
+ * closed; an unchanged deal keeps its version. Snapshots before `seq` read exactly what they read
+ * before (their seq is below every new fromSeq and every new toSeq). Inserts are unordered and
+ * `lean` (the documents are built typed here; hydration would dominate at 100k deals).
+ * Answers how many versions were written and closed.
  */
-export async function writeOpportunities(snapshotId: string, rows: OpportunityRow[], onBatch: (written: number) => void): Promise<void> {
-  for (let i = 0; i < rows.length; i += OPPORTUNITY_BATCH) {
-    const batch = rows.slice(i, i + OPPORTUNITY_BATCH).map((row) => ({ _id: `${snapshotId}:${row.dealId}`, snapshotId, ...row }));
+export async function writeOpportunityVersions(
+  seq: number,
+  rows: OpportunityRow[],
+  onBatch: (compared: number) => void,
+): Promise<{ written: number; closed: number }> {
+  const open = new Map<string, OpportunityDoc>();
+  for (const doc of await OpportunityModel.find({ toSeq: OPEN_SEQ }).lean<OpportunityDoc[]>()) open.set(doc.dealId, doc);
+  const toClose: string[] = [];
+  const toWrite: OpportunityRow[] = [];
+  for (const row of rows) {
+    const current = open.get(row.dealId);
+    open.delete(row.dealId);
+    if (current && sameState(rowOf(current), row)) continue;
+    if (current) toClose.push(current._id);
+    toWrite.push(row);
+  }
+  for (const doc of open.values()) toClose.push(doc._id);
+  for (let i = 0; i < toClose.length; i += OPPORTUNITY_BATCH) {
+    await OpportunityModel.updateMany({ _id: trusted({ $in: toClose.slice(i, i + OPPORTUNITY_BATCH) }) }, { $set: { toSeq: seq } });
+  }
+  onBatch(rows.length - toWrite.length);
+  for (let i = 0; i < toWrite.length; i += OPPORTUNITY_BATCH) {
+    const batch = toWrite.slice(i, i + OPPORTUNITY_BATCH).map((row) => ({ _id: `${row.dealId}@${seq}`, fromSeq: seq, toSeq: OPEN_SEQ, ...row }));
     await OpportunityModel.insertMany(batch, { ordered: false, lean: true });
     onBatch(batch.length);
   }
+  return { written: toWrite.length, closed: toClose.length };
 }
 
-/** Removes every document that belongs to the given snapshots (not the snapshot documents themselves). */
-export async function deleteSnapshotContents(snapshotIds: string[]): Promise<void> {
-  if (snapshotIds.length === 0) return;
-  const filter = { snapshotId: trusted({ $in: snapshotIds }) };
+/** The opportunities the snapshot `seq` holds, as rows sorted by deal id. */
+export async function opportunitiesAt(seq: number): Promise<OpportunityRow[]> {
+  const docs = await OpportunityModel.find(heldAt(seq)).lean<OpportunityDoc[]>();
+  return docs.map(rowOf).sort((a, b) => (a.dealId < b.dealId ? -1 : a.dealId > b.dealId ? 1 : 0));
+}
+
+/**
+ * Undoes the opportunity versions of snapshots not committed (`seqs`, the latest written): the
+ * versions they started are deleted, then the versions they closed are open again. Safe to repeat,
+ * and a clean-up cut short between the two steps is finished by the next one.
+ */
+export async function undoOpportunityVersions(seqs: number[]): Promise<void> {
+  if (seqs.length === 0) return;
+  await OpportunityModel.deleteMany({ fromSeq: trusted({ $in: seqs }) });
+  await OpportunityModel.updateMany({ toSeq: trusted({ $in: seqs }) }, { $set: { toSeq: OPEN_SEQ } });
+}
+
+/**
+ * Removes every document that belongs to the given snapshots, not yet committed (not the snapshot
+ * documents themselves): their opportunity versions are undone (undoOpportunityVersions).
+ */
+export async function deleteSnapshotContents(snapshots: { id: string; seq: number | null }[]): Promise<void> {
+  if (snapshots.length === 0) return;
+  const filter = { snapshotId: trusted({ $in: snapshots.map((s) => s.id) }) };
+  await undoOpportunityVersions(snapshots.flatMap((s) => (typeof s.seq === 'number' ? [s.seq] : [])));
   await Promise.all([
-    OpportunityModel.deleteMany(filter),
     PipelineModel.deleteMany(filter),
     DefinitionModel.deleteMany(filter),
     PipelineFactsModel.deleteMany(filter),

@@ -1,18 +1,26 @@
-import { InferSchemaType, Schema, model } from 'mongoose';
+import { InferSchemaType, Schema, model, trusted } from 'mongoose';
 
 export type Outcome = 'open' | 'won' | 'lost';
 
 export const OUTCOMES: readonly Outcome[] = ['open', 'won', 'lost'];
 
+/** The `toSeq` of a version still valid: later than any snapshot's seq. */
+export const OPEN_SEQ = Number.MAX_SAFE_INTEGER;
+
 /**
- * One HubSpot deal as it stood in one snapshot. Only deals that count are stored (a pipeline and
- * a stage in it); the rest are in the snapshot's `skipped`. `_id` is `<snapshotId>:<dealId>`.
+ * One state of a HubSpot deal and the span of snapshots it holds in: every snapshot whose `seq`
+ * is in [fromSeq, toSeq). An import writes a new version only for a deal whose state changed, and
+ * closes the version it replaces (toSeq = the import's seq); a deal that left has its version
+ * closed. Only deals that count are stored (a pipeline and a stage in it); the rest are in the
+ * snapshot's `skipped`. `_id` is `<dealId>@<fromSeq>`.
  */
 const opportunitySchema = new Schema(
   {
     _id: { type: String, required: true },
-    snapshotId: { type: String, required: true },
     dealId: { type: String, required: true },
+    fromSeq: { type: Number, required: true },
+    /** Exclusive; OPEN_SEQ while the version is the deal's latest state. */
+    toSeq: { type: Number, required: true },
     name: { type: String, default: '' },
     definitionId: { type: String, required: true },
     stageId: { type: String, required: true },
@@ -25,12 +33,15 @@ const opportunitySchema = new Schema(
     closedAt: { type: Date, default: null },
     outcome: { type: String, enum: OUTCOMES as Outcome[], required: true },
   },
-  { collection: 'opportunities', versionKey: false },
+  { collection: 'opportunity_versions', versionKey: false },
 );
 
-opportunitySchema.index({ snapshotId: 1, definitionId: 1, stageId: 1 });
-opportunitySchema.index({ snapshotId: 1, memberId: 1 });
-opportunitySchema.index({ snapshotId: 1, teamId: 1 });
+// A snapshot's versions (facts building, an import's base, the open versions an import replaces).
+opportunitySchema.index({ toSeq: 1, fromSeq: 1 });
+// Pages of a pipeline's opportunities by deal id: complete, team and member pipelines.
+opportunitySchema.index({ definitionId: 1, dealId: 1 });
+opportunitySchema.index({ memberId: 1, dealId: 1 });
+opportunitySchema.index({ teamId: 1, dealId: 1 });
 
 export type OpportunityDoc = InferSchemaType<typeof opportunitySchema> & {
   _id: string;
@@ -40,5 +51,11 @@ export type OpportunityDoc = InferSchemaType<typeof opportunitySchema> & {
   createdAt: Date | null;
   closedAt: Date | null;
 };
+
+/** The filter of the versions a snapshot holds: fromSeq ≤ seq < toSeq. */
+export function heldAt(seq: number): Record<string, unknown> {
+  // trusted(): the operators are ours, `seq` comes from a snapshot document.
+  return { fromSeq: trusted({ $lte: seq }), toSeq: trusted({ $gt: seq }) };
+}
 
 export const OpportunityModel = model('Opportunity', opportunitySchema);

@@ -56,6 +56,11 @@ const createdSchema = new Schema(
 const snapshotSchema = new Schema(
   {
     _id: { type: String, required: true },
+    /**
+     * Position in the order snapshots were written (increasing, one import at a time): the
+     * snapshot holds the opportunity versions whose span [fromSeq, toSeq) contains it.
+     */
+    seq: { type: Number, required: true },
     /** The moment represented: explicit snapshot_at, a backfilled period end, or import time. Rendered as created_at. */
     snapshotAt: { type: Date, required: true },
     importedAt: { type: Date, required: true },
@@ -83,9 +88,10 @@ const snapshotSchema = new Schema(
 snapshotSchema.index({ status: 1, snapshotAt: -1 });
 snapshotSchema.index({ sourceHash: 1 });
 snapshotSchema.index({ importId: 1 });
+snapshotSchema.index({ seq: -1 });
 
 export type SnapshotCounts = InferSchemaType<typeof importCountsSchema>;
-export type SnapshotDoc = InferSchemaType<typeof snapshotSchema> & { _id: string; status: SnapshotStatus };
+export type SnapshotDoc = InferSchemaType<typeof snapshotSchema> & { _id: string; status: SnapshotStatus; seq: number };
 
 // Every write bumps the 'pipeline_snapshots' version counter, which caches of it are checked against.
 snapshotSchema.plugin(versionedScope('pipeline_snapshots'));

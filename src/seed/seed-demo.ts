@@ -4,6 +4,8 @@ import { trusted, type Connection } from 'mongoose';
 import type { Principal } from '../auth/principal';
 import { Role } from '../auth/role';
 import { discardPendingImports } from '../import/discard-import';
+import { migrateOpportunityCopies } from '../db/migrate-opportunity-copies';
+import { clearImportLease } from '../import/import-lease';
 import { CrmOwnerLinkModel } from '../models/crm-owner-link.model';
 import { MemberModel } from '../models/member.model';
 import { TargetModel } from '../models/target.model';
@@ -107,8 +109,9 @@ async function clearPartialSeed(connection: Connection): Promise<void> {
 }
 
 /**
- * Start-up step after connecting. First removes what a crashed import left (pending snapshots and
- * what they created): all of it on the embedded database, only imports older than six hours on a
+ * Start-up step after connecting. First converts a database that stored a copy of every deal per
+ * snapshot to opportunity versions (migrateOpportunityCopies). Then removes what a crashed import
+ * left (pending snapshots and what they created): all of it on the embedded database, only imports older than six hours on a
  * MONGODB_URI database that other gateways may share. Then seeds the demo company when the
  * database is empty, or again when the last seed was stopped half-way (SEED_STATE), but only on
  * the embedded database (never when MONGODB_URI is set) and unless SEED_DEMO is 0/false/no/off.
@@ -123,6 +126,8 @@ export async function seedDemoIfEmpty(
   const shared = (env.MONGODB_URI ?? '').trim() !== '';
   // The embedded database has one process (its directory is locked): whatever is pending crashed.
   // An external one may be shared by several gateways, one of which may be importing right now.
+  await migrateOpportunityCopies(connection);
+  if (!shared) await clearImportLease();
   await discardPendingImports(shared ? { startedBefore: new Date(Date.now() - SHARED_DB_IMPORT_GRACE_MS) } : {});
   if (shared) return null;
   if (['0', 'false', 'no', 'off'].includes((env.SEED_DEMO ?? '').trim().toLowerCase())) return null;

@@ -3,19 +3,20 @@ import type { Principal } from '../auth/principal';
 import type { PeriodUnit } from '../domain/period';
 import { backfillPeriodEnds } from '../import/backfill-periods';
 import { buildPipelines } from '../import/build-pipelines';
-import { discardImport } from '../import/discard-import';
+import { discardImport, discardPendingImports } from '../import/discard-import';
+import { acquireImportLease, releaseImportLease, renewImportLease } from '../import/import-lease';
 import { normaliseCrmData } from '../import/normalise';
 import { publishImport } from '../import/publish-import';
 import type { NormalisedCrmData } from '../import/normalised.types';
 import { currentState, stateAt } from '../import/opportunity-state';
 import { CreatedEntities, resolveOwners } from '../import/resolve-owners';
 import type { SkippedItem } from '../import/skipped';
-import { opportunityRow, type OpportunityRow, writeDefinitions, writeOpportunities, writePipelines } from '../import/snapshot-writer';
+import { opportunityRow, type OpportunityRow, writeDefinitions, writeOpportunityVersions, writePipelines } from '../import/snapshot-writer';
 import { sourceHashOf } from '../import/source-hash';
 import { type ImportMode, RawCrmImport, validateCrmDocuments } from '../import/validate-documents';
 import { SnapshotModel, type SnapshotDoc } from '../models/snapshot.model';
 import { ConflictError } from '../errors';
-import { baseDealIds, baseDefinitions, baseOpportunities, latestCommittedSnapshot } from '../import/import-base';
+import { baseDealIds, baseDefinitions, baseOpportunities, latestCommittedSnapshot, nextSeq } from '../import/import-base';
 import { checkKeptDeals, checkUsableDeals } from '../import/import-guard';
 import { linkedOwners } from '../import/linked-owners';
 import { ImportQueue } from '../import/import-queue';
@@ -93,66 +94,88 @@ export const MAX_STORED_SKIPPED = 10_000;
  * commit point is flipping the snapshots to `committed`; the members and teams are published
  * right after. A failure before the commit point removes what the import wrote or created
  * before the error is rethrown; a failure after it finishes publishing later (next import, or
- * start-up), never undoing snapshots readers may have seen.
+ * start-up), never undoing snapshots readers may have seen. One import at a time per database,
+ * whichever instance runs it: the import lease (src/import/import-lease.ts), 409 while another
+ * import holds it.
  */
 export async function importCrmData(principal: Principal, raw: RawCrmImport, options: ImportOptions = {}): Promise<CrmImportResult> {
   requireAdmin(principal, 'import CRM data');
   const validated = validateCrmDocuments(raw);
   const queue = options.queue ?? new ImportQueue();
   return queue.exclusive(async () => {
-    await queue.settleLeftovers();
-    const incremental = validated.mode === 'incremental';
-    const latest = await latestCommittedSnapshot();
-    const base = incremental ? await incrementalBase(latest, validated.snapshotAt, validated.force) : null;
-    // Amounts are counted in the configured currency (docs/importing.md, "Currencies").
-    const { currency } = await readAccountSettings();
-    const data = normaliseCrmData(validated.documents, {
-      currencies: { configured: currency, home: validated.homeCurrency },
-      incremental,
-      baseDefinitions: base && !validated.documents.pipelines ? await baseDefinitions(base._id as string) : undefined,
-    });
-    const unit = validated.backfill ? await backfillUnit() : null;
-    const sourceHash = sourceHashOf(data, validated.snapshotAt, unit, base ? (base._id as string) : null);
-    const existing = await findImported(sourceHash);
-    if (existing) return existing;
-    if (!validated.force) {
-      checkUsableDeals(validated.documents, data, validated.mode);
-      if (!incremental && latest && !latest.demo) checkKeptDeals(data, await baseDealIds(latest._id as string));
-    }
-    const importedAt = options.now ?? new Date();
-    const importId = randomUUID();
-    const onProgress = options.onProgress ?? (() => undefined);
-    let result: CrmImportResult;
+    const holder = randomUUID();
+    await acquireImportLease(holder);
     try {
-      result = await writeImport(data, {
-        importId,
-        importedAt,
-        snapshotAt: validated.snapshotAt ?? importedAt,
-        backfillUnit: unit,
-        sourceHash,
-        incremental,
-        demo: options.demo === true,
-        base: base ? { snapshotId: base._id as string, keepsDefinitions: !validated.documents.pipelines } : null,
-        onProgress,
-      });
-      // The commit point: from here on readers see the snapshots.
-      onProgress({ step: 'committing', done: 0, total: 1 });
-      await SnapshotModel.updateMany({ importId }, { $set: { status: 'committed' } });
-    } catch (error) {
-      // The import's own error is what the caller needs; should the clean-up fail too, everything
-      // is still hidden, and the next import or start-up removes it.
-      await discardImport(importId).catch(() => queue.leaveUnsettled(importId));
-      throw error;
+      // Under the lease no other import runs: a pending snapshot is what an import that stopped left.
+      await queue.settleLeftovers();
+      await discardPendingImports();
+      return await importExclusively(validated, options, queue, () => renewImportLease(holder));
+    } finally {
+      // Should this fail (the database went away), the lease expires by itself.
+      await releaseImportLease(holder).catch(() => undefined);
     }
-    try {
-      await publishImport(importId);
-    } catch (error) {
-      queue.leaveUnsettled(importId);
-      throw error;
-    }
-    onProgress({ step: 'committing', done: 1, total: 1 });
-    return result;
   });
+}
+
+/** The import itself, holding the instance's queue and the database's import lease. */
+async function importExclusively(
+  validated: ReturnType<typeof validateCrmDocuments>,
+  options: ImportOptions,
+  queue: ImportQueue,
+  renewLease: () => Promise<void>,
+): Promise<CrmImportResult> {
+  const incremental = validated.mode === 'incremental';
+  const latest = await latestCommittedSnapshot();
+  const base = incremental ? await incrementalBase(latest, validated.snapshotAt, validated.force) : null;
+  // Amounts are counted in the configured currency (docs/importing.md, "Currencies").
+  const { currency } = await readAccountSettings();
+  const data = normaliseCrmData(validated.documents, {
+    currencies: { configured: currency, home: validated.homeCurrency },
+    incremental,
+    baseDefinitions: base && !validated.documents.pipelines ? await baseDefinitions(base._id as string) : undefined,
+  });
+  const unit = validated.backfill ? await backfillUnit() : null;
+  const sourceHash = sourceHashOf(data, validated.snapshotAt, unit, base ? (base._id as string) : null);
+  const existing = await findImported(sourceHash);
+  if (existing) return existing;
+  if (!validated.force) {
+    checkUsableDeals(validated.documents, data, validated.mode);
+    if (!incremental && latest && !latest.demo) checkKeptDeals(data, await baseDealIds(latest));
+  }
+  const importedAt = options.now ?? new Date();
+  const importId = randomUUID();
+  const onProgress = options.onProgress ?? (() => undefined);
+  let result: CrmImportResult;
+  try {
+    result = await writeImport(data, {
+      importId,
+      importedAt,
+      snapshotAt: validated.snapshotAt ?? importedAt,
+      backfillUnit: unit,
+      sourceHash,
+      incremental,
+      demo: options.demo === true,
+      base: base ? { snapshot: base, keepsDefinitions: !validated.documents.pipelines } : null,
+      onProgress,
+      renewLease,
+    });
+    // The commit point: from here on readers see the snapshots.
+    onProgress({ step: 'committing', done: 0, total: 1 });
+    await SnapshotModel.updateMany({ importId }, { $set: { status: 'committed' } });
+  } catch (error) {
+    // The import's own error is what the caller needs; should the clean-up fail too, everything
+    // is still hidden, and the next import or start-up removes it.
+    await discardImport(importId).catch(() => queue.leaveUnsettled(importId));
+    throw error;
+  }
+  try {
+    await publishImport(importId);
+  } catch (error) {
+    queue.leaveUnsettled(importId);
+    throw error;
+  }
+  onProgress({ step: 'committing', done: 1, total: 1 });
+  return result;
 }
 
 /**
@@ -201,8 +224,10 @@ interface WriteContext {
   incremental: boolean;
   demo: boolean;
   /** Incremental: the snapshot whose deals stand unless carried (null on an empty database); whether its definitions stand too. */
-  base: { snapshotId: string; keepsDefinitions: boolean } | null;
+  base: { snapshot: SnapshotDoc; keepsDefinitions: boolean } | null;
   onProgress: (progress: ImportProgress) => void;
+  /** Extends the database's import lease; called after each snapshot written. */
+  renewLease: () => Promise<void>;
 }
 
 /** Writes everything an import makes, hidden: snapshots `pending`, members and teams marked. */
@@ -217,9 +242,14 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
   };
   const mode: ImportMode = ctx.incremental ? 'incremental' : 'full';
   const changes: ImportChanges = { updated: 0, removed: 0 };
-  const snapshotDoc = (id: string, snapshotAt: Date, backfilled: boolean) => ({
+  // Backfilled snapshots get the lower seqs, oldest first, the current one the highest: each
+  // snapshot's opportunity versions are written as changes from the one written before it.
+  const periodEnds = ctx.backfillUnit ? backfillPeriodEnds(ctx.backfillUnit, earliestCreation(data), ctx.snapshotAt) : [];
+  const firstSeq = await nextSeq();
+  const snapshotDoc = (id: string, seq: number, snapshotAt: Date, backfilled: boolean) => ({
     mode,
     _id: id,
+    seq,
     snapshotAt,
     importedAt: ctx.importedAt,
     status: 'pending' as const,
@@ -233,7 +263,7 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
 
   // The primary snapshot is written first: it records what gets created, so a failure can undo it.
   const primaryId = randomUUID();
-  await SnapshotModel.create(snapshotDoc(primaryId, ctx.snapshotAt, false));
+  await SnapshotModel.create(snapshotDoc(primaryId, firstSeq + periodEnds.length, ctx.snapshotAt, false));
   const record = async (created: Partial<CreatedEntities>) => {
     const push = Object.fromEntries(Object.entries(created).map(([k, ids]) => [`created.${k}`, { $each: ids }]));
     await SnapshotModel.updateOne({ _id: primaryId }, { $push: push });
@@ -245,9 +275,8 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
   await SnapshotModel.updateOne({ _id: primaryId }, { $set: { counts } });
   ctx.onProgress({ step: 'owners', done: 1, total: 1 });
 
-  const periodEnds = ctx.backfillUnit ? backfillPeriodEnds(ctx.backfillUnit, earliestCreation(data), ctx.snapshotAt) : [];
-  const backfilled = periodEnds.map(({ at }) => ({ id: randomUUID(), at }));
-  if (backfilled.length > 0) await SnapshotModel.insertMany(backfilled.map((s) => snapshotDoc(s.id, s.at, true)));
+  const backfilled = periodEnds.map(({ at }, i) => ({ id: randomUUID(), seq: firstSeq + i, at }));
+  if (backfilled.length > 0) await SnapshotModel.insertMany(backfilled.map((s) => snapshotDoc(s.id, s.seq, s.at, true)));
 
   const definitions = new Map(data.definitions.map((d) => [d.definitionId, d]));
   const linked = ctx.base ? await linkedOwners(data.deals, owners.byOwner) : new Map();
@@ -269,14 +298,14 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     }
     const carried = data.deals.map((deal) => opportunityRow(currentState(deal), ownerOf));
     if (!ctx.base) return carried;
-    const base = await baseOpportunities(ctx.base.snapshotId);
+    const base = await baseOpportunities(ctx.base.snapshot);
     const kept = keptRows(base, data, ctx.base.keepsDefinitions, skipped);
     const carriedIds = new Set(data.deals.map((d) => d.dealId));
     changes.updated = carried.length;
     changes.removed = base.length - kept.length - base.filter((row) => carriedIds.has(row.dealId)).length;
     return mergeByDealId(kept, carried);
   };
-  const plan = [...backfilled.map((s) => ({ ...s, current: false })), { id: primaryId, at: ctx.snapshotAt, current: true }];
+  const plan = [...backfilled.map((s) => ({ ...s, current: false })), { id: primaryId, seq: firstSeq + periodEnds.length, at: ctx.snapshotAt, current: true }];
   const total = plan.length * data.deals.length;
   let done = 0;
   ctx.onProgress({ step: 'snapshots', done, total });
@@ -287,13 +316,14 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
       await SnapshotModel.updateOne({ _id: primaryId }, { $set: { counts, changes, skipped: skipped.slice(0, MAX_STORED_SKIPPED) } });
     }
     await writeDefinitions(snapshot.id, data.definitions);
-    await writeOpportunities(snapshot.id, rows, (n) => {
+    await writeOpportunityVersions(snapshot.seq, rows, (n) => {
       done += n;
       ctx.onProgress({ step: 'snapshots', done: Math.min(done, total), total });
     });
     done = Math.max(done, (plan.indexOf(snapshot) + 1) * data.deals.length);
     await writePipelines(snapshot.id, buildPipelines(data.definitions, rows));
     await buildPipelineFacts(snapshot.id);
+    await ctx.renewLease();
     ctx.onProgress({ step: 'snapshots', done: Math.min(done, total), total });
   }
   return {

@@ -2,8 +2,9 @@ import { trusted } from 'mongoose';
 import type { RequestContext } from '../context/request-context';
 import { BadUserInputError, NotFoundError } from '../errors';
 import { LATEST } from '../loaders/pipeline.loaders';
-import { OpportunityModel, Outcome } from '../models/opportunity.model';
+import { heldAt, OpportunityModel, Outcome } from '../models/opportunity.model';
 import { SnapshotModel } from '../models/snapshot.model';
+import { IMMUTABLE_READ_COMMENT } from '../data/read-tracking';
 import { decodeCursor, encodeCursor, invalidCursor } from './pipeline-cursor';
 import { DefinitionView, PipelineView, SnapshotView, StageView } from '../domain/snapshot-views';
 
@@ -151,16 +152,19 @@ export async function listSnapshots(ctx: RequestContext, options: { first?: numb
 export async function listOpportunities(_ctx: RequestContext, pipeline: PipelineView, options: OpportunityFilter): Promise<Page<OpportunityView>> {
   // One query per page, on demand: pages are not batched (each pipeline has its own cursor).
   const size = pageSize(options.first);
-  const filter: Record<string, unknown> = { snapshotId: pipeline.snapshotId, definitionId: pipeline.definitionId };
+  // The pipeline's snapshot is committed: its seq never changes.
+  const snapshot = await SnapshotModel.findById(pipeline.snapshotId, { seq: 1 }).comment(IMMUTABLE_READ_COMMENT).lean();
+  if (!snapshot) throw new Error(`snapshot ${pipeline.snapshotId} of pipeline ${pipeline.id} does not exist`);
+  const filter: Record<string, unknown> = { ...heldAt(snapshot.seq), definitionId: pipeline.definitionId };
   if (pipeline.kind === 'team') filter.teamId = pipeline.teamId;
   if (pipeline.kind === 'member') filter.memberId = pipeline.memberId;
   if (options.stageId) filter.stageId = options.stageId;
   if (options.open === true) filter.outcome = 'open';
   if (options.open === false) filter.outcome = trusted({ $in: ['won', 'lost'] });
-  if (options.after) filter._id = trusted({ $gt: `${pipeline.snapshotId}:${decodeCursor('o', options.after, 'after')}` });
-  const docs = await OpportunityModel.find(filter).sort({ _id: 1 }).limit(size + 1).lean();
+  if (options.after) filter.dealId = trusted({ $gt: decodeCursor('o', options.after, 'after') });
+  const docs = await OpportunityModel.find(filter).sort({ dealId: 1 }).limit(size + 1).comment(IMMUTABLE_READ_COMMENT).lean();
   const nodes: OpportunityView[] = docs.slice(0, size).map((doc) => ({
-    snapshotId: doc.snapshotId,
+    snapshotId: pipeline.snapshotId,
     id: doc.dealId,
     name: doc.name ?? '',
     definitionId: doc.definitionId,

@@ -4,7 +4,8 @@ import { discardPendingImports } from '../../src/import/discard-import';
 import { INCLUDE_PENDING_IMPORTS } from '../../src/import/pending-import-visibility';
 import { CrmOwnerLinkModel } from '../../src/models/crm-owner-link.model';
 import { MemberModel } from '../../src/models/member.model';
-import { OpportunityModel } from '../../src/models/opportunity.model';
+import { OPEN_SEQ, OpportunityModel } from '../../src/models/opportunity.model';
+import { opportunitiesOf } from '../helpers/opportunities-of';
 import { PipelineFactsModel } from '../../src/models/pipeline-facts.model';
 import { PipelineModel } from '../../src/models/pipeline.model';
 import { SettingsModel } from '../../src/models/settings.model';
@@ -29,7 +30,7 @@ beforeEach(async () => {
 });
 
 async function statesOf(snapshotId: string): Promise<Record<string, string>> {
-  const opportunities = await OpportunityModel.find({ snapshotId }).lean();
+  const opportunities = await opportunitiesOf(snapshotId);
   return Object.fromEntries(opportunities.map((o) => [o.dealId, `${o.outcome}:${o.stageId}`]));
 }
 
@@ -90,9 +91,11 @@ describe('discardPendingImports', () => {
   it('removes what a crashed import left: its pending snapshots, their documents and what it created', async () => {
     await TeamModel.create({ _id: 'kept-team', name: 'Kept' });
     const committed = await importCrmData(ADMIN, { ...fixture('backfill/combined.json'), snapshotAt: SNAPSHOT_AT });
+    const crashedSeq = (await SnapshotModel.findById(committed.snapshotId).lean())!.seq + 1;
     // A crashed import: pending snapshot, an opportunity, and a member, team and link it recorded.
     await SnapshotModel.create({
       _id: 'crashed-snap',
+      seq: crashedSeq,
       snapshotAt: new Date(),
       importedAt: new Date(),
       status: 'pending',
@@ -101,8 +104,11 @@ describe('discardPendingImports', () => {
       counts: { pipelines: 0, stages: 0, deals: 0, owners: 0, teams: 0, membersCreated: 0 },
       created: { memberIds: ['crashed-member'], teamIds: ['crashed-team'], ownerLinkIds: ['crashed-owner'] },
     });
+    // It started a version of deal 1 and closed the committed one at its seq.
+    const before = await opportunitiesOf(committed.snapshotId);
+    await OpportunityModel.updateOne({ dealId: before[0].dealId }, { $set: { toSeq: crashedSeq } });
     await OpportunityModel.create({
-      _id: 'crashed-snap:1', snapshotId: 'crashed-snap', dealId: '1', definitionId: 'sales', stageId: 's1', amount: 1, outcome: 'open',
+      _id: `${before[0].dealId}@${crashedSeq}`, dealId: before[0].dealId, fromSeq: crashedSeq, toSeq: OPEN_SEQ, definitionId: 'sales', stageId: 's1', amount: 1, outcome: 'open',
     });
     await TeamModel.create({ _id: 'crashed-team', name: 'Crashed', pendingImportId: 'crashed-import' });
     await MemberModel.create({
@@ -113,17 +119,19 @@ describe('discardPendingImports', () => {
 
     expect(await discardPendingImports()).toBe(1);
     expect((await SnapshotModel.find().lean()).map((s) => s._id)).toEqual([committed.snapshotId]);
-    expect(await OpportunityModel.find({ snapshotId: 'crashed-snap' }).lean()).toEqual([]);
+    expect(await OpportunityModel.find({ fromSeq: crashedSeq }).lean()).toEqual([]);
     expect(await MemberModel.findById('crashed-member').setOptions(INCLUDE_PENDING_IMPORTS).lean()).toBeNull();
     expect(await TeamModel.findById('crashed-team').setOptions(INCLUDE_PENDING_IMPORTS).lean()).toBeNull();
     expect(await CrmOwnerLinkModel.findById('crashed-owner').lean()).toBeNull();
     expect(await TeamModel.findById('kept-team').lean()).not.toBeNull();
-    expect(await OpportunityModel.find({ snapshotId: committed.snapshotId }).lean()).toHaveLength(4);
+    expect(await opportunitiesOf(committed.snapshotId)).toEqual(before);
+    expect(await OpportunityModel.countDocuments({ toSeq: OPEN_SEQ })).toBe(4);
     expect(await discardPendingImports()).toBe(0);
   });
   it('with a cut-off, keeps a pending import started after it (another gateway may be running it)', async () => {
-    const pendingSnapshot = (id: string, importedAt: Date) => ({
+    const pendingSnapshot = (id: string, seq: number, importedAt: Date) => ({
       _id: id,
+      seq,
       snapshotAt: importedAt,
       importedAt,
       status: 'pending' as const,
@@ -134,8 +142,8 @@ describe('discardPendingImports', () => {
     });
     const cutOff = new Date('2026-11-01T00:00:00Z');
     await SnapshotModel.create([
-      pendingSnapshot('stale', new Date('2026-10-31T23:00:00Z')),
-      pendingSnapshot('live', new Date('2026-11-01T01:00:00Z')),
+      pendingSnapshot('stale', 1, new Date('2026-10-31T23:00:00Z')),
+      pendingSnapshot('live', 2, new Date('2026-11-01T01:00:00Z')),
     ]);
     expect(await discardPendingImports({ startedBefore: cutOff })).toBe(1);
     expect((await SnapshotModel.find().lean()).map((s) => s._id)).toEqual(['live']);

@@ -9,6 +9,7 @@ import { PipelineFactsModel } from '../../src/models/pipeline-facts.model';
 import { PipelineModel } from '../../src/models/pipeline.model';
 import { SnapshotModel } from '../../src/models/snapshot.model';
 import { TeamModel } from '../../src/models/team.model';
+import { opportunitiesOf } from '../helpers/opportunities-of';
 import { importCrmData } from '../../src/services/import.service';
 import { MESSY_SKIPPED, fixture, messyImport } from './fixtures';
 import { startTestDatabase, TestDatabase } from './db';
@@ -130,7 +131,7 @@ describe('importCrmData on the messy fixture', () => {
       ].sort(),
     );
 
-    const opportunities = await OpportunityModel.find({ snapshotId }).sort({ dealId: 1 }).lean();
+    const opportunities = await opportunitiesOf(snapshotId);
     expect(opportunities.map((o) => [o.dealId, o.stageId, o.amount, o.outcome, o.memberId, o.teamId])).toEqual([
       ['d1', 'qualifiedtobuy', 3000, 'open', ada, 't-east'],
       ['d10', 'appointmentscheduled', 400, 'open', null, null],

@@ -2,7 +2,7 @@ import mongoose from 'mongoose';
 import { Role } from '../../src/auth/role';
 import { DefinitionModel } from '../../src/models/definition.model';
 import { MemberModel } from '../../src/models/member.model';
-import { OpportunityModel } from '../../src/models/opportunity.model';
+import { opportunitiesOf } from '../helpers/opportunities-of';
 import { SettingsModel } from '../../src/models/settings.model';
 import { SnapshotModel } from '../../src/models/snapshot.model';
 import { TargetModel } from '../../src/models/target.model';
@@ -50,7 +50,7 @@ describe('seedDemoIfEmpty', () => {
     expect(snapshots[snapshots.length - 1].snapshotAt.toISOString()).toBe(NOW.toISOString());
     expect(snapshots.length).toBeGreaterThanOrEqual(9);
     const current = snapshots[snapshots.length - 1]._id;
-    expect(await OpportunityModel.find({ snapshotId: current }, { _id: 1 }).lean()).toHaveLength(DEALS);
+    expect(await opportunitiesOf(current)).toHaveLength(DEALS);
     expect(await DefinitionModel.find({ snapshotId: current }).lean()).toHaveLength(2);
 
     const count = await SnapshotModel.find({}, { _id: 1 }).lean();

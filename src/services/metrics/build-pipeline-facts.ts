@@ -1,5 +1,5 @@
 import { DefinitionModel } from '../../models/definition.model';
-import { OpportunityModel } from '../../models/opportunity.model';
+import { heldAt, OpportunityModel } from '../../models/opportunity.model';
 import { PipelineFactsDoc, PipelineFactsModel } from '../../models/pipeline-facts.model';
 import { PipelineModel, pipelineIdOf } from '../../models/pipeline.model';
 import { SnapshotModel } from '../../models/snapshot.model';
@@ -15,7 +15,7 @@ const INSERT_BATCH = 500;
  * Throws when the snapshot does not exist.
  */
 export async function buildPipelineFacts(snapshotId: string): Promise<{ pipelines: number; opportunities: number }> {
-  const snapshot = await SnapshotModel.findById(snapshotId, { snapshotAt: 1 }).lean();
+  const snapshot = await SnapshotModel.findById(snapshotId, { snapshotAt: 1, seq: 1 }).lean();
   if (!snapshot) throw new Error(`buildPipelineFacts: snapshot ${snapshotId} does not exist`);
   const snapshotAt = new Date(snapshot.snapshotAt);
   const year = snapshotAt.getUTCFullYear();
@@ -32,7 +32,7 @@ export async function buildPipelineFacts(snapshotId: string): Promise<{ pipeline
   for (const pipeline of pipelines) accumulators.set(pipeline.pipelineId, new PipelineFactsAccumulator(year));
 
   let opportunities = 0;
-  const cursor = OpportunityModel.find({ snapshotId }).lean().cursor({ batchSize: 1000 });
+  const cursor = OpportunityModel.find(heldAt(snapshot.seq)).lean().cursor({ batchSize: 1000 });
   for await (const opportunity of cursor) {
     opportunities += 1;
     const p = probability.get(`${opportunity.definitionId}\u0000${opportunity.stageId}`) ?? 0;

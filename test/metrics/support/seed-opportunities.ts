@@ -5,7 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DefinitionModel } from '../../../src/models/definition.model';
-import { OpportunityModel, Outcome } from '../../../src/models/opportunity.model';
+import type { Outcome } from '../../../src/models/opportunity.model';
+import { nextSeq } from '../../../src/import/import-base';
+import { type OpportunityRow, writeOpportunityVersions } from '../../../src/import/snapshot-writer';
 import { PipelineModel, pipelineIdOf } from '../../../src/models/pipeline.model';
 import { SnapshotModel } from '../../../src/models/snapshot.model';
 import { buildPipelineFacts } from '../../../src/services/metrics/build-pipeline-facts';
@@ -17,12 +19,13 @@ const STAGES = [
   { id: 'lost', label: 'Lost', order: 3, isClosed: true, probability: 0 },
 ];
 const OUTCOME: Record<string, Outcome> = { 'open-a': 'open', 'open-b': 'open', won: 'won', lost: 'lost' };
-const BATCH = 5000;
 
 export async function seedSnapshot(options: { count: number; members: number; snapshotAt: Date }): Promise<{ snapshotId: string; buildMs: number }> {
   const snapshotId = randomUUID();
+  const seq = await nextSeq();
   await SnapshotModel.create({
     _id: snapshotId,
+    seq,
     snapshotAt: options.snapshotAt,
     importedAt: options.snapshotAt,
     status: 'pending',
@@ -39,28 +42,25 @@ export async function seedSnapshot(options: { count: number; members: number; sn
       return { _id: `${snapshotId}:${pipelineId}`, snapshotId, pipelineId, definitionId: 'sales', kind: 'member', teamId: null, memberId: m, isSubPipeline: true };
     }),
   ]);
-  for (let start = 0; start < options.count; start += BATCH) {
-    const docs = [];
-    for (let i = start; i < Math.min(options.count, start + BATCH); i += 1) {
-      const stage = STAGES[i % STAGES.length];
-      const closedAt = new Date(Date.UTC(2026, 0, 1 + (i % 365)));
-      docs.push({
-        _id: `${snapshotId}:${i}`,
-        snapshotId,
-        dealId: String(i),
-        name: `Deal ${i}`,
-        definitionId: 'sales',
-        stageId: stage.id,
-        amount: 100 + (i % 1000),
-        memberId: members[i % members.length],
-        teamId: null,
-        createdAt: new Date(closedAt.getTime() - (10 + (i % 50)) * 86_400_000),
-        closedAt,
-        outcome: OUTCOME[stage.id],
-      });
-    }
-    await OpportunityModel.insertMany(docs, { ordered: false, lean: true });
+  const rows: OpportunityRow[] = [];
+  for (let i = 0; i < options.count; i += 1) {
+    const stage = STAGES[i % STAGES.length];
+    const closedAt = new Date(Date.UTC(2026, 0, 1 + (i % 365)));
+    rows.push({
+      dealId: String(i),
+      name: `Deal ${i}`,
+      definitionId: 'sales',
+      stageId: stage.id,
+      amount: 100 + (i % 1000),
+      memberId: members[i % members.length],
+      teamId: null,
+      createdAt: new Date(closedAt.getTime() - (10 + (i % 50)) * 86_400_000),
+      closedAt,
+      outcome: OUTCOME[stage.id],
+    });
   }
+  // Each seeded snapshot is a whole picture of its own, written as the import writes one.
+  await writeOpportunityVersions(seq, rows, () => undefined);
   const started = performance.now();
   await buildPipelineFacts(snapshotId);
   const buildMs = performance.now() - started;

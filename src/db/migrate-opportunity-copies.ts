@@ -1,0 +1,62 @@
+import type { Connection } from 'mongoose';
+import { writeOpportunityVersions, type OpportunityRow } from '../import/snapshot-writer';
+import { OpportunityModel, type Outcome } from '../models/opportunity.model';
+import { SnapshotModel } from '../models/snapshot.model';
+
+/** Where databases written before opportunity versions kept a copy of every deal per snapshot. */
+export const OPPORTUNITY_COPIES_COLLECTION = 'opportunities';
+
+interface OpportunityCopy {
+  _id: string;
+  snapshotId: string;
+  dealId: string;
+  name?: string;
+  definitionId: string;
+  stageId: string;
+  amount: number;
+  memberId?: string | null;
+  teamId?: string | null;
+  createdAt?: Date | null;
+  closedAt?: Date | null;
+  outcome: Outcome;
+}
+
+/**
+ * Start-up step: converts a database whose snapshots each hold a copy of every deal (collection
+ * `opportunities`, `_id` `<snapshotId>:<dealId>`) to opportunity versions. Each committed snapshot
+ * gets a seq (by import time, then the moment represented), and its copies are written as the
+ * versions of that seq, a version only where a deal changed. Answers the number of snapshots
+ * converted, 0 when there was nothing to convert.
+ *
+ * Crash-safe and idempotent: until the copies are dropped, last, every run starts over (the
+ * versions are all derived from the copies; no import runs before this step finishes). Pending
+ * snapshots are left to the clean-up of crashed imports that follows it.
+ */
+export async function migrateOpportunityCopies(connection: Connection): Promise<number> {
+  const copies = connection.db!.collection<OpportunityCopy>(OPPORTUNITY_COPIES_COLLECTION);
+  const hasCopies = (await copies.findOne({}, { projection: { _id: 1 } })) !== null;
+  // A database whose snapshots never held a deal has no copies, but its snapshots need a seq too.
+  if (!hasCopies && (await SnapshotModel.exists({ status: 'committed', seq: null })) === null) return 0;
+  await OpportunityModel.deleteMany({});
+  const snapshots = await SnapshotModel.find({ status: 'committed' }, { _id: 1 }).sort({ importedAt: 1, snapshotAt: 1, _id: 1 }).lean();
+  let seq = 0;
+  for (const snapshot of snapshots) {
+    seq += 1;
+    await SnapshotModel.updateOne({ _id: snapshot._id }, { $set: { seq } });
+    const rows: OpportunityRow[] = (await copies.find({ snapshotId: snapshot._id as string }).toArray()).map((c) => ({
+      dealId: c.dealId,
+      name: c.name ?? '',
+      definitionId: c.definitionId,
+      stageId: c.stageId,
+      amount: c.amount,
+      memberId: c.memberId ?? null,
+      teamId: c.teamId ?? null,
+      createdAt: c.createdAt ?? null,
+      closedAt: c.closedAt ?? null,
+      outcome: c.outcome,
+    }));
+    await writeOpportunityVersions(seq, rows, () => undefined);
+  }
+  if (hasCopies) await copies.drop();
+  return snapshots.length;
+}
