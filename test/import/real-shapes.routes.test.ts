@@ -2,7 +2,7 @@
  * POST /crm/imports on the shapes real HubSpot answers have (test/fixtures/hubspot/shapes/): each
  * case is read right, refused with a message that says what to send, or reported in `skipped`.
  */
-import { OpportunityModel } from '../../src/models/opportunity.model';
+import { opportunitiesAt } from '../../src/import/snapshot-writer';
 import { SnapshotModel } from '../../src/models/snapshot.model';
 import { startGateway, TestGateway } from '../helpers/gateway';
 import { fixture } from './fixtures';
@@ -30,7 +30,8 @@ async function importBody(payload: unknown) {
 
 /** dealId → { amount, stageId, outcome } of a snapshot's opportunities. */
 async function opportunities(snapshotId: string) {
-  const rows = await OpportunityModel.find({ snapshotId }).lean();
+  const snapshot = await SnapshotModel.findById(snapshotId, { seq: 1 }).lean();
+  const rows = await opportunitiesAt(snapshot!.seq);
   return Object.fromEntries(rows.map((o) => [o.dealId, { amount: o.amount, stageId: o.stageId, outcome: o.outcome, memberId: o.memberId, closedAt: o.closedAt }]));
 }
 
