@@ -2,7 +2,8 @@ import { trusted } from 'mongoose';
 import type { RequestContext } from '../context/request-context';
 import { BadUserInputError, NotFoundError } from '../errors';
 import { LATEST } from '../loaders/pipeline.loaders';
-import { heldAt, OpportunityModel, Outcome } from '../models/opportunity.model';
+import { rowOf } from '../import/snapshot-writer';
+import { heldAt, OpportunityModel, type OpportunityDoc, Outcome } from '../models/opportunity.model';
 import { SnapshotModel } from '../models/snapshot.model';
 import { IMMUTABLE_READ_COMMENT } from '../data/read-tracking';
 import { decodeCursor, encodeCursor, invalidCursor } from './pipeline-cursor';
@@ -163,19 +164,10 @@ export async function listOpportunities(_ctx: RequestContext, pipeline: Pipeline
   if (options.open === false) filter.outcome = trusted({ $in: ['won', 'lost'] });
   if (options.after) filter.dealId = trusted({ $gt: decodeCursor('o', options.after, 'after') });
   const docs = await OpportunityModel.find(filter).sort({ dealId: 1 }).limit(size + 1).comment(IMMUTABLE_READ_COMMENT).lean();
-  const nodes: OpportunityView[] = docs.slice(0, size).map((doc) => ({
-    snapshotId: pipeline.snapshotId,
-    id: doc.dealId,
-    name: doc.name ?? '',
-    definitionId: doc.definitionId,
-    stageId: doc.stageId,
-    amount: doc.amount,
-    memberId: doc.memberId ?? null,
-    teamId: doc.teamId ?? null,
-    createdAt: doc.createdAt ? new Date(doc.createdAt) : null,
-    closedAt: doc.closedAt ? new Date(doc.closedAt) : null,
-    outcome: doc.outcome,
-  }));
+  const nodes: OpportunityView[] = docs.slice(0, size).map((doc) => {
+    const { dealId, ...state } = rowOf(doc as OpportunityDoc);
+    return { snapshotId: pipeline.snapshotId, id: dealId, ...state };
+  });
   const last = nodes.at(-1);
   return { nodes, hasNextPage: docs.length > size, endCursor: last ? opportunityCursor(last) : null };
 }
