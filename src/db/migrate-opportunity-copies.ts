@@ -1,25 +1,12 @@
 import type { Connection } from 'mongoose';
-import { writeOpportunityVersions, type OpportunityRow } from '../import/snapshot-writer';
-import { OpportunityModel, type Outcome } from '../models/opportunity.model';
+import { rowOf, writeOpportunityVersions, type OpportunityRow, type StoredOpportunity } from '../import/snapshot-writer';
+import { OpportunityModel } from '../models/opportunity.model';
 import { SnapshotModel } from '../models/snapshot.model';
 
 /** Where databases written before opportunity versions kept a copy of every deal per snapshot. */
 export const OPPORTUNITY_COPIES_COLLECTION = 'opportunities';
 
-interface OpportunityCopy {
-  _id: string;
-  snapshotId: string;
-  dealId: string;
-  name?: string;
-  definitionId: string;
-  stageId: string;
-  amount: number;
-  memberId?: string | null;
-  teamId?: string | null;
-  createdAt?: Date | null;
-  closedAt?: Date | null;
-  outcome: Outcome;
-}
+type OpportunityCopy = StoredOpportunity & { _id: string; snapshotId: string };
 
 /**
  * Start-up step: converts a database whose snapshots each hold a copy of every deal (collection
@@ -43,18 +30,7 @@ export async function migrateOpportunityCopies(connection: Connection): Promise<
   for (const snapshot of snapshots) {
     seq += 1;
     await SnapshotModel.updateOne({ _id: snapshot._id }, { $set: { seq } });
-    const rows: OpportunityRow[] = (await copies.find({ snapshotId: snapshot._id as string }).toArray()).map((c) => ({
-      dealId: c.dealId,
-      name: c.name ?? '',
-      definitionId: c.definitionId,
-      stageId: c.stageId,
-      amount: c.amount,
-      memberId: c.memberId ?? null,
-      teamId: c.teamId ?? null,
-      createdAt: c.createdAt ?? null,
-      closedAt: c.closedAt ?? null,
-      outcome: c.outcome,
-    }));
+    const rows: OpportunityRow[] = (await copies.find({ snapshotId: snapshot._id as string }).toArray()).map(rowOf);
     await writeOpportunityVersions(seq, rows, () => undefined);
   }
   if (hasCopies) await copies.drop();

@@ -76,8 +76,14 @@ export function sameState(a: OpportunityRow, b: OpportunityRow): boolean {
   );
 }
 
-/** A version document as stored, as a row. */
-export function rowOf(doc: OpportunityDoc): OpportunityRow {
+/** A deal's state as stored: a version document, or a per-snapshot copy of an older database. */
+export type StoredOpportunity = Pick<OpportunityRow, 'dealId' | 'definitionId' | 'stageId' | 'amount' | 'outcome'> &
+  Partial<Record<'name', string | null>> &
+  Partial<Record<'memberId' | 'teamId', string | null>> &
+  Partial<Record<'createdAt' | 'closedAt', Date | null>>;
+
+/** A stored deal state, as a row. */
+export function rowOf(doc: StoredOpportunity): OpportunityRow {
   return {
     dealId: doc.dealId,
     name: doc.name ?? '',

@@ -2,8 +2,8 @@ import { trusted } from 'mongoose';
 import type { RequestContext } from '../context/request-context';
 import { BadUserInputError, NotFoundError } from '../errors';
 import { LATEST } from '../loaders/pipeline.loaders';
-import { rowOf } from '../import/snapshot-writer';
-import { heldAt, OpportunityModel, type OpportunityDoc, Outcome } from '../models/opportunity.model';
+import { rowOf, type OpportunityRow } from '../import/snapshot-writer';
+import { heldAt, OpportunityModel } from '../models/opportunity.model';
 import { SnapshotModel } from '../models/snapshot.model';
 import { IMMUTABLE_READ_COMMENT } from '../data/read-tracking';
 import { decodeCursor, encodeCursor, invalidCursor } from './pipeline-cursor';
@@ -18,20 +18,8 @@ export interface Page<T> {
   hasNextPage: boolean;
 }
 
-export interface OpportunityView {
-  snapshotId: string;
-  /** The HubSpot deal id. */
-  id: string;
-  name: string;
-  definitionId: string;
-  stageId: string;
-  amount: number;
-  memberId: string | null;
-  teamId: string | null;
-  createdAt: Date | null;
-  closedAt: Date | null;
-  outcome: Outcome;
-}
+/** An opportunity as a snapshot holds it: its stored state, `id` the HubSpot deal id. */
+export type OpportunityView = Omit<OpportunityRow, 'dealId'> & { snapshotId: string; id: string };
 
 export interface OpportunityFilter {
   /** Page size, 1..100; default 20. */
@@ -165,7 +153,7 @@ export async function listOpportunities(_ctx: RequestContext, pipeline: Pipeline
   if (options.after) filter.dealId = trusted({ $gt: decodeCursor('o', options.after, 'after') });
   const docs = await OpportunityModel.find(filter).sort({ dealId: 1 }).limit(size + 1).comment(IMMUTABLE_READ_COMMENT).lean();
   const nodes: OpportunityView[] = docs.slice(0, size).map((doc) => {
-    const { dealId, ...state } = rowOf(doc as OpportunityDoc);
+    const { dealId, ...state } = rowOf(doc);
     return { snapshotId: pipeline.snapshotId, id: dealId, ...state };
   });
   const last = nodes.at(-1);
