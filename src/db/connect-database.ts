@@ -1,5 +1,6 @@
 import mongoose, { type Connection } from 'mongoose';
 import { EmbeddedMongoServer } from '../store/server';
+import { watchMonitor } from './monitor-watchdog';
 
 export interface ConnectDatabaseOptions {
   /** A MongoDB URL. Default: `MONGODB_URI`; when neither is set the embedded server is started. */
@@ -10,6 +11,8 @@ export interface ConnectDatabaseOptions {
   inMemory?: boolean;
   /** Database name; default: the URL's, else `pipeline-gateway` for the embedded server. */
   dbName?: string;
+  /** Told when the driver is restarted because its server monitor hung (monitor-watchdog.ts). Default: a process warning. */
+  onDriverRestart?: (reason: string) => void;
 }
 
 export interface Database {
@@ -27,6 +30,8 @@ export interface Database {
 }
 
 const EMBEDDED_DB_NAME = 'pipeline-gateway';
+
+const DRIVER_TIMINGS = { serverSelectionTimeoutMS: 3_000, heartbeatFrequencyMS: 2_000, connectTimeoutMS: 5_000 } as const;
 
 /**
  * Connects mongoose to `MONGODB_URI`, or starts the embedded MongoDB-compatible server in process
@@ -64,17 +69,23 @@ export async function connectDatabase(options: ConnectDatabaseOptions = {}): Pro
   try {
     // While the database is away, operations fail after 3 s (a 503, not a pile of waiting
     // requests inside REQUEST_TIMEOUT_MS), and the monitor looks for it again every 2 s, so the
-    // gateway recovers by itself when it returns.
-    await mongoose.connect(uri, { ...(dbName ? { dbName } : {}), serverSelectionTimeoutMS: 3_000, heartbeatFrequencyMS: 2_000 });
+    // gateway recovers by itself when it returns. A connection not made within 5 s is a failed
+    // heartbeat, which also bounds how long the watchdog waits before it calls one stuck.
+    await mongoose.connect(uri, { ...(dbName ? { dbName } : {}), ...DRIVER_TIMINGS });
   } catch (err) {
     await embedded?.stop();
     throw err;
   }
+  const watchdog = watchMonitor(mongoose.connection.getClient(), {
+    ...DRIVER_TIMINGS,
+    onRestart: options.onDriverRestart ?? ((reason) => process.emitWarning(`Reconnecting to the database: ${reason}`, 'DatabaseReconnect')),
+  });
   return {
     connection: mongoose.connection,
     uri,
     embedded,
     async close() {
+      watchdog.stop();
       await mongoose.disconnect();
       await embedded?.stop();
     },
