@@ -44,7 +44,7 @@ async function dashboardFor(members: number, tag: string, snapshotAt: string) {
   db.resetCommands();
   const data = await queryData(DASHBOARD);
   const commands = commandsOf(db).filter((c) => c.startsWith('find '));
-  const batches = factsBatches.mock.calls.map(([keys]) => keys.length);
+  const batches = factsBatches.mock.calls.map(([, keys]) => keys.length);
   factsBatches.mockRestore();
   return { data, commands, batches, scenario };
 }
