@@ -10,6 +10,7 @@
  */
 import { trusted } from 'mongoose';
 import { DefinitionModel } from '../models/definition.model';
+import { unpackDayBuckets } from '../models/packed-day-buckets';
 import { PipelineFactsModel } from '../models/pipeline-facts.model';
 import { PipelineKind, PipelineModel } from '../models/pipeline.model';
 import { SnapshotModel } from '../models/snapshot.model';
@@ -269,7 +270,7 @@ export class SnapshotCache {
             openAmount: doc.openAmount,
             openWeighted: doc.openWeighted,
             memberIds: [...doc.memberIds],
-            days: doc.days.map((b) => ({ ...b })),
+            days: doc.packedDays ? unpackDayBuckets(bytesOf(doc.packedDays)) : (doc.days ?? []).map((b) => ({ ...b })),
           }
         : null;
       const entry = this.entries.get(snapshotId);
@@ -302,4 +303,9 @@ export class SnapshotCache {
   size(): { snapshots: number; facts: number } {
     return { snapshots: this.entries.size, facts: this.factsCount };
   }
+}
+
+/** The bytes of a binary field as a lean read answers it: a Buffer, or the driver's Binary. */
+function bytesOf(value: Uint8Array | { buffer: Uint8Array }): Uint8Array {
+  return value instanceof Uint8Array ? value : value.buffer;
 }
