@@ -1,4 +1,5 @@
 import { SnapshotModel } from '../../src/models/snapshot.model';
+import { PipelineFactsModel } from '../../src/models/pipeline-facts.model';
 import { SnapshotCache } from '../../src/data/snapshot-cache';
 import { requestData } from '../../src/data/request-data';
 import { countersOf } from '../../src/data/scopes';
@@ -80,5 +81,19 @@ describe('the committed-snapshot cache', () => {
     snapshotCache = new SnapshotCache({ snapshots: 1, facts: 1 });
     const mixed = await snapshotCache.facts(data, [[ids[0], 'sales'], [ids[1], 'sales'], [ids[2], 'sales']]);
     expect(mixed.map((f) => f?.snapshotId)).toEqual(ids);
+  });
+
+  it('reads facts written before day buckets were packed (a `days` array) as it reads packed ones', async () => {
+    snapshotCache = new SnapshotCache();
+    const [packed] = await facts(ids[1], ['sales']);
+    expect(packed!.days.length).toBeGreaterThan(0);
+    const id = `${ids[1]}:sales`;
+    await PipelineFactsModel.collection.updateOne({ _id: id as never }, { $set: { days: packed!.days }, $unset: { packedDays: '' } });
+    try {
+      snapshotCache = new SnapshotCache();
+      expect(await facts(ids[1], ['sales'])).toEqual([packed]);
+    } finally {
+      snapshotCache = new SnapshotCache();
+    }
   });
 });
