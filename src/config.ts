@@ -86,7 +86,7 @@ export interface GatewayConfig {
    */
   syncLeaseSeconds: number;
   /**
-   * SNAPSHOT_RETENTION_DAYS, default 30: after each import, snapshots dated this many days or more
+   * SNAPSHOT_RETENTION_DAYS, default 14: after each import, snapshots dated this many days or more
    * before the latest one are removed, except the last one of each period (what time series
    * read), the latest written and the demo company's (docs/importing.md, "Snapshot retention").
    */

@@ -2,8 +2,12 @@ import { PERIOD_UNITS, type PeriodUnit, periodOf } from './period';
 
 const DAY_MS = 86_400_000;
 
-/** SNAPSHOT_RETENTION_DAYS when unset: a month of daily snapshots, then one per period. */
-export const DEFAULT_SNAPSHOT_RETENTION_DAYS = 30;
+/**
+ * SNAPSHOT_RETENTION_DAYS when unset: two weeks of every snapshot, then the one per period that
+ * time series read. Two weeks keep a daily-synced database within three times its first day's
+ * size after two months (docs/performance.md, bench:history); a month would hold nearly four.
+ */
+export const DEFAULT_SNAPSHOT_RETENTION_DAYS = 14;
 
 /** The most SNAPSHOT_RETENTION_DAYS accepts (a hundred years: in effect, keep everything). */
 export const MAX_SNAPSHOT_RETENTION_DAYS = 36_500;

@@ -29,7 +29,7 @@ describe('loadConfig', () => {
       hubspotBaseUrl: 'https://api.hubapi.com',
       syncIntervalMinutes: 0,
       syncLeaseSeconds: 60,
-      snapshotRetentionDays: 30,
+      snapshotRetentionDays: 14,
     });
   });
 
