@@ -53,8 +53,9 @@ export async function pruneSnapshots(options: PruneOptions): Promise<string[]> {
     { days: options.retentionDays, units: retainedUnits(period ?? null) },
   );
   const prunedAt = options.now ?? new Date();
+  const recorded = new Set(unfinished.map((s) => s._id));
   const fresh = committed
-    .filter((s) => !keep.has(s._id as string))
+    .filter((s) => !keep.has(s._id as string) && !recorded.has(s._id as string))
     .map((s) => ({ _id: s._id as string, seq: s.seq, snapshotAt: new Date(s.snapshotAt), prunedAt, retentionDays: options.retentionDays, done: false }));
   if (fresh.length === 0 && unfinished.length === 0) return [];
   if (fresh.length > 0) {

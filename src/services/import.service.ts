@@ -20,7 +20,7 @@ import { baseDealIds, baseDefinitions, baseOpportunities, latestCommittedSnapsho
 import { checkKeptDeals, checkUsableDeals } from '../import/import-guard';
 import { linkedOwners } from '../import/linked-owners';
 import { ImportQueue } from '../import/import-queue';
-import { pruneSnapshots, type PruneOptions } from '../import/prune-snapshots';
+import { pruneSnapshots } from '../import/prune-snapshots';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../domain/snapshot-retention';
 import { buildPipelineFacts } from './metrics/build-pipeline-facts';
 import { requireAdmin } from './member-access';
@@ -85,8 +85,6 @@ export interface ImportOptions {
    * keep are removed (src/import/prune-snapshots.ts). Defaults to DEFAULT_SNAPSHOT_RETENTION_DAYS.
    */
   retentionDays?: number;
-  /** Crash-recovery tests: passed to the removal (PruneOptions.afterStep). */
-  afterPruneStep?: PruneOptions['afterStep'];
 }
 
 /** A snapshot keeps at most this many skipped items; the answer of the import itself has them all. */
@@ -185,7 +183,7 @@ async function importExclusively(
   }
   // Still under the lease: no other import writes snapshots while the old ones go. A removal cut
   // short is finished by the next import's.
-  await pruneSnapshots({ retentionDays: options.retentionDays ?? DEFAULT_SNAPSHOT_RETENTION_DAYS, now: importedAt, afterStep: options.afterPruneStep });
+  await pruneSnapshots({ retentionDays: options.retentionDays ?? DEFAULT_SNAPSHOT_RETENTION_DAYS, now: importedAt });
   onProgress({ step: 'committing', done: 1, total: 1 });
   return result;
 }
