@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_SNAPSHOT_RETENTION_DAYS, MAX_SNAPSHOT_RETENTION_DAYS } from './domain/snapshot-retention';
 
 /** Log levels pino knows; LOG_LEVEL must be one of them. */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -84,6 +85,12 @@ export interface GatewayConfig {
    * is renewed every third of it). A sync whose process died blocks the next one this long at most.
    */
   syncLeaseSeconds: number;
+  /**
+   * SNAPSHOT_RETENTION_DAYS, default 14: after each import, snapshots dated this many days or more
+   * before the latest one are removed, except the last one of each period (what time series
+   * read), the latest written and the demo company's (docs/importing.md, "Snapshot retention").
+   */
+  snapshotRetentionDays: number;
 }
 
 /**
@@ -215,5 +222,6 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     hubspotBaseUrl,
     syncIntervalMinutes: integer(env, 'SYNC_INTERVAL_MINUTES', 0, 0, 10_080),
     syncLeaseSeconds: integer(env, 'SYNC_LEASE_SECONDS', 60, 3, 3_600),
+    snapshotRetentionDays: integer(env, 'SNAPSHOT_RETENTION_DAYS', DEFAULT_SNAPSHOT_RETENTION_DAYS, 1, MAX_SNAPSHOT_RETENTION_DAYS),
   };
 }

@@ -73,7 +73,7 @@ async function main(): Promise<number> {
         force: args.values.force === true,
         homeCurrency: args.values['home-currency'],
       },
-      { onProgress: progress.report },
+      { onProgress: progress.report, retentionDays: config.snapshotRetentionDays },
     );
     progress.done();
     console.log(formatImportSummary(result));

@@ -4,6 +4,7 @@ import type { SettingsDoc } from '../models/settings.model';
 import type { TargetDoc } from '../models/target.model';
 import type { TeamDoc } from '../models/team.model';
 import { ImportQueue } from '../import/import-queue';
+import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../domain/snapshot-retention';
 import type { EmbeddedMongoServer } from '../store/server';
 import type { KeptGraphQLAnswer } from '../graphql/answer-cache.plugin';
 import { AnswerCache } from './answer-cache';
@@ -18,6 +19,8 @@ export interface DataAccessOptions {
   embedded: EmbeddedMongoServer | null;
   /** CACHE_MAX_AGE_MS; 0 keeps nothing mutable. */
   cacheMaxAgeMs: number;
+  /** SNAPSHOT_RETENTION_DAYS, which this instance's imports apply; default DEFAULT_SNAPSHOT_RETENTION_DAYS. */
+  snapshotRetentionDays?: number;
   now?: () => number;
 }
 
@@ -67,6 +70,9 @@ export class DataAccess {
   /** This instance's imports, one at a time. */
   readonly imports = new ImportQueue();
 
+  /** SNAPSHOT_RETENTION_DAYS: what this instance's imports keep of older snapshots. */
+  readonly snapshotRetentionDays: number;
+
   /** Serialised REST answers (register-routes.ts). */
   readonly restAnswers: AnswerCache<{ status: number; body: Buffer }>;
 
@@ -75,6 +81,7 @@ export class DataAccess {
 
   constructor(options: DataAccessOptions) {
     const caching = options.cacheMaxAgeMs > 0;
+    this.snapshotRetentionDays = options.snapshotRetentionDays ?? DEFAULT_SNAPSHOT_RETENTION_DAYS;
     this.clock = new VersionClock({
       connection: options.connection,
       dbName: options.connection.name,

@@ -2,9 +2,11 @@
  * The mutable collections whose writes readers must see: each has a counter in the versions
  * document (versions-document.ts), and every cache of data read from one is valid only while
  * that counter stands still. Committed snapshots' definitions, pipelines, opportunities and facts
- * never change once committed, so they have none: only "which snapshots exist" does.
+ * never change once committed, so they have none: only "which snapshots exist" does
+ * (`pipeline_snapshots`), and whether a committed snapshot was removed by retention
+ * (`pruned_snapshots`), which every read of a snapshot by id depends on.
  */
-export const SCOPES = ['settings', 'members', 'teams', 'targets', 'pipeline_snapshots', 'crm_owner_links'] as const;
+export const SCOPES = ['settings', 'members', 'teams', 'targets', 'pipeline_snapshots', 'crm_owner_links', 'pruned_snapshots'] as const;
 
 export type Scope = (typeof SCOPES)[number];
 

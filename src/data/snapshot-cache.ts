@@ -1,19 +1,23 @@
 /**
  * Reads of committed snapshots, cached in memory by snapshot id. A committed snapshot never
- * changes (definitions, pipelines, facts), so these reads are kept across requests without any
- * version check; the cache holds a bounded number of snapshots and drops the least recently used
- * one. Settings, targets and "which snapshot is the latest" are not kept here: they change
- * (DataAccess keeps them by version). Operators in filters are ours, so they are marked
- * `trusted()` (filters are sanitised globally).
+ * changes (definitions, pipelines, facts) until retention removes it whole, so these reads are
+ * kept across requests while the `pruned_snapshots` version stands still, and all dropped when it
+ * moves (a removal runs at most once per import). Every read through the cache notes that scope,
+ * so an answer kept from it goes with the snapshot. The cache holds a bounded number of
+ * snapshots and drops the least recently used one. Settings, targets and "which snapshot is the
+ * latest" are not kept here: they change (DataAccess keeps them by version). Operators in
+ * filters are ours, so they are marked `trusted()` (filters are sanitised globally).
  */
 import { trusted } from 'mongoose';
 import { DefinitionModel } from '../models/definition.model';
+import { unpackDayBuckets } from '../models/packed-day-buckets';
 import { PipelineFactsModel } from '../models/pipeline-facts.model';
 import { PipelineKind, PipelineModel } from '../models/pipeline.model';
 import { SnapshotModel } from '../models/snapshot.model';
 import type { DefinitionView, PipelineView, SnapshotView } from '../domain/snapshot-views';
 import type { PipelineFacts } from '../services/metrics/facts';
 import { IMMUTABLE_READ_COMMENT } from './read-tracking';
+import type { RequestData } from './request-data';
 
 interface Entry {
   snapshot: SnapshotView;
@@ -43,6 +47,9 @@ function comparePipelines(a: PipelineView, b: PipelineView): number {
 export class SnapshotCache {
   private readonly entries = new Map<string, Entry>();
 
+  /** The `pruned_snapshots` version the entries were read under; -1: none yet. */
+  private version = -1;
+
   /** The entry touched last: touching it again changes nothing. */
   private lastTouched: string | undefined;
 
@@ -52,6 +59,31 @@ export class SnapshotCache {
   private readonly reading = new Map<string, Promise<PipelineFacts | null>>();
 
   constructor(private readonly limits: SnapshotCacheLimits = DEFAULT_LIMITS) {}
+
+  /**
+   * The cache `data`'s request reads through: this one when its entries belong to the request's
+   * view (started over when a removal happened since), else a cache of its own, so that a request
+   * that arrived before a removal another request has already seen neither serves from nor
+   * fills the shared entries.
+   */
+  private async under(data: RequestData): Promise<SnapshotCache> {
+    if (data.view === undefined) await data.ensureView();
+    return this.current(data) ? this : new SnapshotCache(this.limits);
+  }
+
+  private current(data: RequestData): boolean {
+    data.noteRead('pruned_snapshots');
+    const version = data.view?.versions.pruned_snapshots;
+    if (version === undefined) return false;
+    if (version === this.version) return true;
+    if (version < this.version) return false;
+    this.entries.clear();
+    this.reading.clear();
+    this.factsCount = 0;
+    this.lastTouched = undefined;
+    this.version = version;
+    return true;
+  }
 
   /** Drops least recently used snapshots until both limits hold; `keep` (the one in use) stays. */
   private evict(keep?: string): void {
@@ -82,8 +114,12 @@ export class SnapshotCache {
     return entry;
   }
 
-  /** Committed snapshots by id, in key order; null for unknown or uncommitted ids. One query for the misses. */
-  async snapshots(ids: readonly string[]): Promise<Array<SnapshotView | null>> {
+  /** Committed snapshots by id, in key order; null for unknown, uncommitted or removed ids. One query for the misses. */
+  async snapshots(data: RequestData, ids: readonly string[]): Promise<Array<SnapshotView | null>> {
+    return (await this.under(data)).readSnapshots(ids);
+  }
+
+  private async readSnapshots(ids: readonly string[]): Promise<Array<SnapshotView | null>> {
     // Answers come from here: with a small cache, remembering one snapshot may evict another of the batch.
     const answers = new Map<string, SnapshotView>();
     const missing: string[] = [];
@@ -105,19 +141,23 @@ export class SnapshotCache {
     return ids.map((id) => answers.get(id) ?? null);
   }
 
-  /** Seeds the cache with a snapshot the caller read as committed (saves the lookup). */
-  seed(snapshot: SnapshotView): void {
-    if (!this.entries.has(snapshot.id)) this.remember(snapshot);
+  /** Seeds the cache with a snapshot `data`'s request read as committed (saves the lookup). */
+  seed(data: RequestData, snapshot: SnapshotView): void {
+    if (this.current(data) && !this.entries.has(snapshot.id)) this.remember(snapshot);
   }
 
   private async entry(snapshotId: string): Promise<Entry> {
-    const [snapshot] = await this.snapshots([snapshotId]);
+    const [snapshot] = await this.readSnapshots([snapshotId]);
     if (!snapshot) throw new Error(`snapshot ${snapshotId} is not committed`);
     return this.entries.get(snapshotId) ?? this.remember(snapshot);
   }
 
   /** Definitions of a committed snapshot, by display order, stages by order. */
-  async definitions(snapshotId: string): Promise<DefinitionView[]> {
+  async definitions(data: RequestData, snapshotId: string): Promise<DefinitionView[]> {
+    return (await this.under(data)).readDefinitions(snapshotId);
+  }
+
+  private async readDefinitions(snapshotId: string): Promise<DefinitionView[]> {
     const entry = await this.entry(snapshotId);
     entry.definitions ??= DefinitionModel.find({ snapshotId })
       .sort({ displayOrder: 1, definitionId: 1 })
@@ -140,7 +180,11 @@ export class SnapshotCache {
   }
 
   /** Pipelines of a committed snapshot: per definition the complete one, then teams, then members. */
-  async pipelines(snapshotId: string): Promise<PipelineView[]> {
+  async pipelines(data: RequestData, snapshotId: string): Promise<PipelineView[]> {
+    return (await this.under(data)).readPipelines(snapshotId);
+  }
+
+  private async readPipelines(snapshotId: string): Promise<PipelineView[]> {
     const entry = await this.entry(snapshotId);
     entry.pipelines ??= PipelineModel.find({ snapshotId })
       .lean()
@@ -169,9 +213,13 @@ export class SnapshotCache {
    * snapshot. Every snapshot must be committed. One query for the misses that no other request is
    * reading already: requests arriving together after an import would each read the same facts.
    */
-  async facts(keys: ReadonlyArray<readonly [string, string]>): Promise<Array<PipelineFacts | null>> {
+  async facts(data: RequestData, keys: ReadonlyArray<readonly [string, string]>): Promise<Array<PipelineFacts | null>> {
+    return (await this.under(data)).readFactsOf(keys);
+  }
+
+  private async readFactsOf(keys: ReadonlyArray<readonly [string, string]>): Promise<Array<PipelineFacts | null>> {
     const snapshotIds = [...new Set(keys.map(([snapshotId]) => snapshotId))];
-    const snapshots = await this.snapshots(snapshotIds);
+    const snapshots = await this.readSnapshots(snapshotIds);
     const uncommitted = snapshotIds.filter((_, i) => snapshots[i] === null);
     if (uncommitted.length > 0) throw new Error(`snapshots ${uncommitted.join(', ')} are not committed`);
     // Answers come from here, not from the entries, which a large batch may already have evicted.
@@ -222,7 +270,7 @@ export class SnapshotCache {
             openAmount: doc.openAmount,
             openWeighted: doc.openWeighted,
             memberIds: [...doc.memberIds],
-            days: doc.days.map((b) => ({ ...b })),
+            days: doc.packedDays ? unpackDayBuckets(bytesOf(doc.packedDays)) : (doc.days ?? []).map((b) => ({ ...b })),
           }
         : null;
       const entry = this.entries.get(snapshotId);
@@ -239,20 +287,25 @@ export class SnapshotCache {
    * pipeline's facts (null: not in the snapshot). Undefined where nothing is cached yet, and the
    * caller reads the usual way. For answers computed without waiting when their data is in memory.
    */
-  peekSnapshot(snapshotId: string): SnapshotView | undefined {
-    return this.touch(snapshotId)?.snapshot;
+  peekSnapshot(data: RequestData, snapshotId: string): SnapshotView | undefined {
+    return this.current(data) ? this.touch(snapshotId)?.snapshot : undefined;
   }
 
-  peekPipelines(snapshotId: string): PipelineView[] | undefined {
-    return this.touch(snapshotId)?.pipelinesRead;
+  peekPipelines(data: RequestData, snapshotId: string): PipelineView[] | undefined {
+    return this.current(data) ? this.touch(snapshotId)?.pipelinesRead : undefined;
   }
 
-  peekFacts(snapshotId: string, pipelineId: string): PipelineFacts | null | undefined {
-    return this.touch(snapshotId)?.facts.get(pipelineId);
+  peekFacts(data: RequestData, snapshotId: string, pipelineId: string): PipelineFacts | null | undefined {
+    return this.current(data) ? this.touch(snapshotId)?.facts.get(pipelineId) : undefined;
   }
 
   /** How much is cached (tests, diagnostics). */
   size(): { snapshots: number; facts: number } {
     return { snapshots: this.entries.size, facts: this.factsCount };
   }
+}
+
+/** The bytes of a binary field as a lean read answers it: a Buffer, or the driver's Binary. */
+function bytesOf(value: Uint8Array | { buffer: Uint8Array }): Uint8Array {
+  return value instanceof Uint8Array ? value : value.buffer;
 }

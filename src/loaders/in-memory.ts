@@ -22,17 +22,17 @@ export function latestSnapshotNow({ access, data }: LoaderSource): SnapshotView 
 
 /** The snapshot `snapshotId` names (when given) or the latest one, if cached. */
 export function snapshotNow(source: LoaderSource, snapshotId?: string | null): SnapshotView | null | undefined {
-  return snapshotId ? source.access.snapshots.peekSnapshot(snapshotId) : latestSnapshotNow(source);
+  return snapshotId ? source.access.snapshots.peekSnapshot(source.data, snapshotId) : latestSnapshotNow(source);
 }
 
 /** One pipeline of a cached snapshot; null when the snapshot's cached pipelines lack it. */
 export function pipelineNow(source: LoaderSource, snapshotId: string, pipelineId: string): PipelineView | null | undefined {
-  const pipelines = source.access.snapshots.peekPipelines(snapshotId);
+  const pipelines = source.access.snapshots.peekPipelines(source.data, snapshotId);
   return pipelines === undefined ? undefined : (pipelines.find((p) => p.id === pipelineId) ?? null);
 }
 
 export function factsNow(source: LoaderSource, snapshotId: string, pipelineId: string): PipelineFacts | null | undefined {
-  return source.access.snapshots.peekFacts(snapshotId, pipelineId);
+  return source.access.snapshots.peekFacts(source.data, snapshotId, pipelineId);
 }
 
 export function metricSettingsNow({ access, data }: LoaderSource): MetricSettings | undefined {

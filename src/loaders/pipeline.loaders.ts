@@ -60,11 +60,11 @@ export const pipelineLoaders = {
       SnapshotModel.findOne({ status: 'committed' }, { snapshotAt: 1 }).sort({ snapshotAt: -1, _id: -1 }).lean<{ _id: string; snapshotAt: Date }>().exec(),
     );
     const snapshot = latestSnapshotView(doc);
-    if (snapshot) access.snapshots.seed(snapshot);
+    if (snapshot) access.snapshots.seed(data, snapshot);
     return keys.map(() => snapshot);
   }),
   /** Committed snapshots by id; null for unknown or uncommitted ones. */
-  snapshot: ({ access }: LoaderSource) => new DataLoader<string, SnapshotView | null>((ids) => access.snapshots.snapshots(ids)),
+  snapshot: ({ access, data }: LoaderSource) => new DataLoader<string, SnapshotView | null>((ids) => access.snapshots.snapshots(data, ids)),
   /**
    * Committed snapshots with `snapshotAt` in a window, oldest first. Every time series of one
    * request covers the same window, so a dashboard of series reads them once.
@@ -79,7 +79,7 @@ export const pipelineLoaders = {
             .sort({ snapshotAt: 1, _id: 1 })
             .lean();
           const snapshots = docs.map((doc) => ({ id: doc._id, snapshotAt: new Date(doc.snapshotAt) }));
-          for (const snapshot of snapshots) access.snapshots.seed(snapshot);
+          for (const snapshot of snapshots) access.snapshots.seed(data, snapshot);
           return snapshots;
         }),
       );
@@ -87,11 +87,11 @@ export const pipelineLoaders = {
     { cacheKeyFn: windowKey },
   ),
   /** Definitions of a committed snapshot, by display order. */
-  definitionsBySnapshot: ({ access }: LoaderSource) => new DataLoader<string, DefinitionView[]>((ids) => Promise.all(ids.map((id) => access.snapshots.definitions(id)))),
+  definitionsBySnapshot: ({ access, data }: LoaderSource) => new DataLoader<string, DefinitionView[]>((ids) => Promise.all(ids.map((id) => access.snapshots.definitions(data, id)))),
   /** Every pipeline of a committed snapshot. */
-  pipelinesBySnapshot: ({ access }: LoaderSource) => new DataLoader<string, PipelineView[]>((ids) => Promise.all(ids.map((id) => access.snapshots.pipelines(id)))),
+  pipelinesBySnapshot: ({ access, data }: LoaderSource) => new DataLoader<string, PipelineView[]>((ids) => Promise.all(ids.map((id) => access.snapshots.pipelines(data, id)))),
   /** Facts by `factsKey(snapshotId, pipelineId)`; null where the pipeline is not in that snapshot. */
-  pipelineFacts: ({ access }: LoaderSource) => new DataLoader<string, PipelineFacts | null>((keys) => access.snapshots.facts(keys.map(splitFactsKey))),
+  pipelineFacts: ({ access, data }: LoaderSource) => new DataLoader<string, PipelineFacts | null>((keys) => access.snapshots.facts(data, keys.map(splitFactsKey))),
   /** Currency and period, read once per request. */
   metricSettings: ({ access, data }: LoaderSource) => new DataLoader<typeof SETTINGS_ID, MetricSettings>(async (keys) => {
     const doc = await access.settings.get(data, SETTINGS_ID, () => SettingsModel.findById(SETTINGS_ID).lean<SettingsDoc>().exec());

@@ -1,12 +1,14 @@
 import { Schema, model } from 'mongoose';
-import type { PipelineFacts } from '../services/metrics/facts';
+import type { DayBucket, PipelineFacts } from '../services/metrics/facts';
 
 /**
  * Precomputed aggregates of one pipeline in one snapshot (see `services/metrics/facts.ts`).
  * `_id` is `<snapshotId>:<pipelineId>`, so reads are by primary key. Written by
- * `buildPipelineFacts()` before the snapshot is committed; immutable afterwards.
+ * `buildPipelineFacts()` before the snapshot is committed; immutable afterwards. The day buckets
+ * are stored packed (`packedDays`, packed-day-buckets.ts): they are most of a snapshot's bytes.
+ * Facts written before packing have them in `days`, and read the same.
  */
-export type PipelineFactsDoc = PipelineFacts & { _id: string };
+export type PipelineFactsDoc = Omit<PipelineFacts, 'days'> & { _id: string; packedDays?: Buffer; days?: DayBucket[] };
 
 const dayBucketSchema = new Schema(
   {
@@ -36,7 +38,8 @@ const pipelineFactsSchema = new Schema<PipelineFactsDoc>(
     openAmount: { type: Number, required: true },
     openWeighted: { type: Number, required: true },
     memberIds: { type: [String], default: [] },
-    days: { type: [dayBucketSchema], default: [] },
+    packedDays: { type: Buffer },
+    days: { type: [dayBucketSchema], default: undefined },
   },
   { collection: 'pipeline_facts', versionKey: false },
 );

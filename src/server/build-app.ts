@@ -74,7 +74,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const logger = options.logger ?? pino({ level: config.logLevel, redact: LOG_REDACTION }, options.logStream ?? logDestination());
   const secrets = options.secrets ?? (await loadSecrets(config, connection));
   const signer = new TokenSigner({ secret: secrets.jwtSecret, issuer: config.jwtIssuer, audience: config.jwtAudience });
-  const access = new DataAccess({ connection, embedded: options.embedded ?? null, cacheMaxAgeMs: config.cacheMaxAgeMs });
+  const access = new DataAccess({ connection, embedded: options.embedded ?? null, cacheMaxAgeMs: config.cacheMaxAgeMs, snapshotRetentionDays: config.snapshotRetentionDays });
   await access.ready();
   const authenticator = new Authenticator({ signer, adminToken: secrets.adminToken, access });
 

@@ -20,6 +20,8 @@ import { baseDealIds, baseDefinitions, baseOpportunities, latestCommittedSnapsho
 import { checkKeptDeals, checkUsableDeals } from '../import/import-guard';
 import { linkedOwners } from '../import/linked-owners';
 import { ImportQueue } from '../import/import-queue';
+import { pruneSnapshots } from '../import/prune-snapshots';
+import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../domain/snapshot-retention';
 import { buildPipelineFacts } from './metrics/build-pipeline-facts';
 import { requireAdmin } from './member-access';
 import { readAccountSettings } from './settings.service';
@@ -78,6 +80,11 @@ export interface ImportOptions {
   queue?: ImportQueue;
   /** The demo company's import: its snapshots are generated data, which the guard does not protect. */
   demo?: boolean;
+  /**
+   * SNAPSHOT_RETENTION_DAYS: once the import has committed, the snapshots this policy does not
+   * keep are removed (src/import/prune-snapshots.ts). Defaults to DEFAULT_SNAPSHOT_RETENTION_DAYS.
+   */
+  retentionDays?: number;
 }
 
 /** A snapshot keeps at most this many skipped items; the answer of the import itself has them all. */
@@ -174,6 +181,9 @@ async function importExclusively(
     queue.leaveUnsettled(importId);
     throw error;
   }
+  // Still under the lease: no other import writes snapshots while the old ones go. A removal cut
+  // short is finished by the next import's.
+  await pruneSnapshots({ retentionDays: options.retentionDays ?? DEFAULT_SNAPSHOT_RETENTION_DAYS, now: importedAt });
   onProgress({ step: 'committing', done: 1, total: 1 });
   return result;
 }

@@ -4,6 +4,7 @@ import { BadUserInputError, NotFoundError } from '../errors';
 import { LATEST } from '../loaders/pipeline.loaders';
 import { rowOf, type OpportunityRow } from '../import/snapshot-writer';
 import { heldAt, OpportunityModel } from '../models/opportunity.model';
+import { PrunedSnapshotModel, type PrunedSnapshotDoc } from '../models/pruned-snapshot.model';
 import { SnapshotModel } from '../models/snapshot.model';
 import { IMMUTABLE_READ_COMMENT } from '../data/read-tracking';
 import { decodeCursor, encodeCursor, invalidCursor } from './pipeline-cursor';
@@ -53,18 +54,30 @@ export function opportunityCursor(opportunity: Pick<OpportunityView, 'id'>): str
 }
 
 /**
- * The snapshot a read is about: `snapshotId` when given (404 if it is unknown or not committed),
- * else the latest committed one (404 before the first import).
+ * The snapshot a read is about: `snapshotId` when given (404 if it is unknown, not committed or
+ * removed by retention, which the message says), else the latest committed one (404 before the
+ * first import).
  */
 export async function resolveSnapshot(ctx: RequestContext, snapshotId?: string | null): Promise<SnapshotView> {
   if (snapshotId) {
     const snapshot = await ctx.loaders.snapshot.load(snapshotId);
-    if (!snapshot) throw new NotFoundError(`Snapshot ${snapshotId} not found`);
+    if (!snapshot) throw await snapshotNotFound(ctx, snapshotId);
     return snapshot;
   }
   const latest = await ctx.loaders.latestSnapshot.load(LATEST);
   if (!latest) throw new NotFoundError('No pipeline snapshot yet: import CRM data first (POST /crm/imports)');
   return latest;
+}
+
+/** The 404 of a snapshot id no committed snapshot has: why, when retention removed it. */
+async function snapshotNotFound(ctx: RequestContext, snapshotId: string): Promise<NotFoundError> {
+  ctx.data.noteRead('pruned_snapshots');
+  const pruned = await PrunedSnapshotModel.findById(snapshotId, { snapshotAt: 1, retentionDays: 1 }).lean<PrunedSnapshotDoc>();
+  if (!pruned) return new NotFoundError(`Snapshot ${snapshotId} not found`);
+  return new NotFoundError(
+    `Snapshot ${snapshotId} (${new Date(pruned.snapshotAt).toISOString()}) was removed by retention (SNAPSHOT_RETENTION_DAYS=${pruned.retentionDays}): ` +
+      'older snapshots are kept only as the last one of each period',
+  );
 }
 
 /** The definitions of a snapshot, by display order. */

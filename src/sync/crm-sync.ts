@@ -29,7 +29,7 @@ export interface CrmSyncResult {
 }
 
 export interface CrmSyncOptions {
-  config: Pick<GatewayConfig, 'hubspotToken' | 'hubspotBaseUrl' | 'syncLeaseSeconds'>;
+  config: Pick<GatewayConfig, 'hubspotToken' | 'hubspotBaseUrl' | 'syncLeaseSeconds' | 'snapshotRetentionDays'>;
   /** The instance's import queue (DataAccess.imports). */
   queue: ImportQueue;
   /** Names the holder of the lease in status answers, e.g. `gateway` or `cli`. */
@@ -58,6 +58,8 @@ export class CrmSync {
 
   readonly #queue: ImportQueue;
 
+  readonly #retentionDays: number;
+
   readonly #now: () => number;
 
   constructor(options: CrmSyncOptions) {
@@ -67,6 +69,7 @@ export class CrmSync {
     this.#now = options.now ?? Date.now;
     this.#lease = new SyncLease(this.owner, this.#ttlMs, this.#now);
     this.#queue = options.queue;
+    this.#retentionDays = options.config.snapshotRetentionDays;
   }
 
   /** False when HUBSPOT_TOKEN is unset. */
@@ -129,6 +132,7 @@ export class CrmSync {
       const result = await importSynced(principal, read, {
         force: options.force === true,
         queue: this.#queue,
+        retentionDays: this.#retentionDays,
         onProgress: (progress) => {
           // Before the commit point a throw here discards the import; after it, nothing is undone.
           if (lost && progress.step !== 'committing') throw new SyncLeaseLostError();

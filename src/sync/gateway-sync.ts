@@ -25,7 +25,7 @@ const SCHEDULE_PRINCIPAL: Principal = { subject: 'sync-schedule', role: Role.ADM
 export function createGatewaySync(
   app: FastifyInstance,
   options: {
-    config: Pick<GatewayConfig, 'hubspotToken' | 'hubspotBaseUrl' | 'syncLeaseSeconds' | 'syncIntervalMinutes'>;
+    config: Pick<GatewayConfig, 'hubspotToken' | 'hubspotBaseUrl' | 'syncLeaseSeconds' | 'syncIntervalMinutes' | 'snapshotRetentionDays'>;
     queue: ImportQueue;
     logger: Pick<Logger, 'info' | 'warn'>;
     clientOptions?: Omit<HubSpotClientOptions, 'baseUrl' | 'token'>;

@@ -10,11 +10,11 @@ import type { HubSpotRead } from './read-hubspot';
 export function importSynced(
   principal: Principal,
   read: HubSpotRead,
-  options: { force: boolean; queue: ImportQueue; onProgress: (progress: ImportProgress) => void },
+  options: { force: boolean; queue: ImportQueue; retentionDays: number; onProgress: (progress: ImportProgress) => void },
 ): Promise<CrmImportResult> {
   return importCrmData(
     principal,
     { ...read.documents, homeCurrency: read.homeCurrency ?? undefined, mode: read.mode, force: options.force },
-    { queue: options.queue, onProgress: options.onProgress },
+    { queue: options.queue, retentionDays: options.retentionDays, onProgress: options.onProgress },
   );
 }

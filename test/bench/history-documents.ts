@@ -1,4 +1,4 @@
-/** Internal (benchmark): documents stored per collection, counted through the official driver. */
+/** Internal (benchmark): documents and bytes stored per collection, read through the official driver. */
 import { MongoClient } from 'mongodb';
 
 /**
@@ -16,6 +16,26 @@ export async function countDocuments(uri: string, dbName: string): Promise<Recor
       counts[name] = await db.collection(name).estimatedDocumentCount();
     }
     return counts;
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * The BSON bytes of every collection's documents (`collStats` size, indexes not included): what
+ * a compacted data directory holds of each.
+ */
+export async function collectionBytes(uri: string, dbName: string): Promise<Record<string, number>> {
+  const client = new MongoClient(uri, { directConnection: true });
+  try {
+    const db = client.db(dbName);
+    const collections = await db.listCollections({}, { nameOnly: true }).toArray();
+    const bytes: Record<string, number> = {};
+    for (const { name } of collections.sort((a, b) => a.name.localeCompare(b.name))) {
+      const stats = await db.command({ collStats: name });
+      bytes[name] = Number(stats.size);
+    }
+    return bytes;
   } finally {
     await client.close();
   }

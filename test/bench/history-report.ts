@@ -30,6 +30,8 @@ export interface RestartFigures {
   rssAfterStart: number;
   rssAfterReads: number;
   documents: Record<string, number>;
+  /** BSON bytes per collection (indexes not included). */
+  bytes: Record<string, number>;
   pipelines: number;
   reads: ReadCost;
 }
@@ -117,12 +119,19 @@ export function printHistory(result: HistoryResult): void {
     );
   }
 
-  console.log('\ndocuments per collection');
+  console.log('\ndocuments and their bytes per collection');
   const collections = [...new Set([...Object.keys(restarts[0].documents), ...Object.keys(restarts[1].documents)])].sort();
+  const kb = (bytes: number | undefined): string => `${((bytes ?? 0) / 1024).toFixed(0)} KB`;
   table([
-    ['collection', `day 0`, `day ${restarts[1].day}`],
-    ...collections.map((name) => [name, String(restarts[0].documents[name] ?? 0), String(restarts[1].documents[name] ?? 0)]),
-    ['total', String(total(restarts[0].documents)), String(total(restarts[1].documents))],
+    ['collection', `day 0`, `day ${restarts[1].day}`, 'day 0 bytes', `day ${restarts[1].day} bytes`],
+    ...collections.map((name) => [
+      name,
+      String(restarts[0].documents[name] ?? 0),
+      String(restarts[1].documents[name] ?? 0),
+      kb(restarts[0].bytes[name]),
+      kb(restarts[1].bytes[name]),
+    ]),
+    ['total', String(total(restarts[0].documents)), String(total(restarts[1].documents)), kb(total(restarts[0].bytes)), kb(total(restarts[1].bytes))],
   ]);
 
   console.log('\nrestart on the same data (reads: ms; cold = first sweep after the restart, warm = median of 3 sweeps)');

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { HistoryClient } from './history-client';
 import { HistoryCompany } from './history-company';
-import { countDocuments } from './history-documents';
+import { collectionBytes, countDocuments } from './history-documents';
 import { dirBytes, freePort, rssOf, startGateway, startStore, stop, type Started } from './history-processes';
 import { measureReads } from './history-reads';
 import { printHistory, progressLine, ratiosOf, type DayFigures, type HistoryResult, type RestartFigures } from './history-report';
@@ -132,6 +132,7 @@ async function restart(servers: Servers, day: number, weeks: number): Promise<Re
     rssAfterStart,
     rssAfterReads: servers.rss().gateway,
     documents: await countDocuments(servers.countUri, DB_NAME),
+    bytes: await collectionBytes(servers.countUri, DB_NAME),
     pipelines: all.length,
     reads,
   };

@@ -44,7 +44,7 @@ async function dashboardFor(members: number, tag: string, snapshotAt: string) {
   db.resetCommands();
   const data = await queryData(DASHBOARD);
   const commands = commandsOf(db).filter((c) => c.startsWith('find '));
-  const batches = factsBatches.mock.calls.map(([keys]) => keys.length);
+  const batches = factsBatches.mock.calls.map(([, keys]) => keys.length);
   factsBatches.mockRestore();
   return { data, commands, batches, scenario };
 }
@@ -80,7 +80,8 @@ describe('the dashboard query', () => {
   });
 
   it('reads nothing of a committed snapshot twice: a second dashboard only asks what may change', async () => {
-    await db.bumpAll();
+    // Every scope but the removals by retention, the one write that drops the snapshot cache.
+    await db.bumpAll(['pruned_snapshots']);
     db.resetCommands();
     await queryData(DASHBOARD);
     // definitions, pipelines and facts come from the snapshot cache now
@@ -102,7 +103,7 @@ describe('the dashboard query', () => {
   });
 
   it('reads the snapshots of a time-series window once for every pipeline of the query', async () => {
-    await db.bumpAll();
+    await db.bumpAll(['pruned_snapshots']);
     db.resetCommands();
     const data = await queryData(`{ snapshot { definitions { pipelines { id timeseries(metric: "open_opportunities", duration: 4) { points { value } } } } } }`);
     expect(data.snapshot.definitions[0].pipelines).toHaveLength(13);

@@ -1,4 +1,6 @@
+import { calculateObjectSize, type Binary } from 'bson';
 import mongoose from 'mongoose';
+import { unpackDayBuckets } from '../../src/models/packed-day-buckets';
 import { SETTINGS_ID, SettingsModel } from '../../src/models/settings.model';
 import { getPipelineMetrics } from '../../src/services/metrics/metrics.service';
 import { DataAccess } from '../../src/data/data-access';
@@ -30,8 +32,8 @@ async function measureRead(snapshotId: string, pipelineId: string) {
   const facts = await mongoose.connection.db!.collection('pipeline_facts').findOne({ _id: `${snapshotId}:${pipelineId}` as never });
   return {
     reads: sent,
-    factsBytes: Buffer.byteLength(JSON.stringify(facts)),
-    days: (facts!.days as unknown[]).length,
+    factsBytes: calculateObjectSize(facts!),
+    days: unpackDayBuckets((facts!.packedDays as Binary).buffer).length,
     values: answer.selection.values.length,
   };
 }

@@ -1,12 +1,17 @@
 import { SnapshotModel } from '../../src/models/snapshot.model';
+import { PipelineFactsModel } from '../../src/models/pipeline-facts.model';
 import { SnapshotCache } from '../../src/data/snapshot-cache';
+import { requestData } from '../../src/data/request-data';
+import { countersOf } from '../../src/data/scopes';
 import { seedSnapshot } from '../metrics/support/seed-opportunities';
 import { startDatabase, TestDatabase } from './support/database';
 
 let db: TestDatabase;
 let snapshotCache = new SnapshotCache();
 const ids: string[] = [];
-const facts = (snapshotId: string, pipelines: string[]) => snapshotCache.facts(pipelines.map((p) => [snapshotId, p] as const));
+/** A request's data under one view: no snapshot is removed while these tests run. */
+const data = requestData({ versions: countersOf(undefined) });
+const facts = (snapshotId: string, pipelines: string[]) => snapshotCache.facts(data, pipelines.map((p) => [snapshotId, p] as const));
 const MEMBER_PIPELINES = ['sales', 'sales.member.member-1', 'sales.member.member-2', 'sales.member.member-3'];
 
 beforeAll(async () => {
@@ -21,8 +26,8 @@ describe('the committed-snapshot cache', () => {
   it('reads a committed snapshot once, then answers from memory', async () => {
     snapshotCache = new SnapshotCache();
     db.resetCommands();
-    const first = await snapshotCache.definitions(ids[0]);
-    await snapshotCache.definitions(ids[0]);
+    const first = await snapshotCache.definitions(data, ids[0]);
+    await snapshotCache.definitions(data, ids[0]);
     await facts(ids[0], ['sales', 'sales']);
     await facts(ids[0], ['sales']);
     expect(first.map((d) => d.id)).toEqual(['sales']);
@@ -31,7 +36,7 @@ describe('the committed-snapshot cache', () => {
 
   it('reads facts once for requests missing them together, and keeps an absent pipeline as null', async () => {
     snapshotCache = new SnapshotCache();
-    await snapshotCache.snapshots([ids[0]]);
+    await snapshotCache.snapshots(data, [ids[0]]);
     db.resetCommands();
     const together = await Promise.all([facts(ids[0], ['sales', 'sales.member.nobody']), facts(ids[0], ['sales.member.nobody', 'sales']), facts(ids[0], ['sales'])]);
     expect(together[0][0]).toBe(together[1][1]);
@@ -45,23 +50,23 @@ describe('the committed-snapshot cache', () => {
   it('never caches a pending snapshot, and answers null for a pipeline the snapshot lacks', async () => {
     snapshotCache = new SnapshotCache();
     await SnapshotModel.updateOne({ _id: ids[2] }, { $set: { status: 'pending' } });
-    expect(await snapshotCache.snapshots([ids[2], ids[1]])).toEqual([null, expect.objectContaining({ id: ids[1] })]);
-    await expect(snapshotCache.definitions(ids[2])).rejects.toThrow(`snapshot ${ids[2]} is not committed`);
+    expect(await snapshotCache.snapshots(data, [ids[2], ids[1]])).toEqual([null, expect.objectContaining({ id: ids[1] })]);
+    await expect(snapshotCache.definitions(data, ids[2])).rejects.toThrow(`snapshot ${ids[2]} is not committed`);
     await SnapshotModel.updateOne({ _id: ids[2] }, { $set: { status: 'committed' } });
     expect(await facts(ids[1], ['sales.member.nobody', 'sales'])).toEqual([null, expect.objectContaining({ pipelineId: 'sales' })]);
   });
 
   it('keeps at most the configured number of snapshots, dropping the least recently used', async () => {
     snapshotCache = new SnapshotCache({ snapshots: 2, facts: 100 });
-    await snapshotCache.snapshots([ids[0]]);
-    await snapshotCache.snapshots([ids[1]]);
-    await snapshotCache.snapshots([ids[0]]); // ids[0] used again: ids[1] is now the oldest
-    await snapshotCache.snapshots([ids[2]]);
+    await snapshotCache.snapshots(data, [ids[0]]);
+    await snapshotCache.snapshots(data, [ids[1]]);
+    await snapshotCache.snapshots(data, [ids[0]]); // ids[0] used again: ids[1] is now the oldest
+    await snapshotCache.snapshots(data, [ids[2]]);
     expect(snapshotCache.size().snapshots).toBe(2);
     db.resetCommands();
-    await snapshotCache.snapshots([ids[0], ids[2]]);
+    await snapshotCache.snapshots(data, [ids[0], ids[2]]);
     expect(db.commands).toEqual([]);
-    await snapshotCache.snapshots([ids[1]]);
+    await snapshotCache.snapshots(data, [ids[1]]);
     expect(db.commands).toEqual(['find']);
   });
 
@@ -74,7 +79,21 @@ describe('the committed-snapshot cache', () => {
     expect(snapshotCache.size()).toEqual({ snapshots: 1, facts: 1 });
     // a batch larger than the cache still answers every key
     snapshotCache = new SnapshotCache({ snapshots: 1, facts: 1 });
-    const mixed = await snapshotCache.facts([[ids[0], 'sales'], [ids[1], 'sales'], [ids[2], 'sales']]);
+    const mixed = await snapshotCache.facts(data, [[ids[0], 'sales'], [ids[1], 'sales'], [ids[2], 'sales']]);
     expect(mixed.map((f) => f?.snapshotId)).toEqual(ids);
+  });
+
+  it('reads facts written before day buckets were packed (a `days` array) as it reads packed ones', async () => {
+    snapshotCache = new SnapshotCache();
+    const [packed] = await facts(ids[1], ['sales']);
+    expect(packed!.days.length).toBeGreaterThan(0);
+    const id = `${ids[1]}:sales`;
+    await PipelineFactsModel.collection.updateOne({ _id: id as never }, { $set: { days: packed!.days }, $unset: { packedDays: '' } });
+    try {
+      snapshotCache = new SnapshotCache();
+      expect(await facts(ids[1], ['sales'])).toEqual([packed]);
+    } finally {
+      snapshotCache = new SnapshotCache();
+    }
   });
 });

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       hubspotBaseUrl: 'https://api.hubapi.com',
       syncIntervalMinutes: 0,
       syncLeaseSeconds: 60,
+      snapshotRetentionDays: 14,
     });
   });
 
@@ -51,6 +52,7 @@ describe('loadConfig', () => {
       SEED_DEMO: 'no',
       SYNC_INTERVAL_MINUTES: '15',
       SYNC_LEASE_SECONDS: '120',
+      SNAPSHOT_RETENTION_DAYS: '90',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -62,6 +64,7 @@ describe('loadConfig', () => {
       seedDemo: false,
       syncIntervalMinutes: 15,
       syncLeaseSeconds: 120,
+      snapshotRetentionDays: 90,
     });
   });
 
@@ -81,6 +84,9 @@ describe('loadConfig', () => {
     [{ SYNC_INTERVAL_MINUTES: '15m' }, 'SYNC_INTERVAL_MINUTES must be an integer from 0 to 10080, got "15m"'],
     [{ SYNC_INTERVAL_MINUTES: '20000' }, 'SYNC_INTERVAL_MINUTES must be an integer from 0 to 10080, got "20000"'],
     [{ SYNC_LEASE_SECONDS: '1' }, 'SYNC_LEASE_SECONDS must be an integer from 3 to 3600, got "1"'],
+    [{ SNAPSHOT_RETENTION_DAYS: '0' }, 'SNAPSHOT_RETENTION_DAYS must be an integer from 1 to 36500, got "0"'],
+    [{ SNAPSHOT_RETENTION_DAYS: '30d' }, 'SNAPSHOT_RETENTION_DAYS must be an integer from 1 to 36500, got "30d"'],
+    [{ SNAPSHOT_RETENTION_DAYS: '-5' }, 'SNAPSHOT_RETENTION_DAYS must be an integer from 1 to 36500, got "-5"'],
   ])('rejects %j with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
   });

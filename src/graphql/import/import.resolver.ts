@@ -20,7 +20,7 @@ export class ImportResolver {
       mode: input.mode,
       force: input.force,
       homeCurrency: input.homeCurrency ?? undefined,
-    }, { queue: ctx.access.imports });
+    }, { queue: ctx.access.imports, retentionDays: ctx.access.snapshotRetentionDays });
     return toCrmImportResult(result);
   }
 }

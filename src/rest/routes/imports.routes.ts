@@ -41,7 +41,7 @@ const importRoute: RouteDefinition<CrmImportBody> = {
       mode: input.mode,
       force: input.force,
       homeCurrency: input.home_currency,
-    }, { queue: ctx.access.imports });
+    }, { queue: ctx.access.imports, retentionDays: ctx.access.snapshotRetentionDays });
     const { counts } = result;
     const message = result.reused
       ? 'This data was already imported; its snapshot is answered and nothing was written'

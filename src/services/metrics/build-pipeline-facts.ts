@@ -1,5 +1,6 @@
 import { DefinitionModel } from '../../models/definition.model';
 import { heldAt, OpportunityModel } from '../../models/opportunity.model';
+import { packDayBuckets } from '../../models/packed-day-buckets';
 import { PipelineFactsDoc, PipelineFactsModel } from '../../models/pipeline-facts.model';
 import { PipelineModel, pipelineIdOf } from '../../models/pipeline.model';
 import { SnapshotModel } from '../../models/snapshot.model';
@@ -51,7 +52,7 @@ export async function buildPipelineFacts(snapshotId: string): Promise<{ pipeline
   }
 
   const docs: PipelineFactsDoc[] = pipelines.map((pipeline) => {
-    const result = accumulators.get(pipeline.pipelineId)!.result();
+    const { days, ...result } = accumulators.get(pipeline.pipelineId)!.result();
     return {
       _id: `${snapshotId}:${pipeline.pipelineId}`,
       snapshotId,
@@ -63,6 +64,7 @@ export async function buildPipelineFacts(snapshotId: string): Promise<{ pipeline
       snapshotAt,
       year,
       ...result,
+      packedDays: packDayBuckets(days),
       // A member's own pipeline is always about that member, even before their first deal.
       memberIds: pipeline.kind === 'member' && pipeline.memberId ? [pipeline.memberId] : result.memberIds,
     };

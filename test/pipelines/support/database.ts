@@ -10,7 +10,7 @@ import { connectDatabase } from '../../../src/db/connect-database';
 import { Role } from '../../../src/auth/role';
 import type { Principal } from '../../../src/auth/principal';
 import { DataAccess } from '../../../src/data/data-access';
-import { SCOPES } from '../../../src/data/scopes';
+import { SCOPES, type Scope } from '../../../src/data/scopes';
 import { bumpVersions } from '../../../src/data/versions-document';
 import type { EmbeddedMongoServer } from '../../../src/store/server';
 import { monitored, testStoreUri, uniqueDatabaseName, watchCommands, type CommandListener } from '../../helpers/database-mode';
@@ -29,8 +29,11 @@ export interface TestDatabase {
   dbName: string;
   /** The data-access layer requests of these tests read through, as one app would own it. */
   access: DataAccess;
-  /** Moves every version counter, as a write to everything would: no cached mutable read is used after it. */
-  bumpAll(): Promise<void>;
+  /**
+   * Moves every version counter (but those of `except`), as a write to everything would: no cached
+   * mutable read is used after it.
+   */
+  bumpAll(except?: readonly Scope[]): Promise<void>;
   /**
    * Calls `listener` for each command sent to the database from this process until the returned
    * function is called (the embedded server's events, or the driver's command monitoring).
@@ -75,7 +78,7 @@ export async function startDatabase(): Promise<TestDatabase> {
     server,
     dbName,
     access: current,
-    bumpAll: () => bumpVersions(database.connection, SCOPES),
+    bumpAll: (except: readonly Scope[] = []) => bumpVersions(database.connection, SCOPES.filter((scope) => !except.includes(scope))),
     onCommand,
     commands,
     resetCommands: () => {

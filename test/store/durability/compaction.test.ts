@@ -1,6 +1,7 @@
 import { cpSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { Catalog, CLOSE_COMPACTION_MIN_BYTES } from '../../../src/store/storage/catalog';
 import { FileJournal, type CompactionStep } from '../../../src/store/storage/file-journal';
 import type { Mutation } from '../../../src/store/storage/mutation';
 import { applyMutations, modelAsMutations, tempDirs, type ModelState } from './journal-fixtures';
@@ -194,5 +195,45 @@ describe('FileJournal compaction', () => {
     const { size } = statSync(snapshot);
     require('node:fs').truncateSync(snapshot, size - 40);
     await expect(new FileJournal(dir).open()).rejects.toThrow(/snapshot-0000000001\.bson at byte \d+: \d+ damaged bytes at the end of a snapshot/);
+  });
+});
+
+describe('compaction at a clean close', () => {
+  /** The ids the data directory holds, read back by a catalog as the next start would. */
+  async function idsAtStart(dir: string): Promise<number[]> {
+    const catalog = await Catalog.open(new FileJournal(dir));
+    const found = [...(catalog.collection('app', 't')?.docs.values() ?? [])].map((doc) => doc._id as number).sort((a, b) => a - b);
+    await catalog.close();
+    return found;
+  }
+  /** Inserts documents of about 1 KB until the log holds `bytes`. */
+  async function fill(catalog: Catalog, journal: FileJournal, bytes: number): Promise<number> {
+    let n = 0;
+    while (journal.logBytes < bytes) {
+      n += 1;
+      await catalog.commit([{ op: 'insert', ns: 'app.t', docs: [{ _id: n, v: 'x'.repeat(1000) }] }]);
+    }
+    return n;
+  }
+
+  it('folds a log of CLOSE_COMPACTION_MIN_BYTES or more into a snapshot, and the next start reads it', async () => {
+    const dir = dirs.make();
+    const journal = new FileJournal(dir);
+    const catalog = await Catalog.open(journal);
+    const n = await fill(catalog, journal, CLOSE_COMPACTION_MIN_BYTES);
+    await catalog.close();
+    expect(readdirSync(dir).sort()).toEqual(['journal-0000000001.log', 'snapshot-0000000001.bson']);
+    expect(statSync(join(dir, 'journal-0000000001.log')).size).toBeLessThan(100);
+    expect(await idsAtStart(dir)).toEqual(range(1, n));
+  });
+
+  it('leaves a smaller log as it is: closing stays instant', async () => {
+    const dir = dirs.make();
+    const journal = new FileJournal(dir);
+    const catalog = await Catalog.open(journal);
+    const n = await fill(catalog, journal, CLOSE_COMPACTION_MIN_BYTES / 4);
+    await catalog.close();
+    expect(readdirSync(dir).sort()).toEqual(['journal-0000000000.log']);
+    expect(await idsAtStart(dir)).toEqual(range(1, n));
   });
 });
