@@ -71,9 +71,18 @@ export async function resolveSnapshot(ctx: RequestContext, snapshotId?: string |
 
 /** The 404 of a snapshot id no committed snapshot has: why, when retention removed it. */
 async function snapshotNotFound(ctx: RequestContext, snapshotId: string): Promise<NotFoundError> {
+  return (await removedByRetention(ctx, snapshotId)) ?? new NotFoundError(`Snapshot ${snapshotId} not found`);
+}
+
+/**
+ * The 404 saying retention removed `snapshotId`, or null when it did not. Also asked when a read of
+ * a snapshot that was there when the request began finds it gone: retention removed it meanwhile,
+ * which is the client's 404, not a broken import.
+ */
+export async function removedByRetention(ctx: RequestContext, snapshotId: string): Promise<NotFoundError | null> {
   ctx.data.noteRead('pruned_snapshots');
   const pruned = await PrunedSnapshotModel.findById(snapshotId, { snapshotAt: 1, retentionDays: 1 }).lean<PrunedSnapshotDoc>();
-  if (!pruned) return new NotFoundError(`Snapshot ${snapshotId} not found`);
+  if (!pruned) return null;
   return new NotFoundError(
     `Snapshot ${snapshotId} (${new Date(pruned.snapshotAt).toISOString()}) was removed by retention (SNAPSHOT_RETENTION_DAYS=${pruned.retentionDays}): ` +
       'older snapshots are kept only as the last one of each period',

@@ -2,7 +2,7 @@ import type { RequestContext } from '../../context/request-context';
 import { periodYearOf } from '../../domain/period';
 import { factsKey } from '../../loaders/pipeline.loaders';
 import { SETTINGS_ID } from '../../models/settings.model';
-import { getPipeline } from '../pipeline.service';
+import { getPipeline, removedByRetention } from '../pipeline.service';
 import type { PipelineView, SnapshotView } from '../../domain/snapshot-views';
 import { METRIC_CATALOGUE, MetricName, metricDefinition } from './catalogue';
 import { MetricEnvironment } from './evaluate';
@@ -31,10 +31,18 @@ export async function getPipelineMetrics(ctx: RequestContext, request: PipelineM
   return { pipeline, selection: await metricsOf(ctx, pipeline, names) };
 }
 
-/** Facts of a pipeline read through the loaders; their absence is a broken import, not a client error. */
+/**
+ * Facts of a pipeline read through the loaders. Their absence is a broken import, not a client
+ * error, unless retention removed the snapshot after the request found it: then a 404 says so.
+ */
 export async function factsOf(ctx: RequestContext, snapshotId: string, pipelineId: string): Promise<PipelineFacts> {
-  const facts = await ctx.loaders.pipelineFacts.load(factsKey(snapshotId, pipelineId));
-  if (!facts) throw new Error(`pipeline facts missing for ${pipelineId} in committed snapshot ${snapshotId}`);
+  let facts: PipelineFacts | null;
+  try {
+    facts = await ctx.loaders.pipelineFacts.load(factsKey(snapshotId, pipelineId));
+  } catch (error) {
+    throw (await removedByRetention(ctx, snapshotId)) ?? error;
+  }
+  if (!facts) throw (await removedByRetention(ctx, snapshotId)) ?? new Error(`pipeline facts missing for ${pipelineId} in committed snapshot ${snapshotId}`);
   return facts;
 }
 
