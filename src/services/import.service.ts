@@ -332,7 +332,7 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     });
     done = Math.max(done, (plan.indexOf(snapshot) + 1) * data.deals.length);
     await writePipelines(snapshot.id, buildPipelines(data.definitions, rows));
-    await buildPipelineFacts(snapshot.id);
+    await buildPipelineFacts(snapshot.id, rows);
     await ctx.renewLease();
     ctx.onProgress({ step: 'snapshots', done: Math.min(done, total), total });
   }

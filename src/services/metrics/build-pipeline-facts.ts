@@ -1,22 +1,25 @@
 import { DefinitionModel } from '../../models/definition.model';
-import { heldAt, OpportunityModel } from '../../models/opportunity.model';
 import { packDayBuckets } from '../../models/packed-day-buckets';
 import { PipelineFactsDoc, PipelineFactsModel } from '../../models/pipeline-facts.model';
 import { PipelineModel, pipelineIdOf } from '../../models/pipeline.model';
 import { SnapshotModel } from '../../models/snapshot.model';
+import type { OpportunityRow } from '../../import/snapshot-writer';
 import { PipelineFactsAccumulator } from './facts';
 
 /** How many facts documents go into one insert. */
 const INSERT_BATCH = 500;
 
 /**
- * Precomputes the facts of every pipeline of a snapshot. The import calls it after writing the
- * snapshot's definitions, pipelines and opportunities and before marking it committed; it is the
- * only place that scans opportunities for metrics. Idempotent: a retry replaces earlier facts.
- * Throws when the snapshot does not exist.
+ * Precomputes the facts of every pipeline of a snapshot from `opportunities`, the rows the import
+ * has just stored as the snapshot's opportunities (writeOpportunityVersions): the import holds
+ * them in memory, so the facts need no second read of every deal the snapshot holds. They are
+ * accumulated in deal id order, so a snapshot's sums come out the same whichever import made it.
+ * The import calls it after writing the snapshot's definitions, pipelines and opportunities and
+ * before marking it committed. Idempotent: a retry replaces earlier facts. Throws when the
+ * snapshot does not exist.
  */
-export async function buildPipelineFacts(snapshotId: string): Promise<{ pipelines: number; opportunities: number }> {
-  const snapshot = await SnapshotModel.findById(snapshotId, { snapshotAt: 1, seq: 1 }).lean();
+export async function buildPipelineFacts(snapshotId: string, opportunities: readonly OpportunityRow[]): Promise<{ pipelines: number; opportunities: number }> {
+  const snapshot = await SnapshotModel.findById(snapshotId, { snapshotAt: 1 }).lean();
   if (!snapshot) throw new Error(`buildPipelineFacts: snapshot ${snapshotId} does not exist`);
   const snapshotAt = new Date(snapshot.snapshotAt);
   const year = snapshotAt.getUTCFullYear();
@@ -32,23 +35,13 @@ export async function buildPipelineFacts(snapshotId: string): Promise<{ pipeline
   const accumulators = new Map<string, PipelineFactsAccumulator>();
   for (const pipeline of pipelines) accumulators.set(pipeline.pipelineId, new PipelineFactsAccumulator(year));
 
-  let opportunities = 0;
-  const cursor = OpportunityModel.find(heldAt(snapshot.seq)).lean().cursor({ batchSize: 1000 });
-  for await (const opportunity of cursor) {
-    opportunities += 1;
+  const byDealId = [...opportunities].sort((a, b) => (a.dealId < b.dealId ? -1 : a.dealId > b.dealId ? 1 : 0));
+  for (const opportunity of byDealId) {
     const p = probability.get(`${opportunity.definitionId}\u0000${opportunity.stageId}`) ?? 0;
-    const fields = {
-      stageId: opportunity.stageId,
-      amount: opportunity.amount,
-      memberId: opportunity.memberId ?? null,
-      createdAt: opportunity.createdAt ? new Date(opportunity.createdAt) : null,
-      closedAt: opportunity.closedAt ? new Date(opportunity.closedAt) : null,
-      outcome: opportunity.outcome,
-    };
     const targets = [pipelineIdOf(opportunity.definitionId, 'complete')];
     if (opportunity.teamId) targets.push(pipelineIdOf(opportunity.definitionId, 'team', opportunity.teamId));
     if (opportunity.memberId) targets.push(pipelineIdOf(opportunity.definitionId, 'member', opportunity.memberId));
-    for (const pipelineId of targets) accumulators.get(pipelineId)?.add(fields, p);
+    for (const pipelineId of targets) accumulators.get(pipelineId)?.add(opportunity, p);
   }
 
   const docs: PipelineFactsDoc[] = pipelines.map((pipeline) => {
@@ -73,5 +66,5 @@ export async function buildPipelineFacts(snapshotId: string): Promise<{ pipeline
   for (let i = 0; i < docs.length; i += INSERT_BATCH) {
     await PipelineFactsModel.insertMany(docs.slice(i, i + INSERT_BATCH), { ordered: true });
   }
-  return { pipelines: docs.length, opportunities };
+  return { pipelines: docs.length, opportunities: opportunities.length };
 }

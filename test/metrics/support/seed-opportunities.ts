@@ -62,7 +62,7 @@ export async function seedSnapshot(options: { count: number; members: number; sn
   // Each seeded snapshot is a whole picture of its own, written as the import writes one.
   await writeOpportunityVersions(seq, rows, () => undefined);
   const started = performance.now();
-  await buildPipelineFacts(snapshotId);
+  await buildPipelineFacts(snapshotId, rows);
   const buildMs = performance.now() - started;
   await SnapshotModel.updateOne({ _id: snapshotId }, { $set: { status: 'committed' } });
   return { snapshotId, buildMs };
