@@ -1,11 +1,6 @@
 import 'reflect-metadata';
-import { parseArgs } from 'node:util';
-import type { Principal } from '../auth/principal';
-import { Role } from '../auth/role';
 import { loadConfig } from '../config';
-import { connectDatabase } from '../db/connect-database';
-import { migrateOpportunityCopies } from '../db/migrate-opportunity-copies';
-import { clearImportLease } from '../import/import-lease';
+import { CLI_PRINCIPAL, openCliDatabase, parseCliArgs } from './cli-setup';
 import { ErrorWithCode } from '../errors';
 import { formatImportSummary } from '../import/import-summary';
 import { createProgressReporter } from '../import/progress-reporter';
@@ -25,44 +20,28 @@ or more pages of GET /crm/v3/objects/deals. Uses MONGODB_URI, else the embedded 
   --home-currency  the portal's companyCurrency (GET /account-info/v3/details), to count deals in
                  other currencies than the configured one with amount_in_home_currency`;
 
-/** The CLI runs with the rights of whoever can run it on the server: an admin. */
-const CLI_PRINCIPAL: Principal = { subject: 'cli', role: Role.ADMIN, memberId: null, teamId: null };
-
 async function main(): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
-      allowPositionals: true,
-      options: {
-        'snapshot-at': { type: 'string' },
-        backfill: { type: 'boolean' },
-        incremental: { type: 'boolean' },
-        force: { type: 'boolean' },
-        'home-currency': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (args.values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const args = parseCliArgs(
+    USAGE,
+    {
+      'snapshot-at': { type: 'string' },
+      backfill: { type: 'boolean' },
+      incremental: { type: 'boolean' },
+      force: { type: 'boolean' },
+      'home-currency': { type: 'string' },
+    },
+    true,
+  );
+  if (typeof args === 'number') return args;
   if (args.positionals.length === 0) {
     console.error(USAGE);
     return 2;
   }
   const documents = await readHubSpotFiles(args.positionals, { incremental: args.values.incremental === true });
   const config = loadConfig();
-  const database = await connectDatabase({ uri: config.mongodbUri, dataDir: config.dataDir });
+  const database = await openCliDatabase(config);
   const progress = createProgressReporter();
   try {
-    // A database written before opportunity versions is converted first, as the gateway's start-up does.
-    await migrateOpportunityCopies(database.connection);
-    // Only this process can open an embedded data directory: a lease found there was left by one that stopped.
-    if (database.embedded) await clearImportLease();
     const result = await importCrmData(
       CLI_PRINCIPAL,
       {
