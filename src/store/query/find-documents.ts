@@ -3,6 +3,7 @@ import { StoreError } from '../errors';
 import type { Collection } from '../storage/collection';
 import { isPlainObject } from '../storage/document-paths';
 import { planAccess, type Access } from './access';
+import { isSimpleIdQuery } from './candidates';
 import type { Collation } from './collation';
 import { compileFilter, describeType } from './filter';
 import { originalOf, viewOf } from './mingo-view';
@@ -36,6 +37,12 @@ export function findDocuments(coll: Collection | undefined, spec: FindSpec): Doc
 /** Runs a find and reports its access path; `countExamined` counts the documents it looked at. */
 export function runFind(coll: Collection | undefined, spec: FindSpec, countExamined = false): FindRun {
   const collation = spec.collation ?? null;
+  if (!countExamined && isIdHackOnly(spec)) {
+    // The `_id` map's key equality is mongod's equality when no collation applies, so the one
+    // document it names is the answer as it stands: no filter to compile and run over it.
+    const access = planAccess(coll, spec.filter as Document, { idHack: true });
+    if (access.stage === 'IDHACK' || access.stage === 'EOF') return { docs: [...access.docs], access, docsExamined: 0 };
+  }
   const query = compileFilter(spec.filter, 'filter', collation);
   const project = compileProjection(optionalObject(spec.projection, 'projection'), query);
   // Sort directions of any numeric type read as numbers (mongosh sends doubles).
@@ -63,6 +70,14 @@ export function runFind(coll: Collection | undefined, spec: FindSpec, countExami
   const page = (cursor.all() as Document[]).map(originalOf);
   run.docs = project ? page.map(project) : page;
   return run;
+}
+
+/** A simple `_id` equality (isSimpleIdQuery) with nothing but a limit around it. */
+function isIdHackOnly(spec: FindSpec): boolean {
+  const { filter, projection, sort, hint, collation, skip } = spec;
+  if (collation || skip || hint !== undefined || !isPlainObject(filter) || !isSimpleIdQuery(filter)) return false;
+  const empty = (v: unknown) => v === undefined || v === null || (isPlainObject(v) && Object.keys(v).length === 0);
+  return empty(projection) && empty(sort);
 }
 
 /** The documents' views (mingo-view.ts), made as mingo asks for them. */
