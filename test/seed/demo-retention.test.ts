@@ -28,7 +28,7 @@ it('keeps every demo snapshot as it read, removing the real imports\' older snap
   const demo = await SnapshotModel.find({ demo: true }, { _id: 1 }).sort({ snapshotAt: 1 }).lean();
   expect(demo.length).toBeGreaterThan(4);
   const demoIds = demo.map((s) => s._id as string);
-  const before = new Map<string, unknown>();
+  const before = new Map<string, { opportunities: unknown; pipelines: number }>();
   for (const id of demoIds) before.set(id, { opportunities: await opportunitiesOf(id), pipelines: await PipelineModel.countDocuments({ snapshotId: id }) });
 
   // Ten daily imports of real data a month later, keeping three days: the demo guard lets the first through.
@@ -42,6 +42,6 @@ it('keeps every demo snapshot as it read, removing the real imports\' older snap
   expect(await PrunedSnapshotModel.countDocuments({ _id: trusted({ $in: demoIds }) })).toBe(0);
   for (const id of demoIds) {
     expect({ id, reads: { opportunities: await opportunitiesOf(id), pipelines: await PipelineModel.countDocuments({ snapshotId: id }) } }).toEqual({ id, reads: before.get(id) });
-    expect(await PipelineFactsModel.countDocuments({ snapshotId: id })).toBe(before.get(id) && (before.get(id) as { pipelines: number }).pipelines);
+    expect(await PipelineFactsModel.countDocuments({ snapshotId: id })).toBe(before.get(id)!.pipelines);
   }
 }, 120_000);
