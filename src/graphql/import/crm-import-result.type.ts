@@ -3,7 +3,7 @@ import type { CrmImportResult } from '../../services/import.service';
 import { CrmImportMode } from './crm-import.input';
 import { PipelineSnapshot, toPipelineSnapshot } from '../pipeline/pipeline-snapshot.type';
 
-@ObjectType({ description: 'What an import counted.' })
+@ObjectType({ simpleResolvers: true, description: 'What an import counted.' })
 export class CrmImportCounts {
   @Field(() => Int, { description: 'Pipeline definitions imported (archived ones excluded).' })
   pipelines!: number;
@@ -24,7 +24,7 @@ export class CrmImportCounts {
   membersCreated!: number;
 }
 
-@ObjectType({ description: 'What an incremental import changed (zeros for a full import).' })
+@ObjectType({ simpleResolvers: true, description: 'What an incremental import changed (zeros for a full import).' })
 export class CrmImportChanges {
   @Field(() => Int, { description: 'Deals carried: added or changed.' })
   updated!: number;
@@ -33,7 +33,7 @@ export class CrmImportChanges {
   removed!: number;
 }
 
-@ObjectType({ description: 'An item of the HubSpot data left out, or taken with a stated default.' })
+@ObjectType({ simpleResolvers: true, description: 'An item of the HubSpot data left out, or taken with a stated default.' })
 export class CrmImportSkipped {
   @Field(() => ID, { description: 'HubSpot id of the deal, owner, pipeline or stage.' })
   id!: string;
@@ -42,7 +42,7 @@ export class CrmImportSkipped {
   reason!: string;
 }
 
-@ObjectType('CrmImportResult', { description: 'The outcome of an import: its snapshot, counts and skipped items.' })
+@ObjectType('CrmImportResult', { simpleResolvers: true, description: 'The outcome of an import: its snapshot, counts and skipped items.' })
 export class CrmImportResultType {
   @Field(() => ID, { description: 'The current snapshot of the import (see `snapshot(id:)`).' })
   snapshotId!: string;

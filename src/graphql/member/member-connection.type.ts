@@ -3,7 +3,7 @@ import { encodeMemberCursor } from '../../services/member-cursor';
 import { Member } from './member.type';
 import { PageInfo } from './page-info.type';
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class MemberEdge {
   @Field({ description: 'Opaque; pass as `after` to read the members after this one.' })
   cursor!: string;
@@ -12,7 +12,7 @@ export class MemberEdge {
   node!: Member;
 }
 
-@ObjectType({ description: 'A page of members in stable (id) order.' })
+@ObjectType({ simpleResolvers: true, description: 'A page of members in stable (id) order.' })
 export class MemberConnection {
   @Field(() => [MemberEdge])
   edges!: MemberEdge[];

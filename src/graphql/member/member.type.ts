@@ -8,7 +8,7 @@ import { Role } from './role.enum';
  * other domains add fields (`pipelines`) with their own `@Resolver(() => Member)` classes and
  * read `teamId` from the root object.
  */
-@ObjectType({ description: 'A team member.' })
+@ObjectType({ simpleResolvers: true, description: 'A team member.' })
 export class Member {
   @Field(() => ID)
   id!: string;

@@ -1,6 +1,6 @@
 import { Field, ObjectType } from 'type-graphql';
 
-@ObjectType({ description: 'Relay-style position of a page in a cursor connection.' })
+@ObjectType({ simpleResolvers: true, description: 'Relay-style position of a page in a cursor connection.' })
 export class PageInfo {
   @Field()
   hasNextPage!: boolean;

@@ -1,7 +1,7 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import type { MetricDefinition as CatalogueEntry } from '../../services/metrics/catalogue';
 
-@ObjectType({ description: 'An entry of the metric catalogue; the id is a stable UUID.' })
+@ObjectType({ simpleResolvers: true, description: 'An entry of the metric catalogue; the id is a stable UUID.' })
 export class MetricDefinition {
   @Field(() => ID)
   id!: string;

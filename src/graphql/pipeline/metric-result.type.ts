@@ -2,7 +2,7 @@ import { Field, Float, ObjectType } from 'type-graphql';
 import type { MetricValue } from '../../services/metrics/select-metrics';
 import { MetricDefinition, toMetricDefinition } from './metric-definition.type';
 
-@ObjectType({ description: 'One metric of one pipeline, for the period containing its snapshot.' })
+@ObjectType({ simpleResolvers: true, description: 'One metric of one pipeline, for the period containing its snapshot.' })
 export class MetricResult {
   @Field(() => MetricDefinition)
   definition!: MetricDefinition;

@@ -3,7 +3,7 @@ import type { Timeseries } from '../../services/timeseries.service';
 import { Period, toPeriod } from '../settings/period.enum';
 import { MetricDefinition, toMetricDefinition } from './metric-definition.type';
 
-@ObjectType({ description: 'One period of a metric series.' })
+@ObjectType({ simpleResolvers: true, description: 'One period of a metric series.' })
 export class MetricSeriesPoint {
   @Field({ description: '`Q3`, `m7`, `w27`.' })
   period!: string;
@@ -21,7 +21,7 @@ export class MetricSeriesPoint {
   value!: number | null;
 }
 
-@ObjectType({ description: 'A metric over consecutive periods of the configured unit, oldest first.' })
+@ObjectType({ simpleResolvers: true, description: 'A metric over consecutive periods of the configured unit, oldest first.' })
 export class MetricSeries {
   @Field(() => MetricDefinition)
   metric!: MetricDefinition;

@@ -2,7 +2,7 @@ import { Field, ObjectType } from 'type-graphql';
 import { PageInfo } from '../member/page-info.type';
 import { Opportunity } from './opportunity.type';
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class OpportunityEdge {
   @Field({ description: 'Opaque; pass as `after` to read the opportunities after this one.' })
   cursor!: string;
@@ -11,7 +11,7 @@ export class OpportunityEdge {
   node!: Opportunity;
 }
 
-@ObjectType({ description: 'A page of opportunities in deal-id order.' })
+@ObjectType({ simpleResolvers: true, description: 'A page of opportunities in deal-id order.' })
 export class OpportunityConnection {
   @Field(() => [OpportunityEdge])
   edges!: OpportunityEdge[];

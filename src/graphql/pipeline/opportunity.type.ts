@@ -13,7 +13,7 @@ registerEnumType(OpportunityOutcome, {
 });
 
 /** A CRM deal in one snapshot. `stage`, `member` and `team` are field resolvers. */
-@ObjectType({ description: 'An opportunity (CRM deal) as it stood in one snapshot.' })
+@ObjectType({ simpleResolvers: true, description: 'An opportunity (CRM deal) as it stood in one snapshot.' })
 export class Opportunity {
   @Field(() => ID, { description: 'The CRM deal id.' })
   id!: string;

@@ -3,7 +3,7 @@ import type { SnapshotView } from '../../domain/snapshot-views';
 import { PageInfo } from '../member/page-info.type';
 
 /** A committed pipeline snapshot. `definitions` is a field resolver. */
-@ObjectType({ description: 'A committed, immutable snapshot of the CRM pipelines.' })
+@ObjectType({ simpleResolvers: true, description: 'A committed, immutable snapshot of the CRM pipelines.' })
 export class PipelineSnapshot {
   @Field(() => ID)
   id!: string;
@@ -16,7 +16,7 @@ export function toPipelineSnapshot(view: SnapshotView): PipelineSnapshot {
   return { id: view.id, createdAt: view.snapshotAt };
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class PipelineSnapshotEdge {
   @Field({ description: 'Opaque; pass as `after` to read the snapshots after this one.' })
   cursor!: string;
@@ -25,7 +25,7 @@ export class PipelineSnapshotEdge {
   node!: PipelineSnapshot;
 }
 
-@ObjectType({ description: 'A page of snapshots, newest first.' })
+@ObjectType({ simpleResolvers: true, description: 'A page of snapshots, newest first.' })
 export class PipelineSnapshotConnection {
   @Field(() => [PipelineSnapshotEdge])
   edges!: PipelineSnapshotEdge[];

@@ -1,7 +1,7 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 
 /** A stage of a pipeline definition; REST renders the same values as text. */
-@ObjectType({ description: 'A stage of a pipeline definition.' })
+@ObjectType({ simpleResolvers: true, description: 'A stage of a pipeline definition.' })
 export class Stage {
   @Field(() => ID)
   id!: string;

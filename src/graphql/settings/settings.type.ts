@@ -3,7 +3,7 @@ import { periodLabels } from '../../domain/period';
 import type { AccountSettings } from '../../services/settings.service';
 import { Period, toPeriod } from './period.enum';
 
-@ObjectType({ description: 'Account settings; each is null until an admin sets it.' })
+@ObjectType({ simpleResolvers: true, description: 'Account settings; each is null until an admin sets it.' })
 export class Settings {
   @Field(() => String, { nullable: true, description: 'ISO 4217 code, upper-case.' })
   currency!: string | null;

@@ -25,7 +25,7 @@ export enum CrmSyncTriggerEnum {
 }
 registerEnumType(CrmSyncTriggerEnum, { name: 'CrmSyncTrigger', description: 'What started a sync: the API, `npm run sync`, or SYNC_INTERVAL_MINUTES.' });
 
-@ObjectType({ description: 'What a sync read from HubSpot.' })
+@ObjectType({ simpleResolvers: true, description: 'What a sync read from HubSpot.' })
 export class CrmSyncFetched {
   @Field(() => Int, { description: 'Deals read: all of them on a full sync, those changed on an incremental one.' })
   deals!: number;
@@ -34,7 +34,7 @@ export class CrmSyncFetched {
   archived!: number;
 }
 
-@ObjectType('CrmSyncResult', { description: 'A sync that committed: its mode, what it read, and the import it made.' })
+@ObjectType('CrmSyncResult', { simpleResolvers: true, description: 'A sync that committed: its mode, what it read, and the import it made.' })
 export class CrmSyncResultType {
   @Field(() => ID)
   syncId!: string;
@@ -52,7 +52,7 @@ export class CrmSyncResultType {
   import!: CrmImportResultType;
 }
 
-@ObjectType({ description: 'One sync run.' })
+@ObjectType({ simpleResolvers: true, description: 'One sync run.' })
 export class CrmSyncRun {
   @Field(() => ID)
   syncId!: string;
@@ -85,7 +85,7 @@ export class CrmSyncRun {
   error!: string | null;
 }
 
-@ObjectType({ description: 'Where the HubSpot sync stands.' })
+@ObjectType({ simpleResolvers: true, description: 'Where the HubSpot sync stands.' })
 export class CrmSyncStatusType {
   @Field({ description: 'False when HUBSPOT_TOKEN is unset.' })
   configured!: boolean;

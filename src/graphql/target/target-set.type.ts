@@ -1,7 +1,7 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { Period } from '../settings/period.enum';
 
-@ObjectType({ description: 'The target for one period.' })
+@ObjectType({ simpleResolvers: true, description: 'The target for one period.' })
 export class TargetAmount {
   @Field({ description: '`Q1`, `m7`, `w27`.' })
   period!: string;
@@ -10,7 +10,7 @@ export class TargetAmount {
   amount!: number;
 }
 
-@ObjectType({ description: "One member's targets for one year, one amount per period in time order." })
+@ObjectType({ simpleResolvers: true, description: "One member's targets for one year, one amount per period in time order." })
 export class TargetSet {
   @Field(() => ID)
   memberId!: string;

@@ -2,7 +2,7 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import type { TeamDoc } from '../../models/team.model';
 
 /** A team. `members` is a field resolver (team.resolver.ts) backed by the membersByTeam loader. */
-@ObjectType({ description: 'A sales team.' })
+@ObjectType({ simpleResolvers: true, description: 'A sales team.' })
 export class Team {
   @Field(() => ID)
   id!: string;

@@ -1,7 +1,7 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Role } from './role.enum';
 
-@ObjectType({ description: 'A signed bearer token for one member.' })
+@ObjectType({ simpleResolvers: true, description: 'A signed bearer token for one member.' })
 export class IssuedToken {
   @Field({ description: 'Send as "Authorization: Bearer <token>".' })
   token!: string;

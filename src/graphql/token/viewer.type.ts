@@ -1,7 +1,7 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Role } from './role.enum';
 
-@ObjectType({ description: 'Who the current token authenticates.' })
+@ObjectType({ simpleResolvers: true, description: 'Who the current token authenticates.' })
 export class Viewer {
   @Field({ description: 'A member id, or "admin-token" for the bootstrap admin secret.' })
   subject!: string;
