@@ -15,8 +15,9 @@ import type { Socket } from 'node:net';
  * keep-alive) is untouched, and a later `DEL` on the connection is handled the same way.
  *
  * This uses parts of Node's HTTP server that are not public API (the parser on `socket.parser`,
- * its `initialize`/`execute`/`getCurrentBuffer` and the parse error's `rawPacket`/`bytesParsed`),
- * so `supportsDelResume` checks them once; without them the server rewrites bytes instead.
+ * its `initialize`/`execute`/`getCurrentBuffer`, its callback slots and the parse error's
+ * `rawPacket`/`bytesParsed`), so `supportsDelResume` checks them once; without them the server
+ * rewrites bytes instead. They are the same on every Node this gateway supports (20, 22, 24).
  */
 
 interface ParseError extends Error {
@@ -29,15 +30,17 @@ interface NativeParser {
   initialize(type: number, resource: object, maxHeaderSize: number, lenient: number, connections?: object): void;
   execute(data: Buffer): number | ParseError;
   getCurrentBuffer(): Buffer;
-  /** False from the first byte of a request until its head is complete. */
-  headersCompleted(): boolean;
   /** Set by Node when llhttp reads the socket natively. */
   _consumed?: boolean;
+  /** True from the first byte of a request until its head is complete (see trackHeads). */
+  [IN_HEAD]?: boolean;
   [callback: number]: unknown;
 }
 
 interface ParserStatics {
   REQUEST: number;
+  kOnMessageBegin: number;
+  kOnHeadersComplete: number;
   kOnExecute: number;
   kLenientAll: number;
   kLenientNone: number;
@@ -55,6 +58,7 @@ type HttpSocket = Socket & {
 type HttpServer = http.Server & { maxHeaderSize?: number; insecureHTTPParser?: boolean };
 
 const TAIL = Symbol('last-bytes-read');
+const IN_HEAD = Symbol('in-request-head');
 const SPACE = 0x20;
 const DEL = Buffer.from('DEL');
 const DELETE = Buffer.from('DELETE');
@@ -65,8 +69,8 @@ function loadParserStatics(): ParserStatics | null {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { HTTPParser } = require('node:_http_common') as { HTTPParser?: ParserStatics };
     if (!HTTPParser) return null;
-    const methods = ['initialize', 'execute', 'getCurrentBuffer', 'headersCompleted'] as const;
-    const numbers = [HTTPParser.REQUEST, HTTPParser.kOnExecute, HTTPParser.kLenientAll, HTTPParser.kLenientNone];
+    const methods = ['initialize', 'execute', 'getCurrentBuffer'] as const;
+    const numbers = [HTTPParser.REQUEST, HTTPParser.kOnMessageBegin, HTTPParser.kOnHeadersComplete, HTTPParser.kOnExecute, HTTPParser.kLenientAll, HTTPParser.kLenientNone];
     if (!methods.every((name) => typeof (HTTPParser.prototype as Record<string, unknown>)[name] === 'function')) return null;
     return numbers.every((n) => Number.isInteger(n)) ? HTTPParser : null;
   } catch {
@@ -162,9 +166,32 @@ function connectionsOf(server: http.Server | undefined): object | undefined {
  * so most reads copy nothing.
  */
 function tailAfter(parser: NativeParser, before: Buffer | undefined, read: Buffer): Buffer | undefined {
-  if (parser.headersCompleted()) return undefined;
+  if (parser[IN_HEAD] !== true) return undefined;
   if (read.length >= 3) return Buffer.from(read.subarray(read.length - 3));
   return Buffer.concat([before ?? EMPTY, read]).subarray(-3);
+}
+
+/**
+ * Whether a parser is inside a request head, from the callbacks llhttp makes at the first byte of a
+ * message and at the end of its head. Parsers are pooled and reused across connections, and these
+ * slots are set once per parser, so the hooks are installed once and keep their state on the
+ * parser they are called on.
+ */
+function trackHeads(parser: NativeParser): void {
+  const statics = HTTPParser as ParserStatics;
+  parser[IN_HEAD] = false;
+  if (parser[statics.kOnMessageBegin] === onMessageBegin) return;
+  const onHeadersComplete = parser[statics.kOnHeadersComplete] as (...args: unknown[]) => unknown;
+  parser[statics.kOnMessageBegin] = onMessageBegin;
+  parser[statics.kOnHeadersComplete] = function headEnded(this: NativeParser): unknown {
+    this[IN_HEAD] = false;
+    // `arguments` as is: V8 passes it on without copying it into an array.
+    return onHeadersComplete.apply(this, arguments as unknown as unknown[]);
+  };
+}
+
+function onMessageBegin(this: NativeParser): void {
+  this[IN_HEAD] = true;
 }
 
 /**
@@ -175,10 +202,11 @@ export function watchReads(connection: Socket): void {
   const socket = connection as HttpSocket;
   const parser = socket.parser;
   if (!HTTPParser || !parser) return;
+  trackHeads(parser);
   const onExecute = parser[HTTPParser.kOnExecute] as (result: number | ParseError) => void;
   parser[HTTPParser.kOnExecute] = function noteTail(this: unknown, result: number | ParseError): void {
     // The read's bytes are copied out of the parser only when it ended inside a head.
-    if (typeof result === 'number') socket[TAIL] = parser.headersCompleted() ? undefined : tailAfter(parser, socket[TAIL], parser.getCurrentBuffer());
+    if (typeof result === 'number') socket[TAIL] = parser[IN_HEAD] === true ? tailAfter(parser, socket[TAIL], parser.getCurrentBuffer()) : undefined;
     onExecute.call(this, result);
   };
 }

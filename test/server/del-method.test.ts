@@ -16,9 +16,13 @@ const SLOW_ECHO: RouteDefinition<EchoInput> = {
   handler: (_ctx, input) => new Promise((resolve) => setTimeout(() => resolve(ok('GET slowly echoed', { input: { ...input } })), 200)),
 };
 
-// Resuming needs parser internals some Node versions lack (supportsDelResume); there the server
-// rewrites bytes, which these tests cover everywhere.
-const MODES = supportsDelResume() ? (['resume', 'rewrite'] as const) : (['rewrite'] as const);
+// The server picks resuming wherever Node has the parser internals it needs, else rewriting bytes;
+// both run every wire case.
+const MODES = ['resume', 'rewrite'] as const;
+
+it('resumes DEL on the native parser on this Node (reading every connection through JavaScript is the slow fallback)', () => {
+  expect(supportsDelResume()).toBe(true);
+});
 
 describe.each(MODES)('the DEL method on the wire (%s)', (delMethodMode) => {
   let gw: TestGateway;
@@ -82,6 +86,14 @@ describe.each(MODES)('the DEL method on the wire (%s)', (delMethodMode) => {
       const second = del('s-2');
       const responses = await rawExchange(gw.port, [get('s-1') + second.slice(0, split), second.slice(split)], 2);
       expect([split, ...summary(responses)]).toEqual([split, [200, 'GET echoed', 's-1'], [200, 'DELETE echoed', 's-2']]);
+    }
+  });
+
+  it('recognises a DEL split between the first two reads of a connection', async () => {
+    for (let split = 1; split <= 3; split++) {
+      const first = del('f-1');
+      const responses = await rawExchange(gw.port, [first.slice(0, split), first.slice(split) + get('f-2')], 2);
+      expect([split, ...summary(responses)]).toEqual([split, [200, 'DELETE echoed', 'f-1'], [200, 'GET echoed', 'f-2']]);
     }
   });
 
