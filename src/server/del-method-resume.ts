@@ -34,6 +34,8 @@ interface NativeParser {
   _consumed?: boolean;
   /** True from the first byte of a request until its head is complete (see trackHeads). */
   [IN_HEAD]?: boolean;
+  /** Set once trackHeads has hooked this parser. */
+  [TRACKED]?: boolean;
   [callback: number]: unknown;
 }
 
@@ -58,7 +60,10 @@ type HttpSocket = Socket & {
 type HttpServer = http.Server & { maxHeaderSize?: number; insecureHTTPParser?: boolean };
 
 const TAIL = Symbol('last-bytes-read');
-const IN_HEAD = Symbol('in-request-head');
+// Node pools parsers for the whole process, so the marks a parser carries must mean the same to
+// every copy of this module (a test runner loads one per test file): registered symbols.
+const IN_HEAD = Symbol.for('pipeline-gateway.in-request-head');
+const TRACKED = Symbol.for('pipeline-gateway.request-heads-tracked');
 const SPACE = 0x20;
 const DEL = Buffer.from('DEL');
 const DELETE = Buffer.from('DELETE');
@@ -173,16 +178,18 @@ function tailAfter(parser: NativeParser, before: Buffer | undefined, read: Buffe
 
 /**
  * Whether a parser is inside a request head, from the callbacks llhttp makes at the first byte of a
- * message and at the end of its head. Parsers are pooled and reused across connections, and these
- * slots are set once per parser, so the hooks are installed once and keep their state on the
- * parser they are called on.
+ * message and at the end of its head. Node pools parsers across connections: it clears the
+ * message-begin slot when a parser goes back to the pool, so that is set for each connection, but
+ * keeps the headers-complete one, so that is wrapped once per parser (wrapping it again on reuse
+ * would stack a wrapper per connection the parser has served).
  */
 function trackHeads(parser: NativeParser): void {
   const statics = HTTPParser as ParserStatics;
   parser[IN_HEAD] = false;
-  if (parser[statics.kOnMessageBegin] === onMessageBegin) return;
-  const onHeadersComplete = parser[statics.kOnHeadersComplete] as (...args: unknown[]) => unknown;
   parser[statics.kOnMessageBegin] = onMessageBegin;
+  if (parser[TRACKED] === true) return;
+  parser[TRACKED] = true;
+  const onHeadersComplete = parser[statics.kOnHeadersComplete] as (...args: unknown[]) => unknown;
   parser[statics.kOnHeadersComplete] = function headEnded(this: NativeParser): unknown {
     this[IN_HEAD] = false;
     // `arguments` as is: V8 passes it on without copying it into an array.

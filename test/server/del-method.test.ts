@@ -2,6 +2,8 @@ import { startGateway, type TestGateway } from '../helpers/gateway';
 import { ok, type RouteDefinition } from '../../src/rest/route-definition';
 import { EchoInput, TEST_ROUTES } from '../rest/platform/test-routes';
 import { rawExchange, type RawResponse } from '../helpers/raw-http';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { supportsDelResume } from '../../src/server/del-method-resume';
 
 // Answers after the requests pipelined behind it have been read.
@@ -22,6 +24,49 @@ const MODES = ['resume', 'rewrite'] as const;
 
 it('resumes DEL on the native parser on this Node (reading every connection through JavaScript is the slow fallback)', () => {
   expect(supportsDelResume()).toBe(true);
+});
+
+it('hooks each of Node\'s pooled parsers once, however many copies of the module watch connections', async () => {
+  // Node pools parsers for the whole process, and a test runner loads a module once per test file.
+  const copies = [0, 1].map(() => {
+    let copy: typeof import('../../src/server/del-method-resume') | undefined;
+    jest.isolateModules(() => {
+      copy = require('../../src/server/del-method-resume');
+    });
+    return copy!;
+  });
+  let deepest = 0;
+  const servers = copies.map((copy) => {
+    const server = http.createServer((_request, response) => {
+      // The request is handled inside the parser's headers-complete callback: count its hooks on the stack.
+      const limit = Error.stackTraceLimit;
+      Error.stackTraceLimit = Infinity;
+      const stack = new Error().stack ?? '';
+      Error.stackTraceLimit = limit;
+      deepest = Math.max(deepest, stack.split('\n').filter((line) => line.includes('headEnded')).length);
+      response.end('ok');
+    });
+    server.on('connection', copy.watchReads);
+    return server;
+  });
+  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))));
+  try {
+    for (let i = 0; i < 40; i++) {
+      const { port } = servers[i % 2]!.address() as AddressInfo;
+      // A new connection each time, so parsers go back to the pool and come out again.
+      const text = await new Promise<string>((resolve, reject) => {
+        http.get({ port, host: '127.0.0.1', agent: false }, (response) => {
+          let body = '';
+          response.on('data', (chunk) => (body += chunk));
+          response.on('end', () => resolve(body));
+        }).on('error', reject);
+      });
+      expect(text).toBe('ok');
+    }
+    expect(deepest).toBe(1);
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
 });
 
 describe.each(MODES)('the DEL method on the wire (%s)', (delMethodMode) => {
