@@ -1,9 +1,9 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 import { ok, type RouteDefinition } from '../../src/rest/route-definition';
 import { EchoInput, TEST_ROUTES } from '../rest/platform/test-routes';
 import { rawExchange, type RawResponse } from '../helpers/raw-http';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { supportsDelResume } from '../../src/server/del-method-resume';
 
 // Answers after the requests pipelined behind it have been read.
