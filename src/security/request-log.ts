@@ -1,26 +1,40 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 
+/** The fields of the one line written per answered request. */
+export interface RequestLine {
+  requestId: string;
+  method: string;
+  /** The route pattern, not the raw URL (which may carry ids and query values); `unmatched` for none. */
+  route: string;
+  status: number;
+  durationMs: number;
+  /** The verified token subject, or null. */
+  subject: string | null;
+}
+
+/** Writes a request's line; callers check `logger.isLevelEnabled('info')` first, so a silent log costs no fields. */
+export function logRequest(logger: Pick<Logger, 'info'>, line: RequestLine): void {
+  logger.info({ ...line, durationMs: Math.round(line.durationMs * 10) / 10 }, 'request completed');
+}
+
 /**
  * One structured line per answered request (fastify's own request logging is turned off): request
- * id, method, route pattern (not the raw URL, which may carry ids and query values), status,
- * duration and the verified token subject. Headers and bodies are never logged.
+ * id, method, route pattern, status, duration and the verified token subject. Headers and bodies
+ * are never logged. Answers the kept-answer lane sends write the same line there.
  */
-export function registerRequestLog(app: FastifyInstance, logger: Pick<Logger, 'isLevelEnabled'>): void {
+export function registerRequestLog(app: FastifyInstance, logger: Pick<Logger, 'isLevelEnabled' | 'info'>): void {
   app.addHook('onResponse', (request, reply, done) => {
     // Not even the line's fields when it would not be written (fastify builds routeOptions anew on each read).
     if (!logger.isLevelEnabled('info')) return done();
-    request.log.info(
-      {
-        requestId: request.id,
-        method: request.method,
-        route: request.routeOptions.url ?? 'unmatched',
-        status: reply.statusCode,
-        durationMs: Math.round(reply.elapsedTime * 10) / 10,
-        subject: request.tokenSubject,
-      },
-      'request completed',
-    );
+    logRequest(request.log, {
+      requestId: request.id,
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status: reply.statusCode,
+      durationMs: reply.elapsedTime,
+      subject: request.tokenSubject,
+    });
     done();
   });
 }

@@ -26,6 +26,7 @@ import { MethodTable } from './method-table';
 import { LOG_REDACTION } from '../security/log-redaction';
 import { MemoryRateLimitStore } from '../security/rate-limit/memory-store';
 import { registerRateLimit } from '../security/rate-limit/rate-limit.hook';
+import { RateLimiter } from '../security/rate-limit/rate-limiter';
 import { RedisRateLimitStore } from '../security/rate-limit/redis-store';
 import { registerRequestLog } from '../security/request-log';
 import { registerRequestSubject } from '../security/request-subject';
@@ -77,6 +78,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const access = new DataAccess({ connection, embedded: options.embedded ?? null, cacheMaxAgeMs: config.cacheMaxAgeMs, snapshotRetentionDays: config.snapshotRetentionDays });
   await access.ready();
   const authenticator = new Authenticator({ signer, adminToken: secrets.adminToken, access });
+  const limiter =
+    config.rateLimit > 0
+      ? new RateLimiter({
+          limit: config.rateLimit,
+          windowSeconds: config.rateLimitWindowSeconds,
+          store: config.rateLimitRedisUrl ? new RedisRateLimitStore(config.rateLimitRedisUrl) : new MemoryRateLimitStore(),
+        })
+      : undefined;
 
   /** What every answer starts with: the security headers and the request id. */
   function startReply(request: FastifyRequest, reply: FastifyReply): void {
@@ -141,10 +150,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerRequestTimeout(app, config.requestTimeoutMs);
   registerRequestSubject(app, authenticator);
   registerRequestLog(app, logger);
-  if (config.rateLimit > 0) {
-    const store = config.rateLimitRedisUrl ? new RedisRateLimitStore(config.rateLimitRedisUrl) : new MemoryRateLimitStore();
-    registerRateLimit(app, { limit: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds, store });
-  }
+  if (limiter) registerRateLimit(app, limiter);
   registerJsonBodyParser(app);
 
   app.setErrorHandler(renderError);

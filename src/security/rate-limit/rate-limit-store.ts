@@ -13,5 +13,7 @@ export interface WindowCount {
  */
 export interface RateLimitStore {
   hit(key: string, windowMs: number): WindowCount | Promise<WindowCount>;
+  /** `hit` for a store that never needs I/O (absent on those that may). */
+  hitNow?(key: string, windowMs: number): WindowCount;
   close(): Promise<void>;
 }

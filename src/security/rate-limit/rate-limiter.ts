@@ -1,0 +1,71 @@
+import { TooManyRequestsError } from '../../errors';
+import type { RateLimitStore, WindowCount } from './rate-limit-store';
+
+/** Paths never limited: probes must answer whatever the traffic. */
+const UNLIMITED = new Set(['/healthz', '/readyz']);
+
+export interface RateLimitOptions {
+  /** Requests allowed per window and key. */
+  limit: number;
+  windowSeconds: number;
+  store: RateLimitStore;
+}
+
+/** The two IETF RateLimit fields of a counted request (draft-ietf-httpapi-ratelimit-headers). */
+export type RateLimitFields = Record<'ratelimit-policy' | 'ratelimit', string>;
+
+/**
+ * The rules of the rate limit, shared by the fastify hook (rate-limit.hook.ts) and the kept-answer
+ * lane (rest/kept-answer-lane.ts), so a request is limited alike whichever way it is answered:
+ * per verified token subject, else per client address, in fixed windows.
+ */
+export class RateLimiter {
+  private readonly windowMs: number;
+
+  private readonly policy: string;
+
+  constructor(private readonly options: RateLimitOptions) {
+    this.windowMs = options.windowSeconds * 1000;
+    this.policy = `"default";q=${options.limit};w=${options.windowSeconds}`;
+  }
+
+  /** Whether requests to this URL (path and query) are counted. */
+  limits(url: string): boolean {
+    const query = url.indexOf('?');
+    return !UNLIMITED.has(query === -1 ? url : url.slice(0, query));
+  }
+
+  /** Whose count a request adds to: its verified token subject, else its address. */
+  keyOf(subject: string | null, ip: string | undefined): string {
+    return subject !== null ? `sub:${subject}` : `ip:${ip}`;
+  }
+
+  /** Counts one request. */
+  hit(key: string): WindowCount | Promise<WindowCount> {
+    return this.options.store.hit(key, this.windowMs);
+  }
+
+  /** Counts one request where the store answers without I/O; undefined, counting nothing, where it cannot. */
+  hitNow(key: string): WindowCount | undefined {
+    return this.options.store.hitNow?.(key, this.windowMs);
+  }
+
+  /** The fields every limited answer carries. */
+  fieldsOf(count: WindowCount): RateLimitFields {
+    const remaining = Math.max(0, this.options.limit - count.count);
+    return { 'ratelimit-policy': this.policy, ratelimit: `"default";r=${remaining};t=${resetSecondsOf(count)}` };
+  }
+
+  /** The 429 for a request over the limit; undefined within it. */
+  exceeded(count: WindowCount): TooManyRequestsError | undefined {
+    return count.count > this.options.limit ? new TooManyRequestsError(resetSecondsOf(count)) : undefined;
+  }
+
+  close(): Promise<void> {
+    return this.options.store.close();
+  }
+}
+
+function resetSecondsOf(count: WindowCount): number {
+  return Math.max(1, Math.ceil(count.resetInMs / 1000));
+}
