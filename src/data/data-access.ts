@@ -12,6 +12,7 @@ import { RequestData, requestData } from './request-data';
 import { SnapshotCache } from './snapshot-cache';
 import { VersionClock } from './version-clock';
 import { VersionedCache } from './versioned-cache';
+import type { KeptRestAnswer } from '../rest/kept-answer';
 
 export interface DataAccessOptions {
   connection: Connection;
@@ -73,8 +74,8 @@ export class DataAccess {
   /** SNAPSHOT_RETENTION_DAYS: what this instance's imports keep of older snapshots. */
   readonly snapshotRetentionDays: number;
 
-  /** Serialised REST answers (register-routes.ts). */
-  readonly restAnswers: AnswerCache<{ status: number; body: Buffer }>;
+  /** Serialised REST answers (register-routes.ts, sent by kept-answer-lane.ts). */
+  readonly restAnswers: AnswerCache<KeptRestAnswer>;
 
   /** GraphQL query answers (answer-cache.plugin.ts). */
   readonly graphqlAnswers: AnswerCache<KeptGraphQLAnswer>;

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AnswerCache, callerKey } from '../data/answer-cache';
+import type { AnswerCache } from '../data/answer-cache';
 import { trackReads } from '../data/read-tracking';
 import type { RequestContext } from '../context/request-context';
 import type { ContextBuilder } from '../server/context-builder';
 import type { RouteDefinition } from './route-definition';
 import { buildRestInput } from './build-input';
+import { JSON_TYPE, keptAnswerKey, type KeptRestAnswer } from './kept-answer';
 
 /** Route config fastify keeps per route: the error handler reads the envelope shape from it. */
 export interface RestRouteConfig {
@@ -12,17 +13,6 @@ export interface RestRouteConfig {
   /** Set on the GraphQL route: errors raised before Apollo runs (body parsing) answer as GraphQL errors. */
   graphql?: boolean;
 }
-
-/**
- * A kept REST answer: the status and the body exactly as it was serialised, encoded once (a
- * string would be encoded to UTF-8 again on every send).
- */
-interface SerialisedAnswer {
-  status: number;
-  body: Buffer;
-}
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Valid inputs kept per cacheable route (see inputOf). */
 const MAX_INPUTS = 10_000;
@@ -39,7 +29,7 @@ export function registerRestRoutes(
   app: FastifyInstance,
   routes: readonly RouteDefinition[],
   contexts: ContextBuilder,
-  answers: AnswerCache<SerialisedAnswer>,
+  answers: AnswerCache<KeptRestAnswer>,
 ): void {
   for (const route of routes) {
     const cacheable = route.cacheable === true && route.method === 'GET';
@@ -50,8 +40,8 @@ export function registerRestRoutes(
     });
     /** The key of a request's answer, or null when it is not to be kept (not cacheable, or sent with a body). */
     const keyOf = (ctx: RequestContext, request: FastifyRequest): string | null =>
-      cacheable && request.body === undefined ? `${callerKey(ctx.principal)}\u0000${request.url}` : null;
-    const sendKept = (reply: FastifyReply, kept: SerialisedAnswer): FastifyReply => reply.code(kept.status).type(JSON_TYPE).send(kept.body);
+      cacheable && request.body === undefined ? keptAnswerKey(ctx.principal, request.url) : null;
+    const sendKept = (reply: FastifyReply, kept: KeptRestAnswer): FastifyReply => reply.code(kept.status).type(JSON_TYPE).send(kept.body);
     /**
      * Valid inputs of a cacheable route by raw URL: the same URL always builds the same input, so
      * an answer computed again after a write skips coercion and validation. Shared between
@@ -73,7 +63,7 @@ export function registerRestRoutes(
       if (key === null) return reply.send(result);
       // The route's compiled response serialiser, as reply.send would use it.
       const body = Buffer.from(String(reply.serialize(result)));
-      if (status === 200) answers.keep(key, { status, body }, key.length + body.length, ctx.data);
+      if (status === 200) answers.keep(key, { status, body, route: route.path }, key.length + body.length, ctx.data);
       return reply.type(JSON_TYPE).send(body);
     };
     /** The route's answer computed without waiting (`handleNow`); undefined when it needs a read. */

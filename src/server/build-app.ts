@@ -11,6 +11,7 @@ import { MethodNotAllowedError, NotFoundError } from '../errors';
 import { graphiqlPlugin } from '../docs/graphiql/graphiql.plugin';
 import { mountGraphQL } from '../graphql/apollo';
 import { buildGatewaySchema } from '../graphql/build-schema';
+import { KeptAnswerLane } from '../rest/kept-answer-lane';
 import type { RestRouteConfig } from '../rest/register-routes';
 import { registerRestRoutes } from '../rest/register-routes';
 import type { RouteDefinition } from '../rest/route-definition';
@@ -86,6 +87,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           store: config.rateLimitRedisUrl ? new RedisRateLimitStore(config.rateLimitRedisUrl) : new MemoryRateLimitStore(),
         })
       : undefined;
+  const lane = new KeptAnswerLane({ access, authenticator, limiter, logger });
 
   /** What every answer starts with: the security headers and the request id. */
   function startReply(request: FastifyRequest, reply: FastifyReply): void {
@@ -109,6 +111,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: requestIdFor,
     serverFactory: (handler) =>
       createHttpServer(handler, {
+        answerFirst: (request, response) => lane.serve(request, response),
         delMethodMode: options.delMethodMode,
         limits: {
           requestBudgetMs: config.requestTimeoutMs,

@@ -81,6 +81,11 @@ export function nodeRequestTimeoutMs(limits: ConnectionLimits): number {
 }
 
 export interface HttpServerOptions {
+  /**
+   * Answers a request before the handler sees it, returning true, or returns false having done
+   * nothing (the kept-answer lane, src/rest/kept-answer-lane.ts).
+   */
+  answerFirst?: (request: http.IncomingMessage, response: http.ServerResponse) => boolean;
   /** How `DEL` is accepted; the fastest this Node allows when omitted. */
   delMethodMode?: DelMethodMode;
   /** Node's defaults (no cap, 60 s headers, 300 s request, 5 s keep-alive) when omitted. */
@@ -88,13 +93,19 @@ export interface HttpServerOptions {
 }
 
 /**
- * fastify `serverFactory`: a plain http.Server that accepts `DEL` (see DelMethodMode). It remains
+ * fastify `serverFactory`: a plain http.Server that accepts `DEL` (see DelMethodMode) and offers each
+ * request to `answerFirst` before fastify's handler. It remains
  * one server: fastify listens on it, closes it and tracks its connections as usual. fastify sets
  * no timeouts on a server it did not create, so the limits are set here. Node closes a connection
  * over MAX_CONNECTIONS as it is accepted, before a byte is read (no answer is possible then).
  */
 export function createHttpServer(handler: http.RequestListener, options: HttpServerOptions = {}): http.Server {
-  const { delMethodMode: mode = defaultDelMethodMode(), limits } = options;
+  const { delMethodMode: mode = defaultDelMethodMode(), limits, answerFirst } = options;
+  const listener: http.RequestListener = answerFirst
+    ? (request, response) => {
+        if (!answerFirst(request, response)) handler(request, response);
+      }
+    : handler;
   const server = limits
     ? http.createServer(
         {
@@ -102,9 +113,9 @@ export function createHttpServer(handler: http.RequestListener, options: HttpSer
           requestTimeout: nodeRequestTimeoutMs(limits),
           connectionsCheckingInterval: CONNECTIONS_CHECK_MS,
         },
-        handler,
+        listener,
       )
-    : http.createServer(handler);
+    : http.createServer(listener);
   if (limits) {
     server.keepAliveTimeout = limits.keepAliveTimeoutMs;
     if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;

@@ -1,0 +1,140 @@
+import { Role } from '../../src/auth/role';
+import { KeptAnswerLane } from '../../src/rest/kept-answer-lane';
+import { insertMember } from '../auth/members.fixture';
+import { startGateway, type GatewayResponse, type TestGateway } from '../helpers/gateway';
+import { MAIN_FIXTURE, toImportBody } from '../pipelines/fixtures/crm-fixture';
+
+/**
+ * The kept-answer lane (src/rest/kept-answer-lane.ts) sends kept REST answers before fastify runs.
+ * It must answer exactly what the full way answers, and leave everything else to it. Whether it
+ * answered a request is read from its own result. With the embedded store in process it answers
+ * repeated reads; with MONGODB_URI the versions take a read, so it never does.
+ */
+const serve = jest.spyOn(KeptAnswerLane.prototype, 'serve');
+
+/** What the lane did with the last request the gateway received. */
+function laneAnswered(): boolean {
+  return serve.mock.results.at(-1)?.value === true;
+}
+
+/** The headers that are the same for two answers to the same request. */
+function stableHeaders(res: GatewayResponse): Record<string, string> {
+  const { date: _date, 'x-request-id': _id, ratelimit: _limit, ...rest } = res.headers;
+  return rest;
+}
+
+async function importFixture(gw: TestGateway, at: string): Promise<void> {
+  const res = await gw.request('POST', '/crm/imports', { body: toImportBody(MAIN_FIXTURE, at) });
+  expect(res.status).toBe(200);
+}
+
+describe('kept-answer lane', () => {
+  let gw: TestGateway;
+  let token: string;
+  let inProcess: boolean;
+  beforeAll(async () => {
+    gw = await startGateway();
+    inProcess = gw.server !== null;
+    await importFixture(gw, '2026-05-20T12:00:00Z');
+    token = await gw.tokenFor(await insertMember(Role.ADMIN));
+  });
+  afterAll(async () => gw?.stop());
+
+  it('answers a repeated GET with what the full way answered', async () => {
+    const first = await gw.request('GET', '/pipelines', { token });
+    expect(laneAnswered()).toBe(false);
+    expect(first.status).toBe(200);
+    for (const path of ['/pipelines', '/pipelines', '/pipelines/metrics?pipeline_id=sales', '/pipelines/metrics?pipeline_id=sales']) {
+      const again = await gw.request('GET', path, { token });
+      const full = path === '/pipelines' ? first : again;
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual(full.body);
+      expect(stableHeaders(again)).toEqual(stableHeaders(full));
+      expect(again.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    expect(laneAnswered()).toBe(inProcess);
+  });
+
+  it('echoes a sane x-request-id and replaces one that is not', async () => {
+    await gw.request('GET', '/pipelines', { token });
+    const sane = await gw.request('GET', '/pipelines', { token, headers: { 'x-request-id': 'client-id-42' } });
+    expect(laneAnswered()).toBe(inProcess);
+    expect(sane.headers['x-request-id']).toBe('client-id-42');
+    const forged = await gw.request('GET', '/pipelines', { token, headers: { 'x-request-id': 'two words' } });
+    expect(laneAnswered()).toBe(inProcess);
+    expect(forged.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('leaves to the full way a request it cannot answer exactly', async () => {
+    await gw.request('GET', '/pipelines', { token });
+    const cases: Array<[string, () => Promise<GatewayResponse>, number]> = [
+      ['no token', () => gw.request('GET', '/pipelines', { token: null }), 401],
+      ['a bad token', () => gw.request('GET', '/pipelines', { token: 'not.a.token' }), 401],
+      // The bootstrap secret is checked in constant time on every request, never remembered.
+      ['the admin secret', () => gw.request('GET', '/pipelines'), 200],
+      ['a body', () => gw.request('GET', '/pipelines', { token, body: {} }), 200],
+      ['HEAD', () => gw.request('HEAD', '/pipelines', { token }), 200],
+      ['another method', () => gw.request('DELETE', '/pipelines', { token }), 405],
+      ['an unknown path', () => gw.request('GET', '/pipelines/nope', { token }), 404],
+    ];
+    for (const [name, send, status] of cases) {
+      const res = await send();
+      expect([name, res.status]).toEqual([name, status]);
+      expect([name, laneAnswered()]).toEqual([name, false]);
+    }
+  });
+
+  it('stops answering what a write changed, and keeps answering what it did not', async () => {
+    const before = await gw.request('GET', '/pipelines', { token });
+    const settings = await gw.request('POST', '/settings/currencies', { body: { currency: 'usd' } });
+    expect(settings.status).toBe(200);
+    // GET /pipelines reads no settings.
+    expect((await gw.request('GET', '/pipelines', { token })).body).toEqual(before.body);
+    expect(laneAnswered()).toBe(inProcess);
+    await importFixture(gw, '2026-05-21T12:00:00Z');
+    const after = await gw.request('GET', '/pipelines', { token });
+    expect(laneAnswered()).toBe(false);
+    expect(after.body.snapshot_id).not.toBe(before.body.snapshot_id);
+    expect((await gw.request('GET', '/pipelines', { token })).body).toEqual(after.body);
+    expect(laneAnswered()).toBe(inProcess);
+  });
+});
+
+describe('kept-answer lane under a rate limit, with request logs', () => {
+  let gw: TestGateway;
+  let token: string;
+  let memberId: string;
+  let inProcess: boolean;
+  const lines: Array<Record<string, unknown>> = [];
+  const answers: GatewayResponse[] = [];
+  beforeAll(async () => {
+    gw = await startGateway({ env: { RATE_LIMIT: '4', LOG_LEVEL: 'info' }, logStream: { write: (line: string) => lines.push(JSON.parse(line)) } });
+    inProcess = gw.server !== null;
+    await importFixture(gw, '2026-05-20T12:00:00Z');
+    memberId = await insertMember(Role.ADMIN);
+    token = await gw.tokenFor(memberId);
+  });
+  afterAll(async () => gw?.stop());
+
+  it('counts its answers in the same window as the full way and leaves the 429 to it', async () => {
+    for (let i = 0; i < 5; i += 1) answers.push(await gw.request('GET', '/pipelines', { token }));
+    expect(answers.map((res) => res.status)).toEqual([200, 200, 200, 200, 429]);
+    expect(answers.map((res) => res.headers.ratelimit?.split(';t=')[0])).toEqual(['"default";r=3', '"default";r=2', '"default";r=1', '"default";r=0', '"default";r=0']);
+    for (const res of answers) expect(res.headers['ratelimit-policy']).toBe('"default";q=4;w=60');
+    expect(answers[4].headers['retry-after']).toMatch(/^\d+$/);
+    expect(answers[4].body).toMatchObject({ success: false, statusCode: 429 });
+    expect(laneAnswered()).toBe(false);
+    // The first was computed, the next three kept.
+    expect(serve.mock.results.slice(-5).map((result) => result.value)).toEqual([false, inProcess, inProcess, inProcess, false]);
+  });
+
+  it('writes the same request line as the full way', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The first answer was computed the full way; the lane sent the next three where it runs.
+    const logged = answers.slice(0, 4).map((res) => lines.find((line) => line.requestId === res.headers['x-request-id']));
+    for (const line of logged) {
+      expect(Object.keys(line ?? {})).toEqual(Object.keys(logged[0] ?? {}));
+      expect(line).toMatchObject({ msg: 'request completed', method: 'GET', route: '/pipelines', status: 200, subject: memberId, durationMs: expect.any(Number) });
+    }
+  });
+});
