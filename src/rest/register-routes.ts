@@ -5,6 +5,7 @@ import type { RequestContext } from '../context/request-context';
 import type { ContextBuilder } from '../server/context-builder';
 import type { RouteDefinition } from './route-definition';
 import { buildRestInput } from './build-input';
+import type { AnswerRecipe, AnswerRecipes } from './answer-recipes';
 import { JSON_TYPE, keptAnswerKey, type KeptRestAnswer } from './kept-answer';
 
 /** Route config fastify keeps per route: the error handler reads the envelope shape from it. */
@@ -13,9 +14,6 @@ export interface RestRouteConfig {
   /** Set on the GraphQL route: errors raised before Apollo runs (body parsing) answer as GraphQL errors. */
   graphql?: boolean;
 }
-
-/** Valid inputs kept per cacheable route (see inputOf). */
-const MAX_INPUTS = 10_000;
 
 /**
  * Registers each RouteDefinition with fastify: authenticate (unless public), build and validate
@@ -30,6 +28,7 @@ export function registerRestRoutes(
   routes: readonly RouteDefinition[],
   contexts: ContextBuilder,
   answers: AnswerCache<KeptRestAnswer>,
+  recipes: AnswerRecipes,
 ): void {
   for (const route of routes) {
     const cacheable = route.cacheable === true && route.method === 'GET';
@@ -42,18 +41,16 @@ export function registerRestRoutes(
     const keyOf = (ctx: RequestContext, request: FastifyRequest): string | null =>
       cacheable && request.body === undefined ? keptAnswerKey(ctx.principal, request.url) : null;
     const sendKept = (reply: FastifyReply, kept: KeptRestAnswer): FastifyReply => reply.code(kept.status).type(JSON_TYPE).send(kept.body);
-    /**
-     * Valid inputs of a cacheable route by raw URL: the same URL always builds the same input, so
-     * an answer computed again after a write skips coercion and validation. Shared between
-     * requests, so handlers treat inputs as read-only. Bounded: past the limit it starts over.
-     */
-    const inputs = new Map<string, object | undefined>();
-    const inputOf = async (request: FastifyRequest): Promise<object | undefined> => {
-      if (inputs.has(request.url)) return inputs.get(request.url);
-      const input = await buildRestInput(route, request);
-      if (inputs.size >= MAX_INPUTS) inputs.clear();
-      inputs.set(request.url, input);
-      return input;
+    /** The recipe of a cacheable request's URL, learnt on its first answer (AnswerRecipes). */
+    const recipeOf = async (request: FastifyRequest, reply: FastifyReply): Promise<AnswerRecipe> => {
+      const known = recipes.get(request.url);
+      if (known) return known;
+      const input = (await buildRestInput(route, request)) as object | undefined;
+      // The route's compiled response serialiser, as reply.send would use it for a 200.
+      const compiled = reply.getSerializationFunction('200');
+      const recipe = { route, input, serialize: compiled ?? JSON.stringify };
+      recipes.learn(request.url, recipe);
+      return recipe;
     };
 
     /** Sends a handler's result; where it may be kept (`key`), serialised once and kept. */
@@ -84,7 +81,7 @@ export function registerRestRoutes(
       const view = await ctx.data.ensureView();
       const kept = known ? undefined : answers.get(key, view);
       if (kept) return sendKept(reply, kept);
-      const input = await inputOf(request);
+      const { input } = await recipeOf(request, reply);
       // What it reads is noted only where the answer may be kept.
       return answerNow(ctx, key, input, reply) ?? sendComputed(reply, ctx, key, await trackReads(ctx.data, () => route.handler(ctx, input as object)));
     }
@@ -104,7 +101,8 @@ export function registerRestRoutes(
         if (ctx === undefined || key === null || view === undefined) return answer(request, reply, ctx);
         const kept = answers.get(key, view);
         if (kept) return sendKept(reply, kept);
-        return (inputs.has(request.url) ? answerNow(ctx, key, inputs.get(request.url), reply) : undefined) ?? answer(request, reply, ctx);
+        const recipe = recipes.get(request.url);
+        return (recipe ? answerNow(ctx, key, recipe.input, reply) : undefined) ?? answer(request, reply, ctx);
       },
     });
   }

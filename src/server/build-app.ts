@@ -11,6 +11,7 @@ import { MethodNotAllowedError, NotFoundError } from '../errors';
 import { graphiqlPlugin } from '../docs/graphiql/graphiql.plugin';
 import { mountGraphQL } from '../graphql/apollo';
 import { buildGatewaySchema } from '../graphql/build-schema';
+import { AnswerRecipes } from '../rest/answer-recipes';
 import { KeptAnswerLane } from '../rest/kept-answer-lane';
 import type { RestRouteConfig } from '../rest/register-routes';
 import { registerRestRoutes } from '../rest/register-routes';
@@ -87,7 +88,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           store: config.rateLimitRedisUrl ? new RedisRateLimitStore(config.rateLimitRedisUrl) : new MemoryRateLimitStore(),
         })
       : undefined;
-  const lane = new KeptAnswerLane({ access, authenticator, limiter, logger });
+  const recipes = new AnswerRecipes();
+  // Made once the contexts are (below); the server offers it no request before the app listens.
+  let lane: KeptAnswerLane | undefined;
 
   /** What every answer starts with: the security headers and the request id. */
   function startReply(request: FastifyRequest, reply: FastifyReply): void {
@@ -111,7 +114,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: requestIdFor,
     serverFactory: (handler) =>
       createHttpServer(handler, {
-        answerFirst: (request, response) => lane.serve(request, response),
+        answerFirst: (request, response) => lane?.serve(request, response) ?? false,
         delMethodMode: options.delMethodMode,
         limits: {
           requestBudgetMs: config.requestTimeoutMs,
@@ -141,6 +144,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('tokenSigner', signer);
   const sync = createGatewaySync(app, { config, queue: access.imports, logger, clientOptions: options.hubspotClient });
   const contexts = new ContextBuilder(authenticator, signer, access, sync);
+  lane = new KeptAnswerLane({ access, authenticator, contexts, recipes, limiter, logger });
 
   const methods = new MethodTable();
   app.addHook('onRoute', (route) => methods.add(route.url, route.method));
@@ -165,7 +169,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   await app.register(graphiqlPlugin); // GraphiQL page + assets; before /graphql so its HTML hook applies
-  registerRestRoutes(app, [...ROUTES, ...(options.extraRoutes ?? [])], contexts, access.restAnswers);
+  registerRestRoutes(app, [...ROUTES, ...(options.extraRoutes ?? [])], contexts, access.restAnswers, recipes);
   await mountGraphQL(app, await buildGatewaySchema(), contexts, logger, { introspection: config.introspection, answers: access.graphqlAnswers });
   return app;
 }
