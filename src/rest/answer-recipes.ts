@@ -1,3 +1,7 @@
+import type { RequestContext } from '../context/request-context';
+import type { AnswerCache } from '../data/answer-cache';
+import { trackReads } from '../data/read-tracking';
+import type { KeptRestAnswer } from './kept-answer';
 import type { RouteDefinition } from './route-definition';
 
 /**
@@ -28,4 +32,18 @@ export class AnswerRecipes {
     if (this.byUrl.size >= MAX_RECIPES) this.byUrl.clear();
     this.byUrl.set(url, recipe);
   }
+}
+
+/**
+ * A recipe's answer computed from memory (its route's `handleNow`, what it reads noted on the
+ * request) and kept under `key` as any 200 is; undefined when the route cannot answer without
+ * waiting, or answers another status: the full way answers then.
+ */
+export function answerNow(recipe: AnswerRecipe, ctx: RequestContext, key: string, answers: AnswerCache<KeptRestAnswer>): KeptRestAnswer | undefined {
+  const { route } = recipe;
+  const result = route.handleNow && trackReads(ctx.data, () => route.handleNow!(ctx, recipe.input as object));
+  if (result === undefined || (typeof result.statusCode === 'number' && result.statusCode !== 200)) return undefined;
+  const answer = { status: 200, body: Buffer.from(recipe.serialize(result)), route: route.path };
+  answers.keep(key, answer, key.length + answer.body.length, ctx.data);
+  return answer;
 }

@@ -1,21 +1,19 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
-import type { Authenticator } from '../auth/authenticator';
-import type { Principal } from '../auth/principal';
+import type { RequestContext } from '../context/request-context';
 import type { DataAccess } from '../data/data-access';
-import { trackReads } from '../data/read-tracking';
 import type { RateLimiter } from '../security/rate-limit/rate-limiter';
 import { logRequest } from '../security/request-log';
 import { DEFAULT_HEADERS } from '../security/security-headers';
 import { REQUEST_ID_HEADER, requestIdFor } from '../server/request-id';
 import type { ContextBuilder } from '../server/context-builder';
-import type { AnswerRecipes } from './answer-recipes';
+import { answerNow, type AnswerRecipes } from './answer-recipes';
 import { JSON_TYPE, keptAnswerKey, type KeptRestAnswer } from './kept-answer';
 
 export interface KeptAnswerLaneOptions {
   access: DataAccess;
-  authenticator: Authenticator;
+  /** Who is calling and the versions as of now, without waiting (ContextBuilder.buildNow). */
   contexts: ContextBuilder;
   recipes: AnswerRecipes;
   /** The rate limit, when one is set (RATE_LIMIT > 0). */
@@ -50,17 +48,18 @@ export class KeptAnswerLane {
 
   /** Answers `request` and returns true, or returns false having sent and counted nothing. */
   serve(request: IncomingMessage, response: ServerResponse): boolean {
-    const { access, authenticator, limiter, logger } = this.options;
+    const { access, contexts, limiter, logger } = this.options;
     const started = performance.now();
     const { headers } = request;
     if (request.method !== 'GET' || headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined || headers['content-type'] !== undefined) return false;
-    const data = access.requestNow();
-    if (data === undefined) return false;
-    const principal = authenticator.authenticateNow(headers.authorization, data);
-    if (principal === undefined) return false;
-    const url = request.url ?? '/';
     const requestId = requestIdFor(request);
-    const kept = access.restAnswers.get(keptAnswerKey(principal, url), data.view!) ?? this.computeNow(request, url, principal, requestId);
+    // Undefined unless the versions and the caller are known without waiting.
+    const ctx = contexts.buildNow({ requestId, authorization: headers.authorization, authenticated: true });
+    const principal = ctx?.principal;
+    if (!ctx || !principal) return false;
+    const url = request.url ?? '/';
+    const key = keptAnswerKey(principal, url);
+    const kept = access.restAnswers.get(key, ctx.data.view!) ?? this.computeNow(ctx, url, key);
     if (kept === undefined) return false;
     const fields: OutgoingHttpHeaders = {};
     for (const name in DEFAULT_HEADERS) fields[name] = DEFAULT_HEADERS[name as keyof typeof DEFAULT_HEADERS];
@@ -68,9 +67,7 @@ export class KeptAnswerLane {
     if (limiter !== undefined && limiter.limits(url)) {
       const count = limiter.hitNow(limiter.keyOf(principal.subject, undefined));
       if (count === undefined || limiter.exceeded(count) !== undefined) return false;
-      const limit = limiter.fieldsOf(count);
-      fields['ratelimit-policy'] = limit['ratelimit-policy'];
-      fields.ratelimit = limit.ratelimit;
+      Object.assign(fields, limiter.fieldsOf(count));
     }
     fields['content-type'] = JSON_TYPE;
     fields['content-length'] = kept.body.length;
@@ -82,23 +79,13 @@ export class KeptAnswerLane {
     return true;
   }
 
-  /**
-   * The answer of a URL answered before, computed again from memory and kept; undefined when its
-   * route cannot (something to read, an error, a status other than 200: the full way answers).
-   */
-  private computeNow(request: IncomingMessage, url: string, principal: Principal, requestId: string): KeptRestAnswer | undefined {
+  /** The answer of a URL answered before, computed again from memory and kept (answerNow); undefined when it cannot be. */
+  private computeNow(ctx: RequestContext, url: string, key: string): KeptRestAnswer | undefined {
     const recipe = this.options.recipes.get(url);
-    const { route } = recipe ?? {};
-    if (recipe === undefined || route?.handleNow === undefined || !route.authenticated) return undefined;
-    const ctx = this.options.contexts.buildNow({ requestId, authorization: request.headers.authorization, authenticated: true });
-    if (ctx === undefined || ctx.principal?.subject !== principal.subject) return undefined;
+    // A public route answers every caller alike, under another key: the full way answers it.
+    if (recipe === undefined || !recipe.route.authenticated) return undefined;
     try {
-      const result = trackReads(ctx.data, () => route.handleNow!(ctx, recipe.input as object));
-      if (result === undefined || (result.statusCode !== undefined && result.statusCode !== 200)) return undefined;
-      const answer = { status: 200, body: Buffer.from(recipe.serialize(result)), route: route.path };
-      const key = keptAnswerKey(ctx.principal, url);
-      this.options.access.restAnswers.keep(key, answer, key.length + answer.body.length, ctx.data);
-      return answer;
+      return answerNow(recipe, ctx, key, this.options.access.restAnswers);
     } catch {
       return undefined; // the full way computes it again and answers the error as it does
     }

@@ -5,7 +5,7 @@ import type { RequestContext } from '../context/request-context';
 import type { ContextBuilder } from '../server/context-builder';
 import type { RouteDefinition } from './route-definition';
 import { buildRestInput } from './build-input';
-import type { AnswerRecipe, AnswerRecipes } from './answer-recipes';
+import { answerNow, type AnswerRecipe, type AnswerRecipes } from './answer-recipes';
 import { JSON_TYPE, keptAnswerKey, type KeptRestAnswer } from './kept-answer';
 
 /** Route config fastify keeps per route: the error handler reads the envelope shape from it. */
@@ -63,12 +63,6 @@ export function registerRestRoutes(
       if (status === 200) answers.keep(key, { status, body, route: route.path }, key.length + body.length, ctx.data);
       return reply.type(JSON_TYPE).send(body);
     };
-    /** The route's answer computed without waiting (`handleNow`); undefined when it needs a read. */
-    const answerNow = (ctx: RequestContext, key: string, input: unknown, reply: FastifyReply): FastifyReply | undefined => {
-      const result = route.handleNow && trackReads(ctx.data, () => route.handleNow!(ctx, input as object));
-      return result && sendComputed(reply, ctx, key, result);
-    };
-
     /**
      * The whole way: authenticate, check and build the input, run the service, serialise. `known`:
      * a context the handler already made (and looked its kept answer up with).
@@ -81,9 +75,11 @@ export function registerRestRoutes(
       const view = await ctx.data.ensureView();
       const kept = known ? undefined : answers.get(key, view);
       if (kept) return sendKept(reply, kept);
-      const { input } = await recipeOf(request, reply);
+      const recipe = await recipeOf(request, reply);
+      const computed = answerNow(recipe, ctx, key, answers);
+      if (computed) return sendKept(reply, computed);
       // What it reads is noted only where the answer may be kept.
-      return answerNow(ctx, key, input, reply) ?? sendComputed(reply, ctx, key, await trackReads(ctx.data, () => route.handler(ctx, input as object)));
+      return sendComputed(reply, ctx, key, await trackReads(ctx.data, () => route.handler(ctx, recipe.input as object)));
     }
 
     app.route({
@@ -102,7 +98,8 @@ export function registerRestRoutes(
         const kept = answers.get(key, view);
         if (kept) return sendKept(reply, kept);
         const recipe = recipes.get(request.url);
-        return (recipe ? answerNow(ctx, key, recipe.input, reply) : undefined) ?? answer(request, reply, ctx);
+        const computed = recipe && answerNow(recipe, ctx, key, answers);
+        return computed ? sendKept(reply, computed) : answer(request, reply, ctx);
       },
     });
   }

@@ -144,7 +144,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('tokenSigner', signer);
   const sync = createGatewaySync(app, { config, queue: access.imports, logger, clientOptions: options.hubspotClient });
   const contexts = new ContextBuilder(authenticator, signer, access, sync);
-  lane = new KeptAnswerLane({ access, authenticator, contexts, recipes, limiter, logger });
+  lane = new KeptAnswerLane({ access, contexts, recipes, limiter, logger });
 
   const methods = new MethodTable();
   app.addHook('onRoute', (route) => methods.add(route.url, route.method));
