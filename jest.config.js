@@ -48,7 +48,7 @@ const URI_EXCLUDED = [
   'test/import/normalise', 'test/import/validate-documents', 'test/import/read-hubspot-files', 'test/import/backfill-state',
   'test/import/deal-currency', 'test/import/deal-copies', 'test/import/deal-outcome', 'test/import/import-shapes',
   'test/rest/platform/internal-error-log', 'test/security/query-cost', 'test/server/classify-error', 'test/server/config',
-  'test/server/del-method-rewriter', 'test/data/answer-cache',
+  'test/server/del-method-rewriter', 'test/data/answer-cache', 'test/server/kept-answer-lane-budget',
   // Two instances in one process, one of them with the embedded server in process by design.
   'test/data/two-instances-one-process',
   // The embedded store's own access rules (socket, directory, credentials); and the database

@@ -113,6 +113,12 @@ export class Authenticator {
     return memberPrincipal(memberId, member);
   }
 
+  /** Whether `authorization` carries a member token verified before. */
+  knowsCaller(authorization: string | undefined): boolean {
+    const token = this.tokenOf(authorization);
+    return token !== null && this.rememberedSubject(token) !== undefined;
+  }
+
   /**
    * authenticate without waiting, when everything it needs is in memory (a member token verified
    * before, its member cached); undefined when it takes more, or fails: call authenticate then.

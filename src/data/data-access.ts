@@ -109,10 +109,23 @@ export class DataAccess {
     await this.clock.checkContent();
   }
 
+  /** Whether the version counters are in this process (the embedded store): requestNow then always answers. */
+  get countersInProcess(): boolean {
+    return this.clock.countersInProcess;
+  }
+
   /** A request's data with the counters as of now, when they are in this process; undefined otherwise. */
   requestNow(): RequestData | undefined {
     const view = this.clock.viewNow();
     return view && requestData(view);
+  }
+
+  /**
+   * Calls `callback` with a request's data whose counters are read after this call (at once where
+   * they are in this process), or with the read's error; with no promise per request.
+   */
+  requestThen(callback: (error: unknown, data: RequestData | undefined) => void): void {
+    this.clock.viewThen((error, view) => callback(error, view && requestData(view)));
   }
 
   /** A request's data, its counters read when first needed (RequestData). */

@@ -15,10 +15,8 @@ export interface VersionClockOptions {
   now?: () => number;
 }
 
-interface Waiting {
-  read: Promise<Record<Scope, number>>;
-  settle: { resolve: (counters: Record<Scope, number>) => void; reject: (error: unknown) => void };
-}
+/** Given the view, or the error of the read that was to give it. Must not throw. */
+export type ViewCallback = (error: unknown, view: VersionView | undefined) => void;
 
 /**
  * Tells each request the versions of the data as of its arrival, which every cache compares with
@@ -44,8 +42,8 @@ interface Waiting {
  * windows: expiring them all at each window would recompute every answer at once.
  */
 export class VersionClock {
-  /** The read the next requests wait for, not sent yet. */
-  private next: Waiting | null = null;
+  /** Who waits for the read not sent yet. */
+  private next: ViewCallback[] | null = null;
 
   private readonly now: () => number;
 
@@ -75,6 +73,11 @@ export class VersionClock {
     this.started = this.now();
   }
 
+  /** Whether the counters are in this process, so that viewNow always answers. */
+  get countersInProcess(): boolean {
+    return this.options.embedded !== null;
+  }
+
   /** The view as of now without waiting, where the counters are in this process; undefined otherwise. */
   viewNow(): VersionView | undefined {
     const { embedded } = this.options;
@@ -84,11 +87,26 @@ export class VersionClock {
   }
 
   /** The view as of now: counters read after this call. */
-  async view(): Promise<VersionView> {
+  view(): Promise<VersionView> {
+    return new Promise((resolve, reject) => this.viewThen((error, view) => (view === undefined ? reject(error) : resolve(view))));
+  }
+
+  /**
+   * Calls `callback` with the view as of now: at once where the counters are in this process,
+   * else once the next shared read is back. A read's callbacks run one after the other, with no
+   * promise each: a lane request waits this way.
+   */
+  viewThen(callback: ViewCallback): void {
     const now = this.viewNow();
-    if (now !== undefined) return now;
+    if (now !== undefined) return callback(undefined, now);
     this.checkContentIfDue();
-    return this.viewOf(await this.sharedRead());
+    // Not sent yet: whoever joins it arrived before it is sent, so it reads after their arrival.
+    if (this.next !== null) {
+      this.next.push(callback);
+      return;
+    }
+    this.next = [callback];
+    setImmediate(() => this.send());
   }
 
   /**
@@ -137,23 +155,19 @@ export class VersionClock {
     return view;
   }
 
-  private sharedRead(): Promise<Record<Scope, number>> {
-    // Not sent yet: whoever joins it arrived before it is sent, so it reads after their arrival.
-    if (this.next) return this.next.read;
-    let settle!: Waiting['settle'];
-    const read = new Promise<Record<Scope, number>>((resolve, reject) => {
-      settle = { resolve, reject };
-    });
-    this.next = { read, settle };
-    setImmediate(() => this.send());
-    return read;
-  }
-
   /** Sends the waiting read. */
   private send(): void {
     const waiting = this.next;
     if (waiting === null) return;
     this.next = null;
-    readVersions(this.options.connection).then(waiting.settle.resolve, waiting.settle.reject);
+    readVersions(this.options.connection).then(
+      (counters) => {
+        const view = this.viewOf(counters);
+        for (const callback of waiting) callback(undefined, view);
+      },
+      (error: unknown) => {
+        for (const callback of waiting) callback(error, undefined);
+      },
+    );
   }
 }

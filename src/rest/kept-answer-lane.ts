@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { RequestContext } from '../context/request-context';
 import type { DataAccess } from '../data/data-access';
 import type { RateLimiter } from '../security/rate-limit/rate-limiter';
+import type { RequestBudget } from '../security/request-budget';
 import { logRequest } from '../security/request-log';
 import { DEFAULT_HEADERS } from '../security/security-headers';
 import { REQUEST_ID_HEADER, requestIdFor } from '../server/request-id';
@@ -19,26 +20,36 @@ export interface KeptAnswerLaneOptions {
   /** The rate limit, when one is set (RATE_LIMIT > 0). */
   limiter?: RateLimiter;
   logger: Pick<Logger, 'isLevelEnabled' | 'info'>;
+  /** REQUEST_TIMEOUT_MS, when set: a request waiting here for the versions counts against it. */
+  budget?: RequestBudget;
 }
+
+/** Where a request goes that the lane does not answer: fastify's handler. */
+export type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
 /**
  * Sends a REST answer as soon as a request arrives, before fastify makes its request and reply,
  * runs its hooks and routes: for an answer kept or computed from memory that work was most of the
  * gateway's own cost per request. It answers only what it can answer exactly as the full way
- * would, and only without waiting; anything else it leaves untouched to fastify:
+ * would; anything else goes to fastify untouched:
  *
  * - a GET without a body, whose caller is known from memory (a member token verified before,
- *   whose member is cached under the current versions: Authenticator.authenticateNow) and whose
+ *   whose member is cached under the request's versions: Authenticator.authenticateNow) and whose
  *   answer is kept for that caller and raw URL and still valid (AnswerCache), or can be computed
  *   again from memory: a URL answered before (its AnswerRecipe: route, valid input, serialiser)
  *   whose route computes without waiting (`handleNow`) and answers 200; that answer is kept, as
  *   the full way keeps it;
- * - the versions as of now known without waiting, which is the case with the embedded store in
- *   this process (with `MONGODB_URI` they take a read, so every request goes the full way);
  * - within the rate limit, counted where the store answers without I/O (the memory store; with
  *   Redis every request goes the full way). A request over the limit is left to fastify, which
  *   counts it again and answers the 429: the answer is the same as if counted once, since an
  *   exceeded count only ever reads as zero remaining.
+ *
+ * The versions: with the embedded store in this process they are known without waiting, and a
+ * request is answered or passed on at once. With `MONGODB_URI` they take a read (VersionClock,
+ * shared by the requests arriving in one turn of the event loop), so a request that may be
+ * answered here (a caller known from memory, a URL answered before) waits for it, then is answered
+ * or handed to fastify, which reads the versions again. While it waits it counts against the
+ * request budget: at its end it is handed to fastify, which answers it late as usual.
  *
  * What the full way adds to every answer, this adds too: the security headers, the request id
  * (the client's when sane), the rate-limit fields and the request log line.
@@ -46,24 +57,61 @@ export interface KeptAnswerLaneOptions {
 export class KeptAnswerLane {
   constructor(private readonly options: KeptAnswerLaneOptions) {}
 
-  /** Answers `request` and returns true, or returns false having sent and counted nothing. */
-  serve(request: IncomingMessage, response: ServerResponse): boolean {
-    const { access, contexts, limiter, logger } = this.options;
+  /**
+   * Answers `request` and returns true; or, with the versions in the database, takes it, returns
+   * true, and later answers it or hands it to `rest`; or returns false having sent and counted
+   * nothing.
+   */
+  serve(request: IncomingMessage, response: ServerResponse, rest: RequestListener): boolean {
+    const { access, contexts } = this.options;
     const started = performance.now();
     const { headers } = request;
     if (request.method !== 'GET' || headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined || headers['content-type'] !== undefined) return false;
-    const requestId = requestIdFor(request);
-    // Undefined unless the versions and the caller are known without waiting.
-    const ctx = contexts.buildNow({ requestId, authorization: headers.authorization, authenticated: true });
-    const principal = ctx?.principal;
-    if (!ctx || !principal) return false;
+    const asked = { requestId: requestIdFor(request), authorization: headers.authorization, authenticated: true };
+    if (access.countersInProcess) {
+      // Undefined unless the caller is known from memory.
+      const ctx = contexts.buildNow(asked);
+      return ctx !== undefined && this.sendKept(ctx, request, response, started);
+    }
+    const recipe = this.options.recipes.get(request.url ?? '/');
+    if (recipe === undefined || !recipe.route.authenticated || !contexts.knowsCaller(asked.authorization)) return false;
+    const { budget } = this.options;
+    let handed = false;
+    const handOn = (): void => {
+      if (handed) return;
+      handed = true;
+      rest(request, response);
+    };
+    budget?.watch(request, handOn);
+    access.requestThen((_error, data) => {
+      // A failed read: the full way reads again and answers its error.
+      if (handed || data === undefined) return handOn();
+      let answered = false;
+      try {
+        const ctx = contexts.buildNow(asked, data);
+        answered = ctx !== undefined && this.sendKept(ctx, request, response, started);
+      } catch {
+        // Nothing is sent unless answered: the full way answers whatever went wrong.
+      }
+      if (!answered) return handOn();
+      handed = true;
+      budget?.settle(request);
+    });
+    return true;
+  }
+
+  /** Sends the caller's answer kept or computed from memory and returns true; or returns false having sent nothing. */
+  sendKept(ctx: RequestContext, request: IncomingMessage, response: ServerResponse, started: number): boolean {
+    const { access, limiter, logger } = this.options;
+    const principal = ctx.principal;
+    if (!principal) return false;
     const url = request.url ?? '/';
     const key = keptAnswerKey(principal, url);
     const kept = access.restAnswers.get(key, ctx.data.view!) ?? this.computeNow(ctx, url, key);
     if (kept === undefined) return false;
     const fields: OutgoingHttpHeaders = {};
     for (const name in DEFAULT_HEADERS) fields[name] = DEFAULT_HEADERS[name as keyof typeof DEFAULT_HEADERS];
-    fields[REQUEST_ID_HEADER] = requestId;
+    fields[REQUEST_ID_HEADER] = ctx.requestId;
     if (limiter !== undefined && limiter.limits(url)) {
       const count = limiter.hitNow(limiter.keyOf(principal.subject, undefined));
       if (count === undefined || limiter.exceeded(count) !== undefined) return false;
@@ -74,7 +122,7 @@ export class KeptAnswerLane {
     response.writeHead(kept.status, fields);
     response.end(kept.body);
     if (logger.isLevelEnabled('info')) {
-      logRequest(logger, { requestId, method: 'GET', route: kept.route, status: kept.status, durationMs: performance.now() - started, subject: principal.subject });
+      logRequest(logger, { requestId: ctx.requestId, method: 'GET', route: kept.route, status: kept.status, durationMs: performance.now() - started, subject: principal.subject });
     }
     return true;
   }

@@ -32,6 +32,7 @@ import { RateLimiter } from '../security/rate-limit/rate-limiter';
 import { RedisRateLimitStore } from '../security/rate-limit/redis-store';
 import { registerRequestLog } from '../security/request-log';
 import { registerRequestSubject } from '../security/request-subject';
+import { RequestBudget } from '../security/request-budget';
 import { registerRequestTimeout } from '../security/request-timeout';
 import { setSecurityHeaders } from '../security/security-headers';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
@@ -114,7 +115,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: requestIdFor,
     serverFactory: (handler) =>
       createHttpServer(handler, {
-        answerFirst: (request, response) => lane?.serve(request, response) ?? false,
+        answerFirst: (request, response, rest) => lane?.serve(request, response, rest) ?? false,
         delMethodMode: options.delMethodMode,
         limits: {
           requestBudgetMs: config.requestTimeoutMs,
@@ -144,7 +145,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('tokenSigner', signer);
   const sync = createGatewaySync(app, { config, queue: access.imports, logger, clientOptions: options.hubspotClient });
   const contexts = new ContextBuilder(authenticator, signer, access, sync);
-  lane = new KeptAnswerLane({ access, contexts, recipes, limiter, logger });
+  const budget = config.requestTimeoutMs > 0 ? new RequestBudget(config.requestTimeoutMs) : undefined;
+  lane = new KeptAnswerLane({ access, contexts, recipes, limiter, logger, budget });
 
   const methods = new MethodTable();
   app.addHook('onRoute', (route) => methods.add(route.url, route.method));
@@ -154,7 +156,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     startReply(request, reply);
     done();
   });
-  registerRequestTimeout(app, config.requestTimeoutMs);
+  registerRequestTimeout(app, budget);
   registerRequestSubject(app, authenticator);
   registerRequestLog(app, logger);
   if (limiter) registerRateLimit(app, limiter);

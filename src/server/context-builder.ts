@@ -50,12 +50,17 @@ export class ContextBuilder {
    * The context without waiting, when authentication needs nothing but memory (see
    * Authenticator.authenticateNow); undefined otherwise: call build then.
    */
-  buildNow(request: ContextRequest): RequestContext | undefined {
-    const data = this.access.requestNow();
+  buildNow(request: ContextRequest, known: RequestData | undefined = this.access.requestNow()): RequestContext | undefined {
+    const data = known?.view === undefined ? undefined : known;
     if (data === undefined) return undefined;
     if (!request.authenticated) return new GatewayRequestContext(request.requestId, null, this.signer, this.access, data, this.sync);
     const principal = this.authenticator.authenticateNow(request.authorization, data);
     return principal ? new GatewayRequestContext(request.requestId, principal, this.signer, this.access, data, this.sync) : undefined;
+  }
+
+  /** Whether the caller of `authorization` is known from memory (a member token verified before). */
+  knowsCaller(authorization: string | undefined): boolean {
+    return this.authenticator.knowsCaller(authorization);
   }
 
   async build(request: ContextRequest): Promise<RequestContext> {

@@ -85,7 +85,7 @@ export interface HttpServerOptions {
    * Answers a request before the handler sees it, returning true, or returns false having done
    * nothing (the kept-answer lane, src/rest/kept-answer-lane.ts).
    */
-  answerFirst?: (request: http.IncomingMessage, response: http.ServerResponse) => boolean;
+  answerFirst?: (request: http.IncomingMessage, response: http.ServerResponse, handler: http.RequestListener) => boolean;
   /** How `DEL` is accepted; the fastest this Node allows when omitted. */
   delMethodMode?: DelMethodMode;
   /** Node's defaults (no cap, 60 s headers, 300 s request, 5 s keep-alive) when omitted. */
@@ -103,7 +103,7 @@ export function createHttpServer(handler: http.RequestListener, options: HttpSer
   const { delMethodMode: mode = defaultDelMethodMode(), limits, answerFirst } = options;
   const listener: http.RequestListener = answerFirst
     ? (request, response) => {
-        if (!answerFirst(request, response)) handler(request, response);
+        if (!answerFirst(request, response, handler)) handler(request, response);
       }
     : handler;
   const server = limits
