@@ -68,6 +68,12 @@ export class DataAccess {
    */
   readonly metricsMemo = new WeakMap<object, unknown>();
 
+  /**
+   * Metric names as checked, by the list they were parsed from (metrics.service.ts): a URL's
+   * requests share one input through its AnswerRecipe, so its list is parsed once.
+   */
+  readonly metricNames = new WeakMap<readonly string[], unknown>();
+
   /** This instance's imports, one at a time. */
   readonly imports = new ImportQueue();
 

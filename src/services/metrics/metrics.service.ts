@@ -26,9 +26,19 @@ export interface PipelineMetricsRequest {
  * cannot be computed yet: 409.
  */
 export async function getPipelineMetrics(ctx: RequestContext, request: PipelineMetricsRequest): Promise<{ pipeline: PipelineView; selection: MetricSelection }> {
-  const names = parseMetricNames(request.metrics);
+  const names = metricNamesOf(ctx, request.metrics);
   const pipeline = await getPipeline(ctx, request.pipelineId, request.snapshotId);
   return { pipeline, selection: await metricsOf(ctx, pipeline, names) };
+}
+
+/** parseMetricNames, each list parsed once per app (DataAccess.metricNames; names are never changed once parsed). */
+function metricNamesOf(ctx: RequestContext, raw: readonly string[] | undefined): MetricName[] | undefined {
+  if (raw === undefined) return undefined;
+  const memo = ctx.access.metricNames as WeakMap<readonly string[], MetricName[] | undefined>;
+  if (memo.has(raw)) return memo.get(raw);
+  const names = parseMetricNames(raw);
+  memo.set(raw, names);
+  return names;
 }
 
 /**
@@ -90,7 +100,7 @@ export async function metricsOf(ctx: RequestContext, pipeline: PipelineView, nam
 export function getPipelineMetricsNow(ctx: RequestContext, request: PipelineMetricsRequest): { pipeline: PipelineView; selection: MetricSelection } | undefined {
   let names: MetricName[] | undefined;
   try {
-    names = parseMetricNames(request.metrics);
+    names = metricNamesOf(ctx, request.metrics);
   } catch {
     return undefined;
   }
