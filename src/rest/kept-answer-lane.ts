@@ -73,9 +73,12 @@ export class KeptAnswerLane {
       const ctx = contexts.buildNow(asked);
       return ctx !== undefined && this.sendKept(ctx, request, response, started);
     }
-    const recipe = this.options.recipes.get(request.url ?? '/');
+    const url = request.url ?? '/';
+    const recipe = this.options.recipes.get(url);
     if (recipe === undefined || !recipe.route.authenticated || !contexts.knowsCaller(asked.authorization)) return false;
-    const { budget } = this.options;
+    // A rate limit counted with I/O (Redis) would send it to fastify after the wait, to read again.
+    const { budget, limiter } = this.options;
+    if (limiter !== undefined && limiter.limits(url) && !limiter.countsNow) return false;
     let handed = false;
     const handOn = (): void => {
       if (handed) return;

@@ -6,6 +6,8 @@ import { requestData, type RequestData } from '../../src/data/request-data';
 import type { VersionView } from '../../src/data/scopes';
 import { AnswerRecipes, type AnswerRecipe } from '../../src/rest/answer-recipes';
 import { KeptAnswerLane } from '../../src/rest/kept-answer-lane';
+import { RateLimiter } from '../../src/security/rate-limit/rate-limiter';
+import type { RateLimitStore } from '../../src/security/rate-limit/rate-limit-store';
 import { RequestBudget } from '../../src/security/request-budget';
 import { createHttpServer } from '../../src/server/create-http-server';
 import type { ContextBuilder } from '../../src/server/context-builder';
@@ -38,7 +40,10 @@ interface Harness {
 
 let sentAt = 0;
 
-async function startHarness(onHanded?: (request: http.IncomingMessage, response: http.ServerResponse, budget: RequestBudget) => void): Promise<Harness> {
+async function startHarness(
+  onHanded?: (request: http.IncomingMessage, response: http.ServerResponse, budget: RequestBudget) => void,
+  limiter?: RateLimiter,
+): Promise<Harness> {
   const budget = new RequestBudget(BUDGET_MS);
   const harness = { budget, reads: [] as ReadCallback[], handed: [] as Harness['handed'], answerable: false } as Harness;
   const access = {
@@ -51,7 +56,7 @@ async function startHarness(onHanded?: (request: http.IncomingMessage, response:
   } as unknown as ContextBuilder;
   const recipes = new AnswerRecipes();
   recipes.learn('/kept', { route: { authenticated: true } } as unknown as AnswerRecipe);
-  const lane = new KeptAnswerLane({ access, contexts, recipes, logger: { isLevelEnabled: () => false, info: () => undefined }, budget });
+  const lane = new KeptAnswerLane({ access, contexts, recipes, logger: { isLevelEnabled: () => false, info: () => undefined }, budget, limiter });
   // What the lane would send: decided by the test, as its kept answers would be.
   harness.sendKept = jest.spyOn(lane, 'sendKept').mockImplementation((_ctx, _request, response) => {
     if (!harness.answerable) return false;
@@ -123,6 +128,15 @@ describe('kept-answer lane: waiting for the versions within the request budget',
     harness = await startHarness();
     expect(await get(harness, '/never-answered')).toMatchObject({ body: 'from fastify' });
     expect(await get(harness, '/kept', 'Bearer unknown')).toMatchObject({ body: 'from fastify' });
+    expect(harness.reads).toHaveLength(0);
+  });
+
+  it('does not hold a request whose rate limit is counted with I/O (Redis): fastify would read the versions again', async () => {
+    // A store with no hitNow, as the Redis store: counting takes a round trip.
+    const store = { hit: async () => ({ count: 1, resetMs: 60_000 }) } as unknown as RateLimitStore;
+    harness = await startHarness(undefined, new RateLimiter({ limit: 10, windowSeconds: 60, store }));
+    harness.answerable = true;
+    expect(await get(harness, '/kept')).toMatchObject({ body: 'from fastify' });
     expect(harness.reads).toHaveLength(0);
   });
 

@@ -46,6 +46,11 @@ export class RateLimiter {
   }
 
   /** Counts one request where the store answers without I/O; undefined, counting nothing, where it cannot. */
+  /** Whether hitNow counts (the store answers without I/O). */
+  get countsNow(): boolean {
+    return this.options.store.hitNow !== undefined;
+  }
+
   hitNow(key: string): WindowCount | undefined {
     return this.options.store.hitNow?.(key, this.windowMs);
   }
