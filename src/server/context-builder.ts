@@ -48,7 +48,9 @@ export class ContextBuilder {
 
   /**
    * The context without waiting, when authentication needs nothing but memory (see
-   * Authenticator.authenticateNow); undefined otherwise: call build then.
+   * Authenticator.authenticateNow); undefined otherwise: call build then. `known`: the request's
+   * data, its versions read already (the kept-answer lane after the shared read); by default the
+   * versions as of now where they are in this process.
    */
   buildNow(request: ContextRequest, known: RequestData | undefined = this.access.requestNow()): RequestContext | undefined {
     const data = known?.view === undefined ? undefined : known;
