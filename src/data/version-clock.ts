@@ -16,7 +16,7 @@ export interface VersionClockOptions {
 }
 
 /** Given the view, or the error of the read that was to give it. Must not throw. */
-export type ViewCallback = (error: unknown, view: VersionView | undefined) => void;
+type ViewCallback = (error: unknown, view: VersionView | undefined) => void;
 
 /**
  * Tells each request the versions of the data as of its arrival, which every cache compares with

@@ -1,4 +1,4 @@
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { RequestContext } from '../context/request-context';
@@ -23,9 +23,6 @@ export interface KeptAnswerLaneOptions {
   /** REQUEST_TIMEOUT_MS, when set: a request waiting here for the versions counts against it. */
   budget?: RequestBudget;
 }
-
-/** Where a request goes that the lane does not answer: fastify's handler. */
-export type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
 /**
  * Sends a REST answer as soon as a request arrives, before fastify makes its request and reply,
@@ -59,8 +56,8 @@ export class KeptAnswerLane {
 
   /**
    * Answers `request` and returns true; or, with the versions in the database, takes it, returns
-   * true, and later answers it or hands it to `rest`; or returns false having sent and counted
-   * nothing.
+   * true, and later answers it or hands it to `rest` (fastify's handler); or returns false having
+   * sent and counted nothing.
    */
   serve(request: IncomingMessage, response: ServerResponse, rest: RequestListener): boolean {
     const { access, contexts } = this.options;

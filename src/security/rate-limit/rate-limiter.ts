@@ -45,12 +45,12 @@ export class RateLimiter {
     return this.options.store.hit(key, this.windowMs);
   }
 
-  /** Counts one request where the store answers without I/O; undefined, counting nothing, where it cannot. */
   /** Whether hitNow counts (the store answers without I/O). */
   get countsNow(): boolean {
     return this.options.store.hitNow !== undefined;
   }
 
+  /** Counts one request where the store answers without I/O; undefined, counting nothing, where it cannot. */
   hitNow(key: string): WindowCount | undefined {
     return this.options.store.hitNow?.(key, this.windowMs);
   }
