@@ -39,23 +39,56 @@ const base = {
 //   (the GraphQL API runs in uri mode through the members, imports, security and server suites);
 // - test/db: connectDatabase's own test, which starts both kinds of database itself;
 // - test/multi-instance: starts its own store process and gateway processes (MONGODB_URI) anyway.
-const URI_FOLDERS = ['auth', 'data', 'import', 'members', 'pipelines', 'rest', 'security', 'server', 'settings', 'sync', 'targets', 'teams'];
+const URI_FOLDERS = [
+  'auth',
+  'data',
+  'import',
+  'members',
+  'pipelines',
+  'rest',
+  'security',
+  'server',
+  'settings',
+  'sync',
+  'targets',
+  'teams',
+];
 
 // Left out of those folders, by file:
 const URI_EXCLUDED = [
   // No database at all (pure functions, parsing, the configuration): the same in both modes.
-  'test/auth/bearer-token', 'test/auth/secrets', 'test/members/member-access', 'test/members/member-cursor',
-  'test/import/normalise', 'test/import/validate-documents', 'test/import/read-hubspot-files', 'test/import/backfill-state',
-  'test/import/deal-currency', 'test/import/deal-copies', 'test/import/deal-outcome', 'test/import/import-shapes',
-  'test/rest/platform/internal-error-log', 'test/security/query-cost', 'test/server/classify-error', 'test/server/config',
-  'test/server/del-method-rewriter', 'test/data/answer-cache', 'test/server/kept-answer-lane-budget',
+  'test/auth/bearer-token',
+  'test/auth/secrets',
+  'test/members/member-access',
+  'test/members/member-cursor',
+  'test/import/normalise',
+  'test/import/validate-documents',
+  'test/import/read-hubspot-files',
+  'test/import/backfill-state',
+  'test/import/deal-currency',
+  'test/import/deal-copies',
+  'test/import/deal-outcome',
+  'test/import/import-shapes',
+  'test/rest/platform/internal-error-log',
+  'test/security/query-cost',
+  'test/server/classify-error',
+  'test/server/config',
+  'test/server/del-method-rewriter',
+  'test/data/answer-cache',
+  'test/server/kept-answer-lane-budget',
   // Two instances in one process, one of them with the embedded server in process by design.
   'test/data/two-instances-one-process',
   // The embedded store's own access rules (socket, directory, credentials); and the database
   // outage test, which already runs its gateway on a URI database of its own (and stops it).
-  'test/security/store-access', 'test/security/store-access-standalone', 'test/security/database-outage',
+  'test/security/store-access',
+  'test/security/store-access-standalone',
+  'test/security/database-outage',
   // Spawn the real entry or the import CLI on a data directory of their own (embedded default).
-  'test/server/entry', 'test/server/signals', 'test/security/sigterm-under-load', 'test/import/cli-import', 'test/sync/cli-sync',
+  'test/server/entry',
+  'test/server/signals',
+  'test/security/sigterm-under-load',
+  'test/import/cli-import',
+  'test/sync/cli-sync',
   'test/import/cli-import-crash',
 ];
 
@@ -73,7 +106,10 @@ module.exports = {
       ...base,
       displayName: 'uri',
       roots: URI_FOLDERS.map((folder) => `<rootDir>/test/${folder}`),
-      testPathIgnorePatterns: ['/node_modules/', ...URI_EXCLUDED.map((file) => `<rootDir>/${file}\\.test\\.ts$`)],
+      testPathIgnorePatterns: [
+        '/node_modules/',
+        ...URI_EXCLUDED.map((file) => `<rootDir>/${file}\\.test\\.ts$`),
+      ],
       setupFiles: [...base.setupFiles, '<rootDir>/test/helpers/uri-mode/select.ts'],
       globalSetup: '<rootDir>/test/helpers/uri-mode/global-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/uri-mode/global-teardown.ts',

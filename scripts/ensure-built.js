@@ -16,7 +16,8 @@ function newestChange(file) {
   const stats = statSync(file);
   if (!stats.isDirectory()) return stats.mtimeMs;
   let newest = 0;
-  for (const entry of readdirSync(file)) newest = Math.max(newest, newestChange(path.join(file, entry)));
+  for (const entry of readdirSync(file))
+    newest = Math.max(newest, newestChange(path.join(file, entry)));
   return newest;
 }
 
@@ -24,13 +25,20 @@ function builtAt() {
   return existsSync(stamp) ? statSync(stamp).mtimeMs : -1;
 }
 
-const newest = Math.max(...inputs.map((name) => path.join(root, name)).filter(existsSync).map(newestChange));
+const newest = Math.max(
+  ...inputs
+    .map((name) => path.join(root, name))
+    .filter(existsSync)
+    .map(newestChange),
+);
 if (newest > builtAt()) {
   process.stderr.write('Building (sources changed since the last build)...\n');
   const started = Date.now();
   // npm's own binary: the one running this script's npm, not whichever is first on PATH.
   const npm = process.env.npm_execpath;
-  const command = npm ? [process.execPath, [npm, 'run', '--silent', 'build']] : ['npm', ['run', '--silent', 'build']];
+  const command = npm
+    ? [process.execPath, [npm, 'run', '--silent', 'build']]
+    : ['npm', ['run', '--silent', 'build']];
   try {
     execFileSync(command[0], command[1], { cwd: root, stdio: 'inherit' });
   } catch {

@@ -1,5 +1,8 @@
 import path from 'node:path';
-import { DEFAULT_SNAPSHOT_RETENTION_DAYS, MAX_SNAPSHOT_RETENTION_DAYS } from './domain/snapshot-retention';
+import {
+  DEFAULT_SNAPSHOT_RETENTION_DAYS,
+  MAX_SNAPSHOT_RETENTION_DAYS,
+} from './domain/snapshot-retention';
 
 /** Log levels pino knows; LOG_LEVEL must be one of them. */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -162,26 +165,36 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
 export function loadConfig(env: Env = process.env): GatewayConfig {
   const logLevel = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+    throw new ConfigError(
+      `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`,
+    );
   }
   const mongodbUri = text(env, 'MONGODB_URI');
   if (mongodbUri !== undefined && !/^mongodb(\+srv)?:\/\//.test(mongodbUri)) {
-    throw new ConfigError(`MONGODB_URI must start with mongodb:// or mongodb+srv://, got "${mongodbUri}"`);
+    throw new ConfigError(
+      `MONGODB_URI must start with mongodb:// or mongodb+srv://, got "${mongodbUri}"`,
+    );
   }
   const adminToken = text(env, 'ADMIN_TOKEN');
   if (adminToken !== undefined && adminToken.length < 16) {
     throw new ConfigError(`ADMIN_TOKEN must be at least 16 characters, got ${adminToken.length}`);
   }
   if (adminToken !== undefined && !/^[\x21-\x7e]+$/.test(adminToken)) {
-    throw new ConfigError('ADMIN_TOKEN must be visible ASCII characters without spaces (it travels as "Authorization: Bearer <token>")');
+    throw new ConfigError(
+      'ADMIN_TOKEN must be visible ASCII characters without spaces (it travels as "Authorization: Bearer <token>")',
+    );
   }
   const introspection = (text(env, 'INTROSPECTION') ?? 'admins').toLowerCase();
   if (introspection !== 'admins' && introspection !== 'all' && introspection !== 'off') {
-    throw new ConfigError(`INTROSPECTION must be one of admins, all, off, got "${env.INTROSPECTION}"`);
+    throw new ConfigError(
+      `INTROSPECTION must be one of admins, all, off, got "${env.INTROSPECTION}"`,
+    );
   }
   const rateLimitRedisUrl = text(env, 'RATE_LIMIT_REDIS_URL');
   if (rateLimitRedisUrl !== undefined && !/^redis:\/\/[^/\s]+/.test(rateLimitRedisUrl)) {
-    throw new ConfigError(`RATE_LIMIT_REDIS_URL must look like redis://host:port, got "${rateLimitRedisUrl}"`);
+    throw new ConfigError(
+      `RATE_LIMIT_REDIS_URL must look like redis://host:port, got "${rateLimitRedisUrl}"`,
+    );
   }
   const jwtSecret = text(env, 'JWT_SECRET');
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
@@ -190,11 +203,18 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
   const hubspotToken = text(env, 'HUBSPOT_TOKEN');
   // The message never shows the value: it is a secret, and this error may be logged.
   if (hubspotToken !== undefined && !/^[\x21-\x7e]+$/.test(hubspotToken)) {
-    throw new ConfigError('HUBSPOT_TOKEN must be visible ASCII characters without spaces (it travels as "Authorization: Bearer <token>")');
+    throw new ConfigError(
+      'HUBSPOT_TOKEN must be visible ASCII characters without spaces (it travels as "Authorization: Bearer <token>")',
+    );
   }
-  const hubspotBaseUrl = (text(env, 'HUBSPOT_BASE_URL') ?? 'https://api.hubapi.com').replace(/\/+$/, '');
+  const hubspotBaseUrl = (text(env, 'HUBSPOT_BASE_URL') ?? 'https://api.hubapi.com').replace(
+    /\/+$/,
+    '',
+  );
   if (!/^https?:\/\/[^/\s]+(\/\S*)?$/.test(hubspotBaseUrl)) {
-    throw new ConfigError(`HUBSPOT_BASE_URL must be an http:// or https:// URL, got "${env.HUBSPOT_BASE_URL}"`);
+    throw new ConfigError(
+      `HUBSPOT_BASE_URL must be an http:// or https:// URL, got "${env.HUBSPOT_BASE_URL}"`,
+    );
   }
   return {
     port: integer(env, 'PORT', 4000, 0, 65535),
@@ -222,6 +242,12 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     hubspotBaseUrl,
     syncIntervalMinutes: integer(env, 'SYNC_INTERVAL_MINUTES', 0, 0, 10_080),
     syncLeaseSeconds: integer(env, 'SYNC_LEASE_SECONDS', 60, 3, 3_600),
-    snapshotRetentionDays: integer(env, 'SNAPSHOT_RETENTION_DAYS', DEFAULT_SNAPSHOT_RETENTION_DAYS, 1, MAX_SNAPSHOT_RETENTION_DAYS),
+    snapshotRetentionDays: integer(
+      env,
+      'SNAPSHOT_RETENTION_DAYS',
+      DEFAULT_SNAPSHOT_RETENTION_DAYS,
+      1,
+      MAX_SNAPSHOT_RETENTION_DAYS,
+    ),
   };
 }

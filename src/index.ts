@@ -16,14 +16,31 @@ async function main(): Promise<void> {
   const database = await connectDatabase({ uri: config.mongodbUri, dataDir: config.dataDir });
   await ensureIndexes();
   const progress = createProgressReporter();
-  const seeded = await seedDemoIfEmpty(database.connection, { ...process.env, SEED_DEMO: String(config.seedDemo) }, {
-    onStart: () => console.log('Empty embedded database: loading the demo company (SEED_DEMO=false to skip)...'),
-    onProgress: process.stderr.isTTY ? progress.report : undefined,
-  });
+  const seeded = await seedDemoIfEmpty(
+    database.connection,
+    { ...process.env, SEED_DEMO: String(config.seedDemo) },
+    {
+      onStart: () =>
+        console.log(
+          'Empty embedded database: loading the demo company (SEED_DEMO=false to skip)...',
+        ),
+      onProgress: process.stderr.isTTY ? progress.report : undefined,
+    },
+  );
   progress.done();
-  if (seeded) console.log(`Demo company loaded: ${seeded.import.counts.deals} deals, ${seeded.import.snapshotIds.length} snapshots.`);
-  const app = await buildApp({ connection: database.connection, embedded: database.embedded, config });
-  installGracefulShutdown(app, { closeDatabase: () => database.close(), graceMs: config.shutdownGraceMs });
+  if (seeded)
+    console.log(
+      `Demo company loaded: ${seeded.import.counts.deals} deals, ${seeded.import.snapshotIds.length} snapshots.`,
+    );
+  const app = await buildApp({
+    connection: database.connection,
+    embedded: database.embedded,
+    config,
+  });
+  installGracefulShutdown(app, {
+    closeDatabase: () => database.close(),
+    graceMs: config.shutdownGraceMs,
+  });
   const address = await app.listen({ port: config.port, host: config.host });
   console.log(formatBanner({ address, config, generatedAdminToken: app.generatedAdminToken }));
 }

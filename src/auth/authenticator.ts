@@ -51,7 +51,8 @@ export class Authenticator {
   private readonly matchesAdminToken: ((token: string) => boolean) | null;
 
   constructor(private readonly options: AuthenticatorOptions) {
-    this.matchesAdminToken = options.adminToken === undefined ? null : secretMatcher(options.adminToken);
+    this.matchesAdminToken =
+      options.adminToken === undefined ? null : secretMatcher(options.adminToken);
   }
 
   /** bearerToken, remembering the last header. */
@@ -103,12 +104,15 @@ export class Authenticator {
     if (token === null) throw new UnauthenticatedError();
     const remembered = this.rememberedSubject(token);
     // The admin identity comes from the secret itself, never from a subject a token carries.
-    if (remembered === undefined && this.isAdminSecret(token)) return { subject: ADMIN_TOKEN_SUBJECT, role: Role.ADMIN, memberId: null, teamId: null };
+    if (remembered === undefined && this.isAdminSecret(token))
+      return { subject: ADMIN_TOKEN_SUBJECT, role: Role.ADMIN, memberId: null, teamId: null };
     const memberId = remembered ?? (await this.memberIdOf(token));
     if (memberId === null) throw new UnauthenticatedError();
     // Kept while the members' version stands (DataAccess): a role change or a deletion
     // still counts from the next request on.
-    const member = await this.options.access.membersById.get(data, memberId, () => MemberModel.findById(memberId).lean<MemberDoc>().exec());
+    const member = await this.options.access.membersById.get(data, memberId, () =>
+      MemberModel.findById(memberId).lean<MemberDoc>().exec(),
+    );
     if (!member) throw new UnauthenticatedError();
     return memberPrincipal(memberId, member);
   }

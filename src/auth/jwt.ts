@@ -42,12 +42,20 @@ export class InvalidTokenError extends Error {
 export class TokenSigner {
   constructor(private readonly options: TokenSignerOptions) {
     if (options.secret.byteLength < 32) {
-      throw new Error(`TokenSigner needs a key of at least 32 bytes, got ${options.secret.byteLength}`);
+      throw new Error(
+        `TokenSigner needs a key of at least 32 bytes, got ${options.secret.byteLength}`,
+      );
     }
   }
 
-  async sign(memberId: string, role: Role, expiresInSeconds: number, now = new Date()): Promise<SignedToken> {
-    if (memberId === RESERVED_SUBJECT) throw new Error(`TokenSigner signs member tokens; "${RESERVED_SUBJECT}" is not a member id`);
+  async sign(
+    memberId: string,
+    role: Role,
+    expiresInSeconds: number,
+    now = new Date(),
+  ): Promise<SignedToken> {
+    if (memberId === RESERVED_SUBJECT)
+      throw new Error(`TokenSigner signs member tokens; "${RESERVED_SUBJECT}" is not a member id`);
     const issuedAt = Math.floor(now.getTime() / 1000);
     const expiresAt = issuedAt + expiresInSeconds;
     const token = await new SignJWT({ role })

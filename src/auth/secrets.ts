@@ -25,7 +25,10 @@ async function fromDataDir(dataDir: string, name: string, generate: () => string
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const existing = (await readFile(file, 'utf8')).trim();
-    if (existing.length < 16) throw new Error(`${file} holds no usable secret; delete it to generate a new one`);
+    if (existing.length < 16)
+      throw new Error(`${file} holds no usable secret; delete it to generate a new one`, {
+        cause: error,
+      });
     return { value: existing, created: false };
   }
 }
@@ -34,7 +37,11 @@ async function fromDataDir(dataDir: string, name: string, generate: () => string
  * Keeps a generated secret in the `gateway_secrets` collection, so several instances sharing one
  * MongoDB agree on it: the unique `_id` makes the first insert win, and the others read it back.
  */
-async function fromDatabase(connection: Connection, name: string, generate: () => string): Promise<Stored> {
+async function fromDatabase(
+  connection: Connection,
+  name: string,
+  generate: () => string,
+): Promise<Stored> {
   const collection = connection.db!.collection<{ _id: string; value: string }>('gateway_secrets');
   const value = generate();
   try {
@@ -45,7 +52,9 @@ async function fromDatabase(connection: Connection, name: string, generate: () =
   }
   const stored = await collection.findOne({ _id: name });
   if (!stored || typeof stored.value !== 'string' || stored.value.length < 16) {
-    throw new Error(`gateway_secrets holds no usable ${name}; delete that document to generate a new one`);
+    throw new Error(
+      `gateway_secrets holds no usable ${name}; delete that document to generate a new one`,
+    );
   }
   return { value: stored.value, created: false };
 }
@@ -56,11 +65,22 @@ const newSecret = (): string => randomBytes(32).toString('base64url');
  * Resolves JWT_SECRET and ADMIN_TOKEN: the environment wins; otherwise a generated value is kept
  * in DATA_DIR on the embedded database, or in the database itself when MONGODB_URI is set.
  */
-export async function loadSecrets(config: GatewayConfig, connection: Connection): Promise<GatewaySecrets> {
+export async function loadSecrets(
+  config: GatewayConfig,
+  connection: Connection,
+): Promise<GatewaySecrets> {
   const store = (name: string): Promise<Stored> =>
-    config.mongodbUri !== undefined ? fromDatabase(connection, name, newSecret) : fromDataDir(config.dataDir, name, newSecret);
-  const jwt = config.jwtSecret !== undefined ? { value: config.jwtSecret, created: false } : await store('jwt-secret');
-  const admin = config.adminToken !== undefined ? { value: config.adminToken, created: false } : await store('admin-token');
+    config.mongodbUri !== undefined
+      ? fromDatabase(connection, name, newSecret)
+      : fromDataDir(config.dataDir, name, newSecret);
+  const jwt =
+    config.jwtSecret !== undefined
+      ? { value: config.jwtSecret, created: false }
+      : await store('jwt-secret');
+  const admin =
+    config.adminToken !== undefined
+      ? { value: config.adminToken, created: false }
+      : await store('admin-token');
   return {
     jwtSecret: new TextEncoder().encode(jwt.value),
     adminToken: admin.value,

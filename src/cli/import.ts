@@ -37,7 +37,9 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const documents = await readHubSpotFiles(args.positionals, { incremental: args.values.incremental === true });
+  const documents = await readHubSpotFiles(args.positionals, {
+    incremental: args.values.incremental === true,
+  });
   const config = loadConfig();
   const database = await openCliDatabase(config);
   const progress = createProgressReporter();
@@ -69,8 +71,12 @@ main().then(
     if (error instanceof HubSpotFileError) console.error(`Cannot import: ${error.message}`);
     else if (error instanceof ErrorWithCode) {
       console.error(`Import refused: ${error.message}`);
-      for (const field of error.fieldErrors ?? []) console.error(`  ${field.field}: ${field.message}`);
-    } else console.error(`Import failed, nothing was kept: ${error instanceof Error ? error.message : String(error)}`);
+      for (const field of error.fieldErrors ?? [])
+        console.error(`  ${field.field}: ${field.message}`);
+    } else
+      console.error(
+        `Import failed, nothing was kept: ${error instanceof Error ? error.message : String(error)}`,
+      );
     process.exit(1);
   },
 );

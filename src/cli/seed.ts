@@ -23,7 +23,13 @@ async function main(): Promise<number> {
   let deals: number;
   let seed: number;
   try {
-    const args = parseArgs({ options: { deals: { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    const args = parseArgs({
+      options: {
+        deals: { type: 'string' },
+        seed: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
     if (args.values.help) {
       console.log(USAGE);
       return 0;
@@ -42,7 +48,9 @@ async function main(): Promise<number> {
     const result = await seedDemo({ deals, seed, onProgress: progress.report });
     progress.done();
     console.log(formatImportSummary(result.import));
-    console.log(`  roles        ${result.rolesSet} admin/manager roles set, ${result.targets} target sets`);
+    console.log(
+      `  roles        ${result.rolesSet} admin/manager roles set, ${result.targets} target sets`,
+    );
     console.log(`Demo company seeded in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     return 0;
   } finally {

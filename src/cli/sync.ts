@@ -24,17 +24,24 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const sync = new CrmSync({ config, queue: new ImportQueue(), role: 'cli' });
   if (!sync.configured) {
-    console.error('Cannot sync: HUBSPOT_TOKEN is not set (docs/hubspot-sync.md says how to get one)');
+    console.error(
+      'Cannot sync: HUBSPOT_TOKEN is not set (docs/hubspot-sync.md says how to get one)',
+    );
     return 3;
   }
   // A pending snapshot a sync killed half-way left is undone by the import, under its lease.
   const database = await openCliDatabase(config);
   const progress = createSyncProgressReporter();
   try {
-    const result = await sync.run(CLI_PRINCIPAL, 'cli', { force: args.values.force === true, onProgress: progress.report });
+    const result = await sync.run(CLI_PRINCIPAL, 'cli', {
+      force: args.values.force === true,
+      onProgress: progress.report,
+    });
     progress.done();
     const { mode, fetched } = result!;
-    console.log(`${mode === 'full' ? 'Full' : 'Incremental'} sync ${result!.syncId}: read ${fetched.deals} deals${mode === 'incremental' ? ` changed and ${fetched.archived} archived` : ''} from HubSpot.`);
+    console.log(
+      `${mode === 'full' ? 'Full' : 'Incremental'} sync ${result!.syncId}: read ${fetched.deals} deals${mode === 'incremental' ? ` changed and ${fetched.archived} archived` : ''} from HubSpot.`,
+    );
     console.log(formatImportSummary(result!.import));
     console.log(`  high-water   ${result!.highWaterMark?.toISOString() ?? 'none (no deal read)'}`);
     return 0;
@@ -55,8 +62,12 @@ main().then(
   (error: unknown) => {
     if (error instanceof ErrorWithCode) {
       console.error(`Sync failed, nothing was kept: ${error.message}`);
-      for (const field of error.fieldErrors ?? []) console.error(`  ${field.field}: ${field.message}`);
-    } else console.error(`Sync failed, nothing was kept: ${error instanceof Error ? error.message : String(error)}`);
+      for (const field of error.fieldErrors ?? [])
+        console.error(`  ${field.field}: ${field.message}`);
+    } else
+      console.error(
+        `Sync failed, nothing was kept: ${error instanceof Error ? error.message : String(error)}`,
+      );
     process.exit(1);
   },
 );

@@ -31,7 +31,11 @@ export interface Database {
 
 const EMBEDDED_DB_NAME = 'pipeline-gateway';
 
-const DRIVER_TIMINGS = { serverSelectionTimeoutMS: 3_000, heartbeatFrequencyMS: 2_000, connectTimeoutMS: 5_000 } as const;
+const DRIVER_TIMINGS = {
+  serverSelectionTimeoutMS: 3_000,
+  heartbeatFrequencyMS: 2_000,
+  connectTimeoutMS: 5_000,
+} as const;
 
 /**
  * Connects mongoose to `MONGODB_URI`, or starts the embedded MongoDB-compatible server in process
@@ -78,7 +82,10 @@ export async function connectDatabase(options: ConnectDatabaseOptions = {}): Pro
   }
   const watchdog = watchMonitor(mongoose.connection.getClient(), {
     ...DRIVER_TIMINGS,
-    onRestart: options.onDriverRestart ?? ((reason) => process.emitWarning(`Reconnecting to the database: ${reason}`, 'DatabaseReconnect')),
+    onRestart:
+      options.onDriverRestart ??
+      ((reason) =>
+        process.emitWarning(`Reconnecting to the database: ${reason}`, 'DatabaseReconnect')),
   });
   return {
     connection: mongoose.connection,

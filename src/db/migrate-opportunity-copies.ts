@@ -1,5 +1,10 @@
 import type { Connection } from 'mongoose';
-import { rowOf, writeOpportunityVersions, type OpportunityRow, type StoredOpportunity } from '../import/snapshot-writer';
+import {
+  rowOf,
+  writeOpportunityVersions,
+  type OpportunityRow,
+  type StoredOpportunity,
+} from '../import/snapshot-writer';
 import { OpportunityModel } from '../models/opportunity.model';
 import { SnapshotModel } from '../models/snapshot.model';
 
@@ -23,14 +28,19 @@ export async function migrateOpportunityCopies(connection: Connection): Promise<
   const copies = connection.db!.collection<OpportunityCopy>(OPPORTUNITY_COPIES_COLLECTION);
   const hasCopies = (await copies.findOne({}, { projection: { _id: 1 } })) !== null;
   // A database whose snapshots never held a deal has no copies, but its snapshots need a seq too.
-  if (!hasCopies && (await SnapshotModel.exists({ status: 'committed', seq: null })) === null) return 0;
+  if (!hasCopies && (await SnapshotModel.exists({ status: 'committed', seq: null })) === null)
+    return 0;
   await OpportunityModel.deleteMany({});
-  const snapshots = await SnapshotModel.find({ status: 'committed' }, { _id: 1 }).sort({ importedAt: 1, snapshotAt: 1, _id: 1 }).lean();
+  const snapshots = await SnapshotModel.find({ status: 'committed' }, { _id: 1 })
+    .sort({ importedAt: 1, snapshotAt: 1, _id: 1 })
+    .lean();
   let seq = 0;
   for (const snapshot of snapshots) {
     seq += 1;
     await SnapshotModel.updateOne({ _id: snapshot._id }, { $set: { seq } });
-    const rows: OpportunityRow[] = (await copies.find({ snapshotId: snapshot._id as string }).toArray()).map(rowOf);
+    const rows: OpportunityRow[] = (
+      await copies.find({ snapshotId: snapshot._id as string }).toArray()
+    ).map(rowOf);
     await writeOpportunityVersions(seq, rows, () => undefined);
   }
   if (hasCopies) await copies.drop();

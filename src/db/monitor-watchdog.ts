@@ -28,13 +28,17 @@ export interface MonitorWatchdog {
  * While the database is still away the connect fails, and it is tried again a heartbeat later:
  * meanwhile operations fail as unavailable (503), as they would with a working monitor.
  */
-export function watchMonitor(client: MongoClient, options: MonitorWatchdogOptions): MonitorWatchdog {
+export function watchMonitor(
+  client: MongoClient,
+  options: MonitorWatchdogOptions,
+): MonitorWatchdog {
   const limit = options.connectTimeoutMS + 2 * options.heartbeatFrequencyMS;
   const started = new Map<string, number>();
   let restarting = false;
   let stopped = false;
 
-  const onStarted = (event: { connectionId: string }) => started.set(event.connectionId, Date.now());
+  const onStarted = (event: { connectionId: string }) =>
+    started.set(event.connectionId, Date.now());
   const onEnded = (event: { connectionId: string }) => started.delete(event.connectionId);
   client.on('serverHeartbeatStarted', onStarted);
   client.on('serverHeartbeatSucceeded', onEnded);

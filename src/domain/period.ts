@@ -67,7 +67,10 @@ export function periodSlot(unit: PeriodUnit, year: number, index: number): Perio
       break;
     case 'weekly':
       startsAt = new Date(Date.UTC(year, 0, 1) + (index - 1) * 7 * DAY_MS);
-      endsBefore = index === count ? new Date(Date.UTC(year + 1, 0, 1)) : new Date(startsAt.getTime() + 7 * DAY_MS);
+      endsBefore =
+        index === count
+          ? new Date(Date.UTC(year + 1, 0, 1))
+          : new Date(startsAt.getTime() + 7 * DAY_MS);
       break;
   }
   return {

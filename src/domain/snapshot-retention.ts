@@ -50,7 +50,10 @@ function later(a: RetainedSnapshot, b: RetainedSnapshot): boolean {
  * the latest written (highest seq: the next import compares with its versions); and the demo
  * company's. Every other snapshot may be removed.
  */
-export function snapshotsToKeep(snapshots: readonly RetainedSnapshot[], policy: RetentionPolicy): Set<string> {
+export function snapshotsToKeep(
+  snapshots: readonly RetainedSnapshot[],
+  policy: RetentionPolicy,
+): Set<string> {
   const keep = new Set<string>();
   if (snapshots.length === 0) return keep;
   let latestAt = -Infinity;

@@ -10,7 +10,9 @@ export class BadUserInputError extends ErrorWithCode {
 
 /** No credentials, or credentials that are malformed, expired or badly signed. One message for all. */
 export class UnauthenticatedError extends ErrorWithCode {
-  constructor(message = 'Authentication required: send a valid token as "Authorization: Bearer <token>"') {
+  constructor(
+    message = 'Authentication required: send a valid token as "Authorization: Bearer <token>"',
+  ) {
     super(message, ErrorCode.UNAUTHENTICATED, { headers: { 'WWW-Authenticate': 'Bearer' } });
   }
 }
@@ -31,9 +33,13 @@ export class NotFoundError extends ErrorWithCode {
 /** A known path called with a method it does not support. */
 export class MethodNotAllowedError extends ErrorWithCode {
   constructor(method: string, path: string, allowed: string[]) {
-    super(`Method ${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, ErrorCode.METHOD_NOT_ALLOWED, {
-      headers: { Allow: allowed.join(', ') },
-    });
+    super(
+      `Method ${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`,
+      ErrorCode.METHOD_NOT_ALLOWED,
+      {
+        headers: { Allow: allowed.join(', ') },
+      },
+    );
   }
 }
 
@@ -53,7 +59,10 @@ export class RequestTimeoutError extends ErrorWithCode {
 
 export class PayloadTooLargeError extends ErrorWithCode {
   constructor(limitBytes: number) {
-    super(`Request body is larger than the limit of ${limitBytes} bytes`, ErrorCode.PAYLOAD_TOO_LARGE);
+    super(
+      `Request body is larger than the limit of ${limitBytes} bytes`,
+      ErrorCode.PAYLOAD_TOO_LARGE,
+    );
   }
 }
 

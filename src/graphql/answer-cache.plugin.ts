@@ -45,7 +45,9 @@ function keyOf(requestContext: GraphQLRequestContext<RequestContext>): string | 
  * keeps what execution produced. Only error-free query answers are kept: a mutation always runs,
  * and an error (NOT_FOUND, FORBIDDEN...) is worked out again each time.
  */
-export function answerCachePlugin(answers: AnswerCache<KeptGraphQLAnswer>): ApolloServerPlugin<RequestContext> {
+export function answerCachePlugin(
+  answers: AnswerCache<KeptGraphQLAnswer>,
+): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
       let key: string | null = null;
@@ -66,19 +68,28 @@ export function answerCachePlugin(answers: AnswerCache<KeptGraphQLAnswer>): Apol
           const kept = answers.get(key, view);
           if (kept === undefined) return null;
           fromCache = true;
-          return { http: requestContext.response.http, body: { kind: 'single', singleResult: kept.result } };
+          return {
+            http: requestContext.response.http,
+            body: { kind: 'single', singleResult: kept.result },
+          };
         },
         async willSendResponse(requestContext) {
           if (key === null || fromCache) return;
           const { body } = requestContext.response;
           if (body.kind !== 'single') return;
           const result = body.singleResult;
-          if (result.errors !== undefined || result.extensions !== undefined || !result.data) return;
+          if (result.errors !== undefined || result.extensions !== undefined || !result.data)
+            return;
           // Serialised here once: Apollo serialises after this hook, and finds the text attached.
           const text = stringify({ data: result.data });
           Object.defineProperty(result.data, KEPT_TEXT, { value: text });
           // The key holds the query text: it counts too.
-          answers.keep(key, { result: { data: result.data } }, key.length + text.length, requestContext.contextValue.data);
+          answers.keep(
+            key,
+            { result: { data: result.data } },
+            key.length + text.length,
+            requestContext.contextValue.data,
+          );
         },
       };
     },

@@ -7,7 +7,9 @@ import { requestIdOf } from './request-scope';
 
 /** Codes Apollo gives errors about the request itself (syntax, validation, variables): safe to show. */
 const REQUEST_ERROR_CODES: ReadonlySet<unknown> = new Set(
-  Object.values(ApolloServerErrorCode).filter((code) => code !== ApolloServerErrorCode.INTERNAL_SERVER_ERROR),
+  Object.values(ApolloServerErrorCode).filter(
+    (code) => code !== ApolloServerErrorCode.INTERNAL_SERVER_ERROR,
+  ),
 );
 
 export type ErrorVerdict =
@@ -22,7 +24,10 @@ export type ErrorVerdict =
  */
 export function judgeGraphQLError(error: unknown): ErrorVerdict {
   const chain: unknown[] = [error];
-  for (let current = error; current instanceof GraphQLError && current.originalError && chain.length < 6; ) {
+  for (
+    let current = error;
+    current instanceof GraphQLError && current.originalError && chain.length < 6;
+  ) {
     current = current.originalError;
     chain.push(current);
   }
@@ -52,7 +57,9 @@ function render(error: ErrorWithCode, formatted: GraphQLFormattedError): GraphQL
  * logged and becomes INTERNAL_SERVER_ERROR with a generic message and the request id. It cannot
  * throw: a failure inside falls back to the generic error.
  */
-export function createFormatError(logger: Logger): (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError {
+export function createFormatError(
+  logger: Logger,
+): (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError {
   return (formatted, error) => {
     const requestId = requestIdOf(error) ?? 'unknown';
     try {
@@ -61,11 +68,18 @@ export function createFormatError(logger: Logger): (formatted: GraphQLFormattedE
         case 'coded':
           return render(verdict.error, formatted);
         case 'request':
-          return { message: formatted.message, ...(formatted.locations ? { locations: formatted.locations } : {}), extensions: { code: verdict.code } };
+          return {
+            message: formatted.message,
+            ...(formatted.locations ? { locations: formatted.locations } : {}),
+            extensions: { code: verdict.code },
+          };
         case 'unavailable':
           return render(new ServiceUnavailableError(), formatted);
         case 'internal':
-          logger.error({ err: verdict.cause, requestId }, 'unexpected error in a GraphQL operation');
+          logger.error(
+            { err: verdict.cause, requestId },
+            'unexpected error in a GraphQL operation',
+          );
           break;
         default:
           return assertNever(verdict);
@@ -77,7 +91,10 @@ export function createFormatError(logger: Logger): (formatted: GraphQLFormattedE
         // Logging must not turn a formatted error into a thrown one.
       }
     }
-    return { ...render(new InternalError(requestId), formatted), extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } };
+    return {
+      ...render(new InternalError(requestId), formatted),
+      extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR },
+    };
   };
 }
 

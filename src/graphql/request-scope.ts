@@ -12,7 +12,11 @@ const requestIds = new WeakMap<object, string>();
 
 /** Tags an error, and the errors graphql-js or Apollo wrapped in it, with a request id. */
 export function tagRequestId(error: unknown, requestId: string): void {
-  for (let current = error, depth = 0; current !== null && typeof current === 'object' && depth < 6; depth += 1) {
+  for (
+    let current = error, depth = 0;
+    current !== null && typeof current === 'object' && depth < 6;
+    depth += 1
+  ) {
     if (!requestIds.has(current)) requestIds.set(current, requestId);
     current = current instanceof GraphQLError ? current.originalError : undefined;
   }
@@ -20,7 +24,11 @@ export function tagRequestId(error: unknown, requestId: string): void {
 
 /** The request id an error (or one it wraps) was tagged with, if any. */
 export function requestIdOf(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current !== null && typeof current === 'object' && depth < 6; depth += 1) {
+  for (
+    let current = error, depth = 0;
+    current !== null && typeof current === 'object' && depth < 6;
+    depth += 1
+  ) {
     const id = requestIds.get(current);
     if (id !== undefined) return id;
     current = current instanceof GraphQLError ? current.originalError : undefined;

@@ -7,6 +7,16 @@ import { SyncResolver } from './sync/sync.resolver';
 import { TargetResolver } from './target/target.resolver';
 import { TeamResolver } from './team/team.resolver';
 import { TokenResolver } from './token/token.resolver';
+import type { ClassType } from '../validation/class-type';
 
 /** Every resolver class of the schema. Domain modules append theirs here. */
-export const RESOLVERS: NonEmptyArray<Function> = [TokenResolver, MemberResolver, TeamResolver, SettingsResolver, TargetResolver, ...PIPELINE_RESOLVERS, ImportResolver, SyncResolver];
+export const RESOLVERS: NonEmptyArray<ClassType> = [
+  TokenResolver,
+  MemberResolver,
+  TeamResolver,
+  SettingsResolver,
+  TargetResolver,
+  ...PIPELINE_RESOLVERS,
+  ImportResolver,
+  SyncResolver,
+];

@@ -9,12 +9,19 @@ export const MAX_BACKFILL_PERIODS = 104;
  * at most 104. Each snapshot sits at the last millisecond of its period, so it is "the last
  * snapshot inside that period" for time series.
  */
-export function backfillPeriodEnds(unit: PeriodUnit, earliest: Date | null, now: Date): { slot: PeriodSlot; at: Date }[] {
+export function backfillPeriodEnds(
+  unit: PeriodUnit,
+  earliest: Date | null,
+  now: Date,
+): { slot: PeriodSlot; at: Date }[] {
   if (earliest === null) return [];
   const first = periodOf(unit, earliest);
   const result: { slot: PeriodSlot; at: Date }[] = [];
   let slot = previousPeriod(periodOf(unit, now));
-  while (slot.startsAt.getTime() >= first.startsAt.getTime() && result.length < MAX_BACKFILL_PERIODS) {
+  while (
+    slot.startsAt.getTime() >= first.startsAt.getTime() &&
+    result.length < MAX_BACKFILL_PERIODS
+  ) {
     result.unshift({ slot, at: new Date(slot.endsBefore.getTime() - 1) });
     slot = previousPeriod(slot);
   }

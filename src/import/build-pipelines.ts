@@ -22,7 +22,10 @@ export interface OwnedOpportunity {
  * team whose members own opportunities in it and one per such member (sorted by id, so the
  * listing is stable). Ids come from `pipelineIdOf` and are the same in every snapshot.
  */
-export function buildPipelines(definitions: NormalisedDefinition[], opportunities: Iterable<OwnedOpportunity>): PipelineRow[] {
+export function buildPipelines(
+  definitions: NormalisedDefinition[],
+  opportunities: Iterable<OwnedOpportunity>,
+): PipelineRow[] {
   const teams = new Map<string, Set<string>>();
   const members = new Map<string, Set<string>>();
   for (const d of definitions) {
@@ -35,12 +38,33 @@ export function buildPipelines(definitions: NormalisedDefinition[], opportunitie
   }
   const rows: PipelineRow[] = [];
   for (const { definitionId } of definitions) {
-    rows.push({ pipelineId: pipelineIdOf(definitionId, 'complete'), definitionId, kind: 'complete', teamId: null, memberId: null, isSubPipeline: false });
+    rows.push({
+      pipelineId: pipelineIdOf(definitionId, 'complete'),
+      definitionId,
+      kind: 'complete',
+      teamId: null,
+      memberId: null,
+      isSubPipeline: false,
+    });
     for (const teamId of [...(teams.get(definitionId) ?? [])].sort()) {
-      rows.push({ pipelineId: pipelineIdOf(definitionId, 'team', teamId), definitionId, kind: 'team', teamId, memberId: null, isSubPipeline: true });
+      rows.push({
+        pipelineId: pipelineIdOf(definitionId, 'team', teamId),
+        definitionId,
+        kind: 'team',
+        teamId,
+        memberId: null,
+        isSubPipeline: true,
+      });
     }
     for (const memberId of [...(members.get(definitionId) ?? [])].sort()) {
-      rows.push({ pipelineId: pipelineIdOf(definitionId, 'member', memberId), definitionId, kind: 'member', teamId: null, memberId, isSubPipeline: true });
+      rows.push({
+        pipelineId: pipelineIdOf(definitionId, 'member', memberId),
+        definitionId,
+        kind: 'member',
+        teamId: null,
+        memberId,
+        isSubPipeline: true,
+      });
     }
   }
   return rows;

@@ -8,6 +8,7 @@ import { ConflictError } from '../errors';
  * can see belongs to another import that has not committed: a 409 with `conflict(key)`.
  */
 export async function createMissing<D extends { _id: string }>(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any model: only _id and the key field are read
   model: Model<any>,
   docs: D[],
   key: keyof D & string,
@@ -32,7 +33,8 @@ export async function createMissing<D extends { _id: string }>(
 
 /** The indexes of the documents a bulk insert refused as duplicates; null when anything else failed. */
 function refusedDuplicates(error: unknown): Set<number> | null {
-  const writeErrors = (error as { writeErrors?: Array<{ index: number; code: number }> }).writeErrors;
+  const writeErrors = (error as { writeErrors?: Array<{ index: number; code: number }> })
+    .writeErrors;
   if (!Array.isArray(writeErrors) || writeErrors.length === 0) return null;
   if (writeErrors.some((w) => w.code !== 11000)) return null;
   return new Set(writeErrors.map((w) => w.index));

@@ -29,7 +29,10 @@ export function pickDealCopies(pages: HubSpotPage<HubSpotDeal>[]): DealCopyStep[
     kept.set(id, deal);
     if (list.length === 1) continue;
     const times = list.length === 2 ? 'twice' : `${list.length} times`;
-    notes.set(id, { id, reason: `deal appears ${times} in the deal pages; ${DECISIONS[decidedBy]}` });
+    notes.set(id, {
+      id,
+      reason: `deal appears ${times} in the deal pages; ${DECISIONS[decidedBy]}`,
+    });
   }
   const steps: DealCopyStep[] = [];
   // Copies met so far per deal: the note goes where the last one stands. The same object may
@@ -75,6 +78,11 @@ export function bestCopy(list: HubSpotDeal[]): { deal: HubSpotDeal; decidedBy: D
   const newest = list.filter((deal) => modifiedAt(deal) === latest);
   const most = Math.max(...newest.map(completeness));
   const fullest = newest.filter((deal) => completeness(deal) === most);
-  const decidedBy: Decision = newest.length < list.length ? 'modified' : fullest.length < newest.length ? 'complete' : 'first';
+  const decidedBy: Decision =
+    newest.length < list.length
+      ? 'modified'
+      : fullest.length < newest.length
+        ? 'complete'
+        : 'first';
   return { deal: fullest[0], decidedBy };
 }

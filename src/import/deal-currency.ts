@@ -10,7 +10,8 @@ export interface ImportCurrencies {
 
 export type DealAmount = { kind: 'ok'; value: number } | { kind: 'skip'; reason: string };
 
-const HOME_CURRENCY_SOURCE = "the portal's companyCurrency from HubSpot GET /account-info/v3/details";
+const HOME_CURRENCY_SOURCE =
+  "the portal's companyCurrency from HubSpot GET /account-info/v3/details";
 
 /**
  * A deal's amount in the currency the import counts in: the configured currency, or `home` when
@@ -19,10 +20,15 @@ const HOME_CURRENCY_SOURCE = "the portal's companyCurrency from HubSpot GET /acc
  * currency; otherwise it is skipped with a reason saying what would let it count. Never added as
  * if it were in the counting currency.
  */
-export function dealAmount(props: Record<string, string | null | undefined>, currencies: ImportCurrencies): DealAmount {
+export function dealAmount(
+  props: Record<string, string | null | undefined>,
+  currencies: ImportCurrencies,
+): DealAmount {
   const amount = parseNumber(props.amount);
-  if (amount.kind === 'invalid') return { kind: 'skip', reason: `has amount "${amount.raw}", which is not a number` };
-  if (amount.kind === 'ok' && amount.value < 0) return { kind: 'skip', reason: `has a negative amount "${amount.value}"` };
+  if (amount.kind === 'invalid')
+    return { kind: 'skip', reason: `has amount "${amount.raw}", which is not a number` };
+  if (amount.kind === 'ok' && amount.value < 0)
+    return { kind: 'skip', reason: `has a negative amount "${amount.value}"` };
   if (amount.kind === 'absent') return { kind: 'ok', value: 0 };
   const code = text(props.deal_currency_code)?.toUpperCase();
   const counting = currencies.configured ?? currencies.home;
@@ -40,12 +46,21 @@ export function dealAmount(props: Record<string, string | null | undefined>, cur
     };
   }
   if (currencies.home !== counting) {
-    return { kind: 'skip', reason: `is in ${code}, not the configured ${counting}, and the portal's home currency is ${currencies.home}, not ${counting} either` };
+    return {
+      kind: 'skip',
+      reason: `is in ${code}, not the configured ${counting}, and the portal's home currency is ${currencies.home}, not ${counting} either`,
+    };
   }
   const home = parseNumber(props.amount_in_home_currency);
   if (home.kind !== 'ok' || home.value < 0) {
-    const got = home.kind === 'absent' ? 'no amount_in_home_currency' : `amount_in_home_currency "${home.kind === 'ok' ? home.value : home.raw}"`;
-    return { kind: 'skip', reason: `is in ${code}, not the configured ${counting}, and has ${got} to count it in ${counting}` };
+    const got =
+      home.kind === 'absent'
+        ? 'no amount_in_home_currency'
+        : `amount_in_home_currency "${home.kind === 'ok' ? home.value : home.raw}"`;
+    return {
+      kind: 'skip',
+      reason: `is in ${code}, not the configured ${counting}, and has ${got} to count it in ${counting}`,
+    };
   }
   return { kind: 'ok', value: home.value };
 }

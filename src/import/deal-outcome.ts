@@ -32,7 +32,11 @@ export function flaggedOutcome(props: Properties): 'won' | 'lost' | null {
  * when the stage's `isClosed` is unknown, `hs_is_closed: "true"` is lost and "false" open; else
  * the stage's default (open without isClosed, lost when closed without probability 1).
  */
-export function dealOutcome(stage: NormalisedStage, certainty: StageCertainty, props: Properties): Outcome {
+export function dealOutcome(
+  stage: NormalisedStage,
+  certainty: StageCertainty,
+  props: Properties,
+): Outcome {
   if (certainty === 'decides') return stageOutcome(stage);
   const flagged = flaggedOutcome(props);
   if (flagged) return flagged;
@@ -54,8 +58,11 @@ export function stageForFlags(
   props: Properties,
 ): { stage: NormalisedStage; outcome: 'won' | 'lost' } | { stage: null; why: string } {
   const outcome = flaggedOutcome(props);
-  if (outcome === null) return { stage: null, why: 'neither hs_is_closed_won nor hs_is_closed_lost is "true" alone' };
-  const candidates = definition.stages.filter((s) => certainty(s.id) === 'decides' && stageOutcome(s) === outcome);
+  if (outcome === null)
+    return { stage: null, why: 'neither hs_is_closed_won nor hs_is_closed_lost is "true" alone' };
+  const candidates = definition.stages.filter(
+    (s) => certainty(s.id) === 'decides' && stageOutcome(s) === outcome,
+  );
   if (candidates.length === 1) return { stage: candidates[0], outcome };
   const flag = outcome === 'won' ? 'hs_is_closed_won' : 'hs_is_closed_lost';
   return {

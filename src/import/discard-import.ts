@@ -17,7 +17,8 @@ export async function discardImport(importId: string): Promise<void> {
   const snapshots = await SnapshotModel.find({ importId }, { _id: 1, seq: 1, created: 1 }).lean();
   const ownerLinkIds = snapshots.flatMap((s) => s.created?.ownerLinkIds ?? []);
   await deleteSnapshotContents(snapshots.map((s) => ({ id: s._id as string, seq: s.seq ?? null })));
-  if (ownerLinkIds.length > 0) await CrmOwnerLinkModel.deleteMany({ _id: trusted({ $in: ownerLinkIds }) });
+  if (ownerLinkIds.length > 0)
+    await CrmOwnerLinkModel.deleteMany({ _id: trusted({ $in: ownerLinkIds }) });
   await removeCreatedMembers(importId);
   await removeCreatedTeams(importId);
   await SnapshotModel.deleteMany({ importId });
@@ -28,7 +29,9 @@ export async function discardImport(importId: string): Promise<void> {
  * (it stopped between committing and publishing) is published; any other is discarded.
  */
 export async function settleImport(importId: string): Promise<'published' | 'discarded'> {
-  const statuses = (await SnapshotModel.find({ importId }, { status: 1 }).lean()).map((s) => s.status);
+  const statuses = (await SnapshotModel.find({ importId }, { status: 1 }).lean()).map(
+    (s) => s.status,
+  );
   if (statuses.length > 0 && statuses.every((status) => status === 'committed')) {
     await publishImport(importId);
     return 'published';
@@ -47,7 +50,9 @@ export async function settleImport(importId: string): Promise<'published' | 'dis
  * import writes its snapshot before creating anything, so neither can be a running one).
  * Answers the number of imports discarded.
  */
-export async function discardPendingImports(options: { startedBefore?: Date } = {}): Promise<number> {
+export async function discardPendingImports(
+  options: { startedBefore?: Date } = {},
+): Promise<number> {
   const filter = options.startedBefore
     ? { status: 'pending' as const, importedAt: trusted({ $lt: options.startedBefore }) }
     : { status: 'pending' as const };
@@ -57,9 +62,14 @@ export async function discardPendingImports(options: { startedBefore?: Date } = 
   for (const importId of importIds) await discardImport(importId);
 
   let discarded = importIds.length;
-  const stillPending = new Set((await SnapshotModel.find({ status: 'pending' }, { importId: 1 }).lean()).map((s) => s.importId));
+  const stillPending = new Set(
+    (await SnapshotModel.find({ status: 'pending' }, { importId: 1 }).lean()).map(
+      (s) => s.importId,
+    ),
+  );
   for (const importId of await markedImportIds()) {
-    if (!stillPending.has(importId) && (await settleImport(importId)) === 'discarded') discarded += 1;
+    if (!stillPending.has(importId) && (await settleImport(importId)) === 'discarded')
+      discarded += 1;
   }
   return discarded;
 }

@@ -9,7 +9,9 @@ import { opportunitiesAt, type OpportunityRow } from './snapshot-writer';
  * take it). An incremental import applies its changes to it; the guard compares a full import with it.
  */
 export async function latestCommittedSnapshot(): Promise<SnapshotDoc | null> {
-  return SnapshotModel.findOne({ status: 'committed' }).sort({ snapshotAt: -1, _id: 1 }).lean<SnapshotDoc>();
+  return SnapshotModel.findOne({ status: 'committed' })
+    .sort({ snapshotAt: -1, _id: 1 })
+    .lean<SnapshotDoc>();
 }
 
 /** The definitions of a snapshot, as the import's model: they stand when an incremental import leaves `pipelines` out. */
@@ -19,7 +21,13 @@ export async function baseDefinitions(snapshotId: string): Promise<NormalisedDef
     definitionId: d.definitionId,
     label: d.label,
     displayOrder: d.displayOrder,
-    stages: d.stages.map((s) => ({ id: s.id, label: s.label, order: s.order, isClosed: s.isClosed, probability: s.probability })),
+    stages: d.stages.map((s) => ({
+      id: s.id,
+      label: s.label,
+      order: s.order,
+      isClosed: s.isClosed,
+      probability: s.probability,
+    })),
   }));
 }
 

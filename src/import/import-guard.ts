@@ -4,7 +4,15 @@ import type { NormalisedCrmData } from './normalised.types';
 import type { ImportMode } from './validate-documents';
 
 /** The deal properties the import reads; what to ask HubSpot for (docs/importing.md). */
-export const DEAL_PROPERTIES = ['dealname', 'amount', 'dealstage', 'pipeline', 'closedate', 'createdate', 'hubspot_owner_id'];
+export const DEAL_PROPERTIES = [
+  'dealname',
+  'amount',
+  'dealstage',
+  'pipeline',
+  'closedate',
+  'createdate',
+  'hubspot_owner_id',
+];
 
 /** Without these a deal cannot count: it must sit in a stage of a pipeline. */
 const REQUIRED_PROPERTIES = ['pipeline', 'dealstage'];
@@ -17,15 +25,23 @@ const OVERRIDE = 'send "force": true (CLI --force) to import it anyway';
  * that is the cause). An incremental import carrying no deal, or only archived ones, changes
  * nothing but what it says and passes.
  */
-export function checkUsableDeals(documents: CrmImportDocuments, data: NormalisedCrmData, mode: ImportMode): void {
+export function checkUsableDeals(
+  documents: CrmImportDocuments,
+  data: NormalisedCrmData,
+  mode: ImportMode,
+): void {
   if (data.deals.length > 0) return;
   const carried = documents.deals.flatMap((page) => page.results);
   const live = mode === 'incremental' ? carried.filter((deal) => deal.archived !== true) : carried;
   if (mode === 'incremental' && live.length === 0) return;
   if (live.length === 0) {
-    throw new ConflictError(`The import carries no deal: a full import is the whole picture, so every deal would leave; ${OVERRIDE}`);
+    throw new ConflictError(
+      `The import carries no deal: a full import is the whole picture, so every deal would leave; ${OVERRIDE}`,
+    );
   }
-  const missing = REQUIRED_PROPERTIES.filter((key) => live.every((deal) => !hasValue(deal.properties?.[key])));
+  const missing = REQUIRED_PROPERTIES.filter((key) =>
+    live.every((deal) => !hasValue(deal.properties?.[key])),
+  );
   if (missing.length > 0) {
     const names = missing.map((key) => `\`${key}\``).join(' and ');
     throw new ConflictError(
@@ -36,7 +52,9 @@ export function checkUsableDeals(documents: CrmImportDocuments, data: Normalised
   const liveIds = new Set(live.map((deal) => deal.id));
   const first = data.skipped.find((item) => liveIds.has(item.id));
   throw new ConflictError(
-    `No deal is usable: all ${live.length} deals were skipped` + (first ? ` (deal ${first.id}: ${first.reason})` : '') + `; ${OVERRIDE}`,
+    `No deal is usable: all ${live.length} deals were skipped` +
+      (first ? ` (deal ${first.id}: ${first.reason})` : '') +
+      `; ${OVERRIDE}`,
   );
 }
 
@@ -51,5 +69,7 @@ export function checkKeptDeals(data: NormalisedCrmData, latestDealIds: Set<strin
 }
 
 function hasValue(value: unknown): boolean {
-  return value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '');
+  return (
+    value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '')
+  );
 }

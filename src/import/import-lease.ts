@@ -24,14 +24,22 @@ export async function acquireImportLease(holder: string, now: Date = new Date())
     );
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
-    throw new ConflictError('Another import is running on this database: try again when it has finished');
+    throw new ConflictError(
+      'Another import is running on this database: try again when it has finished',
+    );
   }
 }
 
 /** Extends the lease; throws when `holder` no longer holds it (it expired and another import took it). */
 export async function renewImportLease(holder: string, now: Date = new Date()): Promise<void> {
-  const renewed = await ImportLeaseModel.updateOne({ _id: LEASE_ID, holder }, { $set: { expiresAt: new Date(now.getTime() + IMPORT_LEASE_MS) } });
-  if (renewed.matchedCount === 0) throw new Error('The import lost its lease on the database (it ran longer than the lease without renewing it)');
+  const renewed = await ImportLeaseModel.updateOne(
+    { _id: LEASE_ID, holder },
+    { $set: { expiresAt: new Date(now.getTime() + IMPORT_LEASE_MS) } },
+  );
+  if (renewed.matchedCount === 0)
+    throw new Error(
+      'The import lost its lease on the database (it ran longer than the lease without renewing it)',
+    );
 }
 
 /** Gives the lease back, if `holder` still holds it. */

@@ -9,11 +9,17 @@ export function reasonCategory(reason: string): string {
 export function formatImportSummary(result: CrmImportResult): string {
   const c = result.counts;
   const lines = [
-    result.reused ? 'This data was already imported: nothing was written, its snapshot is answered.' : 'Import committed.',
+    result.reused
+      ? 'This data was already imported: nothing was written, its snapshot is answered.'
+      : 'Import committed.',
     `  snapshot     ${result.snapshotId} (${result.snapshotAt.toISOString()})`,
   ];
-  if (result.snapshotIds.length > 1) lines.push(`  backfilled   ${result.snapshotIds.length - 1} snapshots at past period ends`);
-  if (result.mode === 'incremental') lines.push(`  changes      ${result.changes.updated} deals added or changed, ${result.changes.removed} removed`);
+  if (result.snapshotIds.length > 1)
+    lines.push(`  backfilled   ${result.snapshotIds.length - 1} snapshots at past period ends`);
+  if (result.mode === 'incremental')
+    lines.push(
+      `  changes      ${result.changes.updated} deals added or changed, ${result.changes.removed} removed`,
+    );
   lines.push(
     `  pipelines    ${c.pipelines} (${c.stages} stages)`,
     `  deals        ${c.deals}`,
@@ -30,7 +36,8 @@ export function formatImportSummary(result: CrmImportResult): string {
   }
   lines.push(`  skipped      ${result.skipped.length}, by reason:`);
   for (const [reason, ids] of [...groups].sort((a, b) => b[1].length - a[1].length)) {
-    const shown = ids.slice(0, 5).join(', ') + (ids.length > 5 ? `, … (${ids.length - 5} more)` : '');
+    const shown =
+      ids.slice(0, 5).join(', ') + (ids.length > 5 ? `, … (${ids.length - 5} more)` : '');
     lines.push(`    ${String(ids.length).padStart(6)}  ${reason}  [${shown}]`);
   }
   return lines.join('\n');

@@ -13,10 +13,17 @@ export async function linkedOwners(
   resolved: Map<string, { memberId: string; teamId: string }>,
 ): Promise<Map<string, { memberId: string; teamId: string }>> {
   const byOwner = new Map<string, { memberId: string; teamId: string }>();
-  const ownerIds = [...new Set(deals.map((d) => d.ownerId).filter((id): id is string => id !== null && !resolved.has(id)))];
+  const ownerIds = [
+    ...new Set(
+      deals.map((d) => d.ownerId).filter((id): id is string => id !== null && !resolved.has(id)),
+    ),
+  ];
   if (ownerIds.length === 0) return byOwner;
   const links = await CrmOwnerLinkModel.find({ _id: trusted({ $in: ownerIds }) }).lean();
-  const members = await MemberModel.find({ _id: trusted({ $in: links.map((l) => l.memberId) }) }, { teamId: 1 }).lean();
+  const members = await MemberModel.find(
+    { _id: trusted({ $in: links.map((l) => l.memberId) }) },
+    { teamId: 1 },
+  ).lean();
   const teamOf = new Map(members.map((m) => [m._id as string, m.teamId]));
   for (const link of links) {
     const teamId = teamOf.get(link.memberId);

@@ -1,4 +1,10 @@
-import type { CrmImportDocuments, HubSpotDeal, HubSpotOwner, HubSpotPipeline, HubSpotStage } from './hubspot.types';
+import type {
+  CrmImportDocuments,
+  HubSpotDeal,
+  HubSpotOwner,
+  HubSpotPipeline,
+  HubSpotStage,
+} from './hubspot.types';
 import type {
   NormalisedCrmData,
   NormalisedDeal,
@@ -50,11 +56,21 @@ function normaliseStage(
       parsed.kind === 'absent'
         ? 'no metadata.probability'
         : `metadata.probability "${parsed.kind === 'ok' ? parsed.value : parsed.raw}", not a number from 0 to 1`;
-    skipped.push({ id: stage.id, reason: `stage of pipeline "${definitionId}" has ${what}; taken as 0` });
+    skipped.push({
+      id: stage.id,
+      reason: `stage of pipeline "${definitionId}" has ${what}; taken as 0`,
+    });
   }
   const certainty: StageCertainty =
-    closed.kind !== 'ok' ? 'closed-unknown' : !isClosed || (parsed.kind === 'ok' && (probability === 0 || probability === 1)) ? 'decides' : 'won-or-lost-unknown';
-  return { stage: { id: stage.id, label: text(stage.label) ?? stage.id, order, isClosed, probability }, certainty };
+    closed.kind !== 'ok'
+      ? 'closed-unknown'
+      : !isClosed || (parsed.kind === 'ok' && (probability === 0 || probability === 1))
+        ? 'decides'
+        : 'won-or-lost-unknown';
+  return {
+    stage: { id: stage.id, label: text(stage.label) ?? stage.id, order, isClosed, probability },
+    certainty,
+  };
 }
 
 function normaliseDefinitions(pipelines: HubSpotPipeline[], skipped: SkippedItem[]) {
@@ -65,16 +81,29 @@ function normaliseDefinitions(pipelines: HubSpotPipeline[], skipped: SkippedItem
   byDisplayOrder(pipelines).forEach((pipeline) => {
     if (pipeline.archived === true) {
       archivedPipelines.add(pipeline.id);
-      skipped.push({ id: pipeline.id, reason: 'pipeline is archived; not imported, its deals are skipped' });
+      skipped.push({
+        id: pipeline.id,
+        reason: 'pipeline is archived; not imported, its deals are skipped',
+      });
       return;
     }
     const live = pipeline.stages.filter((stage) => stage.archived !== true);
-    archivedStages.set(pipeline.id, new Set(pipeline.stages.filter((s) => s.archived === true).map((s) => s.id)));
+    archivedStages.set(
+      pipeline.id,
+      new Set(pipeline.stages.filter((s) => s.archived === true).map((s) => s.id)),
+    );
     // Trust displayOrder, never the order of the array: HubSpot does not sort stages.
-    const normalised = byDisplayOrder(live).map((stage, order) => normaliseStage(stage, order, pipeline.id, skipped));
+    const normalised = byDisplayOrder(live).map((stage, order) =>
+      normaliseStage(stage, order, pipeline.id, skipped),
+    );
     certainties.set(pipeline.id, new Map(normalised.map((n) => [n.stage.id, n.certainty])));
     const stages = normalised.map((n) => n.stage);
-    definitions.push({ definitionId: pipeline.id, label: text(pipeline.label) ?? pipeline.id, displayOrder: definitions.length, stages });
+    definitions.push({
+      definitionId: pipeline.id,
+      label: text(pipeline.label) ?? pipeline.id,
+      displayOrder: definitions.length,
+      stages,
+    });
   });
   return { definitions, archivedPipelines, archivedStages, certainties };
 }
@@ -85,16 +114,26 @@ function normaliseOwners(owners: HubSpotOwner[], skipped: SkippedItem[]) {
   const known = new Set<string>();
   for (const owner of owners) {
     if (known.has(owner.id)) {
-      skipped.push({ id: owner.id, reason: 'owner appears twice in owners.results; first occurrence kept' });
+      skipped.push({
+        id: owner.id,
+        reason: 'owner appears twice in owners.results; first occurrence kept',
+      });
       continue;
     }
     known.add(owner.id);
     if (owner.archived === true) {
-      skipped.push({ id: owner.id, reason: 'owner is archived; not created as a member, its deals keep no member' });
+      skipped.push({
+        id: owner.id,
+        reason: 'owner is archived; not created as a member, its deals keep no member',
+      });
       continue;
     }
     if (owner.userId === null) {
-      skipped.push({ id: owner.id, reason: 'owner is deactivated (userId null); not created as a member, its deals keep no member' });
+      skipped.push({
+        id: owner.id,
+        reason:
+          'owner is deactivated (userId null); not created as a member, its deals keep no member',
+      });
       continue;
     }
     const email = text(owner.email);
@@ -131,11 +170,17 @@ interface DealContext {
 }
 
 function flagsSent(props: Record<string, string | null | undefined>): boolean {
-  return ['hs_is_closed_won', 'hs_is_closed_lost'].some((key) => parseBoolean(props[key]).kind === 'ok');
+  return ['hs_is_closed_won', 'hs_is_closed_lost'].some(
+    (key) => parseBoolean(props[key]).kind === 'ok',
+  );
 }
 
 /** One deal, or null when it cannot count (the reason is pushed to `skipped`). */
-function normaliseDeal(deal: HubSpotDeal, ctx: DealContext, skipped: SkippedItem[]): NormalisedDeal | null {
+function normaliseDeal(
+  deal: HubSpotDeal,
+  ctx: DealContext,
+  skipped: SkippedItem[],
+): NormalisedDeal | null {
   const skip = (reason: string) => {
     skipped.push({ id: deal.id, reason: `deal ${reason}; left out of every metric` });
     return null;
@@ -145,9 +190,11 @@ function normaliseDeal(deal: HubSpotDeal, ctx: DealContext, skipped: SkippedItem
   const definitionId = text(props.pipeline);
   const stageId = text(props.dealstage);
   if (definitionId === undefined) return skip('has no pipeline');
-  if (ctx.archivedPipelines.has(definitionId)) return skip(`is in archived pipeline "${definitionId}"`);
+  if (ctx.archivedPipelines.has(definitionId))
+    return skip(`is in archived pipeline "${definitionId}"`);
   const definition = ctx.definitions.get(definitionId);
-  if (!definition) return skip(`has pipeline "${definitionId}", which is not among the imported pipelines`);
+  if (!definition)
+    return skip(`has pipeline "${definitionId}", which is not among the imported pipelines`);
   const certaintyOf = (id: string) => ctx.certainties.get(definitionId)?.get(id) ?? 'decides';
   let stage = stageId === undefined ? undefined : definition.stages.find((s) => s.id === stageId);
   // Where the deal's stage says nothing usable, its closed flags may still place it.
@@ -159,14 +206,16 @@ function normaliseDeal(deal: HubSpotDeal, ctx: DealContext, skipped: SkippedItem
         : `has stage "${stageId}", which is ${ctx.archivedStages.get(definitionId)?.has(stageId) ? 'archived in' : 'not a stage of'} pipeline "${definitionId}"`;
     const found = stageForFlags(definition, certaintyOf, props);
     // A deal without closed flags is reported as before; one with flags that cannot place it says why.
-    if (found.stage === null) return skip(flagsSent(props) ? `${problem}, and ${found.why}` : problem);
+    if (found.stage === null)
+      return skip(flagsSent(props) ? `${problem}, and ${found.why}` : problem);
     stage = found.stage;
     placed = `${problem}; hs_is_closed_${found.outcome} is "true": placed in "${stage.id}", the only ${found.outcome} stage of pipeline "${definitionId}"`;
   }
   const amount = dealAmount(props, ctx.currencies);
   if (amount.kind === 'skip') return skip(amount.reason);
 
-  const note = (reason: string) => skipped.push({ id: deal.id, reason: `deal ${reason}; the deal is kept` });
+  const note = (reason: string) =>
+    skipped.push({ id: deal.id, reason: `deal ${reason}; the deal is kept` });
   if (placed) note(placed);
   const ownerRaw = text(props.hubspot_owner_id);
   let ownerId: string | null = null;
@@ -174,18 +223,23 @@ function normaliseDeal(deal: HubSpotDeal, ctx: DealContext, skipped: SkippedItem
     if (ctx.importableOwners.has(ownerRaw)) ownerId = ownerRaw;
     // Incremental: an owner left out may be linked to a member already; the import resolves it.
     else if (ctx.incremental && !ctx.knownOwners.has(ownerRaw)) ownerId = ownerRaw;
-    else if (!ctx.knownOwners.has(ownerRaw)) note(`has hubspot_owner_id "${ownerRaw}", which is not among the owners: no member`);
+    else if (!ctx.knownOwners.has(ownerRaw))
+      note(`has hubspot_owner_id "${ownerRaw}", which is not among the owners: no member`);
     // A known but archived or e-mail-less owner was reported once with the owner.
   }
   const dateOf = (key: string, value: unknown): Date | null => {
     const parsed = parseDate(value);
-    if (parsed.kind === 'invalid') note(`has ${key} "${parsed.raw}", which is not a date: taken as unknown`);
+    if (parsed.kind === 'invalid')
+      note(`has ${key} "${parsed.raw}", which is not a date: taken as unknown`);
     return parsed.kind === 'ok' ? parsed.value : null;
   };
   const createdAt = dateOf('createdate', props.createdate ?? deal.createdAt);
   const stageEnteredAt: Record<string, Date> = {};
   for (const s of definition.stages) {
-    const entered = dateOf(`${STAGE_ENTERED_PREFIX}${s.id}`, props[`${STAGE_ENTERED_PREFIX}${s.id}`]);
+    const entered = dateOf(
+      `${STAGE_ENTERED_PREFIX}${s.id}`,
+      props[`${STAGE_ENTERED_PREFIX}${s.id}`],
+    );
     if (entered) stageEnteredAt[s.id] = entered;
   }
   const outcome = dealOutcome(stage, certaintyOf(stage.id), props);
@@ -221,7 +275,10 @@ export interface NormaliseOptions {
  * Output order is canonical (definitions by display order, owners and deals by id) so that the
  * source hash does not depend on page order.
  */
-export function normaliseCrmData(documents: CrmImportDocuments, options: NormaliseOptions = {}): NormalisedCrmData {
+export function normaliseCrmData(
+  documents: CrmImportDocuments,
+  options: NormaliseOptions = {},
+): NormalisedCrmData {
   const skipped: SkippedItem[] = [];
   const incremental = options.incremental === true;
   const currencies = options.currencies ?? { configured: null, home: null };

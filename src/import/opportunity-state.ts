@@ -22,7 +22,11 @@ export function currentState(deal: NormalisedDeal): DealState {
  * - otherwise it was open in the open stage it entered latest ≤ at per hs_date_entered_*, else in
  *   the first open stage by display order; a pipeline without open stages cannot hold it.
  */
-export function stateAt(deal: NormalisedDeal, definition: NormalisedDefinition, at: Date): DealState | null {
+export function stateAt(
+  deal: NormalisedDeal,
+  definition: NormalisedDefinition,
+  at: Date,
+): DealState | null {
   const time = at.getTime();
   if (deal.createdAt === null || deal.createdAt.getTime() > time) return null;
   if (deal.outcome !== 'open' && (deal.closedAt === null || deal.closedAt.getTime() <= time)) {

@@ -11,7 +11,8 @@ export function text(value: unknown): string | undefined {
   return trimmed === '' ? undefined : trimmed;
 }
 
-export type Parsed<T> = { kind: 'absent' } | { kind: 'ok'; value: T } | { kind: 'invalid'; raw: string };
+export type Parsed<T> =
+  { kind: 'absent' } | { kind: 'ok'; value: T } | { kind: 'invalid'; raw: string };
 
 /** A decimal number such as "3000", "5000.00", "-1.5e3"; thousands separators are not numbers. */
 export function parseNumber(value: unknown): Parsed<number> {
@@ -42,9 +43,14 @@ export function parseDate(value: unknown): Parsed<Date> {
   if (raw === undefined) return { kind: 'absent' };
   let date: Date;
   if (/^\d{10,14}$/.test(raw)) date = new Date(Number(raw));
-  else if (/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw)) {
+  else if (
+    /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw)
+  ) {
     // A date-time without a zone is UTC, as HubSpot means it.
-    const withZone = /T|\s/.test(raw) && !/(Z|[+-]\d{2}:?\d{2})$/.test(raw) ? `${raw.replace(' ', 'T')}Z` : raw.replace(' ', 'T');
+    const withZone =
+      /T|\s/.test(raw) && !/(Z|[+-]\d{2}:?\d{2})$/.test(raw)
+        ? `${raw.replace(' ', 'T')}Z`
+        : raw.replace(' ', 'T');
     date = new Date(withZone);
   } else return { kind: 'invalid', raw };
   return Number.isNaN(date.getTime()) ? { kind: 'invalid', raw } : { kind: 'ok', value: date };

@@ -32,13 +32,18 @@ const FILTERED_OPERATIONS: MongooseQueryMiddleware[] = [
  */
 export function hidePendingImports(schema: Schema): void {
   schema.add({ pendingImportId: { type: String } });
-  schema.pre(FILTERED_OPERATIONS, { document: false, query: true }, function hidePending(this: Query<unknown, unknown>) {
-    if (this.getOptions().includePendingImports === true) return;
-    if (Object.prototype.hasOwnProperty.call(this.getFilter(), 'pendingImportId')) return;
-    this.where({ pendingImportId: null });
-  });
+  schema.pre(
+    FILTERED_OPERATIONS,
+    { document: false, query: true },
+    function hidePending(this: Query<unknown, unknown>) {
+      if (this.getOptions().includePendingImports === true) return;
+      if (Object.prototype.hasOwnProperty.call(this.getFilter(), 'pendingImportId')) return;
+      this.where({ pendingImportId: null });
+    },
+  );
   schema.pre('aggregate', function hidePendingInPipeline(this: Aggregate<unknown>) {
-    if ((this.options as { includePendingImports?: boolean }).includePendingImports === true) return;
+    if ((this.options as { includePendingImports?: boolean }).includePendingImports === true)
+      return;
     this.pipeline().unshift({ $match: { pendingImportId: null } });
   });
 }

@@ -26,13 +26,17 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
         const filled = Math.round(ratio * width);
         const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
         const counter = step === 'snapshots' ? ` ${done}/${total}` : '';
-        stream.write(`\r${bar} ${String(Math.round(ratio * 100)).padStart(3)}% ${LABEL[step]}${counter}\u001b[K`);
+        stream.write(
+          `\r${bar} ${String(Math.round(ratio * 100)).padStart(3)}% ${LABEL[step]}${counter}\u001b[K`,
+        );
         drawn = true;
         return;
       }
       const tenth = Math.floor(ratio * 10);
       if (step !== lastStep || tenth > lastTenth) {
-        stream.write(`${LABEL[step]}: ${Math.round(ratio * 100)}%${step === 'snapshots' ? ` (${done}/${total})` : ''}\n`);
+        stream.write(
+          `${LABEL[step]}: ${Math.round(ratio * 100)}%${step === 'snapshots' ? ` (${done}/${total})` : ''}\n`,
+        );
       }
       if (step !== lastStep) lastTenth = -1;
       lastStep = step;

@@ -47,19 +47,38 @@ export async function pruneSnapshots(options: PruneOptions): Promise<string[]> {
   const step = options.afterStep ?? (() => undefined);
   const unfinished = await PrunedSnapshotModel.find({ done: false }).lean<PrunedSnapshotDoc[]>();
   const { period } = await readAccountSettings();
-  const committed = await SnapshotModel.find({ status: 'committed' }, { snapshotAt: 1, seq: 1, demo: 1 }).lean();
+  const committed = await SnapshotModel.find(
+    { status: 'committed' },
+    { snapshotAt: 1, seq: 1, demo: 1 },
+  ).lean();
   const keep = snapshotsToKeep(
-    committed.map((s) => ({ id: s._id as string, snapshotAt: new Date(s.snapshotAt), seq: s.seq, demo: s.demo === true })),
+    committed.map((s) => ({
+      id: s._id as string,
+      snapshotAt: new Date(s.snapshotAt),
+      seq: s.seq,
+      demo: s.demo === true,
+    })),
     { days: options.retentionDays, units: retainedUnits(period ?? null) },
   );
   const prunedAt = options.now ?? new Date();
   const recorded = new Set(unfinished.map((s) => s._id));
   const fresh = committed
     .filter((s) => !keep.has(s._id as string) && !recorded.has(s._id as string))
-    .map((s) => ({ _id: s._id as string, seq: s.seq, snapshotAt: new Date(s.snapshotAt), prunedAt, retentionDays: options.retentionDays, done: false }));
+    .map((s) => ({
+      _id: s._id as string,
+      seq: s.seq,
+      snapshotAt: new Date(s.snapshotAt),
+      prunedAt,
+      retentionDays: options.retentionDays,
+      done: false,
+    }));
   if (fresh.length === 0 && unfinished.length === 0) return [];
   if (fresh.length > 0) {
-    await PrunedSnapshotModel.bulkWrite(fresh.map((doc) => ({ replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } })));
+    await PrunedSnapshotModel.bulkWrite(
+      fresh.map((doc) => ({
+        replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true },
+      })),
+    );
   }
   step('recorded');
   const removing = [...unfinished, ...fresh];
@@ -85,7 +104,9 @@ export async function pruneSnapshots(options: PruneOptions): Promise<string[]> {
  */
 async function removeUnheldVersions(removedSeqs: number[]): Promise<void> {
   if (removedSeqs.length === 0) return;
-  const remaining = (await SnapshotModel.find({}, { _id: 0, seq: 1 }).lean()).map((s) => s.seq).sort((x, y) => x - y);
+  const remaining = (await SnapshotModel.find({}, { _id: 0, seq: 1 }).lean())
+    .map((s) => s.seq)
+    .sort((x, y) => x - y);
   const gaps = new Map<number, number>();
   for (const seq of removedSeqs) {
     let after = 0;
@@ -100,6 +121,9 @@ async function removeUnheldVersions(removedSeqs: number[]): Promise<void> {
     gaps.set(after, before);
   }
   for (const [after, before] of gaps) {
-    await OpportunityModel.deleteMany({ fromSeq: trusted({ $gt: after }), toSeq: trusted({ $lte: before }) });
+    await OpportunityModel.deleteMany({
+      fromSeq: trusted({ $gt: after }),
+      toSeq: trusted({ $lte: before }),
+    });
   }
 }

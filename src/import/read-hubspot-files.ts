@@ -32,9 +32,17 @@ function isObject(value: unknown): value is Json {
  */
 export function classifyHubSpotDocument(file: string, doc: unknown): HubSpotDocumentKind {
   const legacy = legacyShapeOf(doc);
-  if (legacy) throw new HubSpotFileError(file, `is ${legacy.what}, which the import does not read: save the body of ${legacy.instead} instead`);
+  if (legacy)
+    throw new HubSpotFileError(
+      file,
+      `is ${legacy.what}, which the import does not read: save the body of ${legacy.instead} instead`,
+    );
   if (Array.isArray(doc)) return 'deals';
-  if (!isObject(doc)) throw new HubSpotFileError(file, `expected a JSON object or array, got ${doc === null ? 'null' : typeof doc}`);
+  if (!isObject(doc))
+    throw new HubSpotFileError(
+      file,
+      `expected a JSON object or array, got ${doc === null ? 'null' : typeof doc}`,
+    );
   if ('pipelines' in doc || 'owners' in doc || 'deals' in doc) return 'combined';
   if (!Array.isArray(doc.results)) {
     throw new HubSpotFileError(
@@ -49,7 +57,8 @@ export function classifyHubSpotDocument(file: string, doc: unknown): HubSpotDocu
     if ('email' in first || 'userId' in first || 'firstName' in first) return 'owners';
   }
   const name = path.basename(file).toLowerCase();
-  for (const kind of ['pipelines', 'owners', 'deals'] as const) if (name.includes(kind.slice(0, -1))) return kind;
+  for (const kind of ['pipelines', 'owners', 'deals'] as const)
+    if (name.includes(kind.slice(0, -1))) return kind;
   throw new HubSpotFileError(
     file,
     first === undefined
@@ -69,8 +78,15 @@ function resultsOf(doc: unknown): unknown[] {
  * The structure inside the documents is left to the import's own validation. `incremental`: the
  * pipelines and owners documents may be missing (the latest snapshot's stand).
  */
-export async function readHubSpotFiles(files: string[], options: { incremental?: boolean } = {}): Promise<Pick<RawCrmImport, 'pipelines' | 'owners' | 'deals'>> {
-  if (files.length === 0) throw new HubSpotFileError('(arguments)', 'no files given: pass the HubSpot JSON files to import');
+export async function readHubSpotFiles(
+  files: string[],
+  options: { incremental?: boolean } = {},
+): Promise<Pick<RawCrmImport, 'pipelines' | 'owners' | 'deals'>> {
+  if (files.length === 0)
+    throw new HubSpotFileError(
+      '(arguments)',
+      'no files given: pass the HubSpot JSON files to import',
+    );
   const pipelines: unknown[] = [];
   const owners: unknown[] = [];
   const deals: unknown[] = [];
@@ -80,7 +96,14 @@ export async function readHubSpotFiles(files: string[], options: { incremental?:
       text = await readFile(file, 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : String(error);
+      const why =
+        code === 'ENOENT'
+          ? 'no such file'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : code === 'EISDIR'
+              ? 'is a directory'
+              : String(error);
       throw new HubSpotFileError(file, `cannot read it (${why})`);
     }
     let doc: unknown;
@@ -89,14 +112,18 @@ export async function readHubSpotFiles(files: string[], options: { incremental?:
     } catch (error) {
       const at = jsonErrorLocation(text, error as Error);
       const where = at ? ` at line ${at.line}, column ${at.column}` : '';
-      throw new HubSpotFileError(file, `is not valid JSON${where}: ${jsonErrorReason(error as Error)}`);
+      throw new HubSpotFileError(
+        file,
+        `is not valid JSON${where}: ${jsonErrorReason(error as Error)}`,
+      );
     }
     switch (classifyHubSpotDocument(file, doc)) {
       case 'combined': {
         const combined = doc as Json;
         if (combined.pipelines !== undefined) pipelines.push(combined.pipelines);
         if (combined.owners !== undefined) owners.push(combined.owners);
-        if (combined.deals !== undefined) deals.push(...(Array.isArray(combined.deals) ? combined.deals : [combined.deals]));
+        if (combined.deals !== undefined)
+          deals.push(...(Array.isArray(combined.deals) ? combined.deals : [combined.deals]));
         break;
       }
       case 'pipelines':
@@ -111,11 +138,23 @@ export async function readHubSpotFiles(files: string[], options: { incremental?:
     }
   }
   const optional = options.incremental === true;
-  const missing = [!optional && pipelines.length === 0 && 'pipelines', !optional && owners.length === 0 && 'owners', deals.length === 0 && 'deals'].filter(Boolean);
+  const missing = [
+    !optional && pipelines.length === 0 && 'pipelines',
+    !optional && owners.length === 0 && 'owners',
+    deals.length === 0 && 'deals',
+  ].filter(Boolean);
   if (missing.length > 0) {
-    throw new HubSpotFileError('(arguments)', `no ${missing.join(' or ')} document among the files; save every one of them from HubSpot`);
+    throw new HubSpotFileError(
+      '(arguments)',
+      `no ${missing.join(' or ')} document among the files; save every one of them from HubSpot`,
+    );
   }
   // One document keeps its exact shape (and error paths); several are joined into one.
-  const join = (docs: unknown[]) => (docs.length === 0 ? undefined : docs.length === 1 ? docs[0] : { results: docs.flatMap(resultsOf) });
+  const join = (docs: unknown[]) =>
+    docs.length === 0
+      ? undefined
+      : docs.length === 1
+        ? docs[0]
+        : { results: docs.flatMap(resultsOf) };
   return { pipelines: join(pipelines), owners: join(owners), deals };
 }

@@ -15,7 +15,9 @@ const UNMARK = { $unset: { pendingImportId: 1 } };
  * reach a pending member to hang anything on it, so this only guards against the unforeseen.
  */
 export async function removeCreatedMembers(importId: string): Promise<void> {
-  const ids = (await MemberModel.find({ pendingImportId: importId }, { _id: 1 }).lean()).map((m) => m._id as string);
+  const ids = (await MemberModel.find({ pendingImportId: importId }, { _id: 1 }).lean()).map(
+    (m) => m._id as string,
+  );
   if (ids.length === 0) return;
   const inIds = { memberId: trusted({ $in: ids }) };
   const [targets, links] = await Promise.all([
@@ -24,10 +26,17 @@ export async function removeCreatedMembers(importId: string): Promise<void> {
   ]);
   const referenced = new Set([...targets, ...links].map((r) => r.memberId));
   if (referenced.size > 0) {
-    await MemberModel.updateMany({ _id: trusted({ $in: [...referenced] }), pendingImportId: importId }, UNMARK);
+    await MemberModel.updateMany(
+      { _id: trusted({ $in: [...referenced] }), pendingImportId: importId },
+      UNMARK,
+    );
   }
   const unreferenced = ids.filter((id) => !referenced.has(id));
-  if (unreferenced.length > 0) await MemberModel.deleteMany({ _id: trusted({ $in: unreferenced }), pendingImportId: importId });
+  if (unreferenced.length > 0)
+    await MemberModel.deleteMany({
+      _id: trusted({ $in: unreferenced }),
+      pendingImportId: importId,
+    });
 }
 
 /**
@@ -37,9 +46,14 @@ export async function removeCreatedMembers(importId: string): Promise<void> {
  * pending imports point at is handed to one of those imports, which publishes or removes it.
  */
 export async function removeCreatedTeams(importId: string): Promise<void> {
-  const ids = (await TeamModel.find({ pendingImportId: importId }, { _id: 1 }).lean()).map((t) => t._id as string);
+  const ids = (await TeamModel.find({ pendingImportId: importId }, { _id: 1 }).lean()).map(
+    (t) => t._id as string,
+  );
   if (ids.length === 0) return;
-  const users = await MemberModel.find({ teamId: trusted({ $in: ids }) }, { teamId: 1, pendingImportId: 1 })
+  const users = await MemberModel.find(
+    { teamId: trusted({ $in: ids }) },
+    { teamId: 1, pendingImportId: 1 },
+  )
     .setOptions(INCLUDE_PENDING_IMPORTS)
     .lean();
   const visiblyUsed = new Set<string>();
@@ -48,10 +62,19 @@ export async function removeCreatedTeams(importId: string): Promise<void> {
     if (member.pendingImportId == null) visiblyUsed.add(member.teamId);
     else heirs.set(member.teamId, member.pendingImportId);
   }
-  if (visiblyUsed.size > 0) await TeamModel.updateMany({ _id: trusted({ $in: [...visiblyUsed] }), pendingImportId: importId }, UNMARK);
+  if (visiblyUsed.size > 0)
+    await TeamModel.updateMany(
+      { _id: trusted({ $in: [...visiblyUsed] }), pendingImportId: importId },
+      UNMARK,
+    );
   for (const [teamId, heir] of heirs) {
-    if (!visiblyUsed.has(teamId)) await TeamModel.updateOne({ _id: teamId, pendingImportId: importId }, { $set: { pendingImportId: heir } });
+    if (!visiblyUsed.has(teamId))
+      await TeamModel.updateOne(
+        { _id: teamId, pendingImportId: importId },
+        { $set: { pendingImportId: heir } },
+      );
   }
   const unused = ids.filter((id) => !visiblyUsed.has(id) && !heirs.has(id));
-  if (unused.length > 0) await TeamModel.deleteMany({ _id: trusted({ $in: unused }), pendingImportId: importId });
+  if (unused.length > 0)
+    await TeamModel.deleteMany({ _id: trusted({ $in: unused }), pendingImportId: importId });
 }

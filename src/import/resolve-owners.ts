@@ -53,7 +53,10 @@ export async function resolveOwners(
 
   // 1. Existing links whose member still exists.
   const links = await CrmOwnerLinkModel.find({ _id: trusted({ $in: ownerIds }) }).lean();
-  const linkedMembers = await MemberModel.find({ _id: trusted({ $in: links.map((l) => l.memberId) }) }, { teamId: 1 }).lean();
+  const linkedMembers = await MemberModel.find(
+    { _id: trusted({ $in: links.map((l) => l.memberId) }) },
+    { teamId: 1 },
+  ).lean();
   const memberTeam = new Map(linkedMembers.map((m) => [m._id as string, m.teamId]));
   const staleLinks: string[] = [];
   for (const link of links) {
@@ -61,22 +64,29 @@ export async function resolveOwners(
     if (teamId !== undefined) byOwner.set(link._id, { memberId: link.memberId, teamId });
     else staleLinks.push(link._id); // its member was deleted: the owner is matched afresh
   }
-  if (staleLinks.length > 0) await CrmOwnerLinkModel.deleteMany({ _id: trusted({ $in: staleLinks }) });
+  if (staleLinks.length > 0)
+    await CrmOwnerLinkModel.deleteMany({ _id: trusted({ $in: staleLinks }) });
 
   // 2. Teams: every importable owner's HubSpot team; the unassigned team only if someone needs it.
   const teamOf = (owner: NormalisedOwner) => owner.team ?? UNASSIGNED_TEAM;
   const teams = new Map<string, NormalisedTeam>();
   for (const owner of owners) teams.set(teamOf(owner).id, teamOf(owner));
   const existingTeams = new Set(
-    (await TeamModel.find({ _id: trusted({ $in: [...teams.keys()] }) }, { _id: 1 }).lean()).map((t) => t._id as string),
+    (await TeamModel.find({ _id: trusted({ $in: [...teams.keys()] }) }, { _id: 1 }).lean()).map(
+      (t) => t._id as string,
+    ),
   );
   const newTeams = [...teams.values()].filter((t) => !existingTeams.has(t.id));
   const createdTeams = await createMissing(
     TeamModel,
     newTeams.map((t) => ({ _id: t.id, name: t.name, pendingImportId: importId })),
     '_id',
-    (id) => TeamModel.exists({ _id: id }).lean().then((found) => found !== null),
-    (id) => `Team ${id} is being created by another import that has not committed yet; try again once it has`,
+    (id) =>
+      TeamModel.exists({ _id: id })
+        .lean()
+        .then((found) => found !== null),
+    (id) =>
+      `Team ${id} is being created by another import that has not committed yet; try again once it has`,
   );
   if (createdTeams.length > 0) await record({ teamIds: createdTeams });
 
@@ -84,7 +94,10 @@ export async function resolveOwners(
   const unlinked = owners.filter((o) => !byOwner.has(o.ownerId));
   const emails = [...new Set(unlinked.map((o) => o.email.toLowerCase()))];
   const byEmail = new Map<string, { memberId: string; teamId: string }>();
-  for (const m of await MemberModel.find({ emailLower: trusted({ $in: emails }) }, { emailLower: 1, teamId: 1 }).lean()) {
+  for (const m of await MemberModel.find(
+    { emailLower: trusted({ $in: emails }) },
+    { emailLower: 1, teamId: 1 },
+  ).lean()) {
     byEmail.set(m.emailLower, { memberId: m._id as string, teamId: m.teamId });
   }
   const newMembers: NewMember[] = [];
@@ -116,10 +129,14 @@ export async function resolveOwners(
     async (emailLower) => {
       const found = await MemberModel.findOne({ emailLower }, { teamId: 1 }).lean();
       if (!found) return false;
-      Object.assign(byEmail.get(emailLower)!, { memberId: found._id as string, teamId: found.teamId });
+      Object.assign(byEmail.get(emailLower)!, {
+        memberId: found._id as string,
+        teamId: found.teamId,
+      });
       return true;
     },
-    (emailLower) => `A member with e-mail ${emailLower} is being created by another import that has not committed yet; try again once it has`,
+    (emailLower) =>
+      `A member with e-mail ${emailLower} is being created by another import that has not committed yet; try again once it has`,
   );
   if (createdMembers.length > 0) await record({ memberIds: createdMembers });
 
@@ -135,4 +152,6 @@ export async function resolveOwners(
 }
 
 /** A member the import creates: a stored member before its timestamps, marked as the import's. */
-type NewMember = Omit<MemberDoc, 'createdAt' | 'updatedAt' | 'pendingImportId'> & { pendingImportId: string };
+type NewMember = Omit<MemberDoc, 'createdAt' | 'updatedAt' | 'pendingImportId'> & {
+  pendingImportId: string;
+};

@@ -1,7 +1,13 @@
 // trusted(): the `$in` operators here are ours, never client input (filters are sanitised globally).
 import { trusted } from 'mongoose';
 import { DefinitionModel } from '../models/definition.model';
-import { heldAt, OPEN_SEQ, OpportunityModel, type OpportunityDoc, type Outcome } from '../models/opportunity.model';
+import {
+  heldAt,
+  OPEN_SEQ,
+  OpportunityModel,
+  type OpportunityDoc,
+  type Outcome,
+} from '../models/opportunity.model';
 import { PipelineFactsModel } from '../models/pipeline-facts.model';
 import { PipelineModel } from '../models/pipeline.model';
 import type { NormalisedDefinition } from './normalised.types';
@@ -12,9 +18,14 @@ import type { DealState } from './opportunity-state';
 export const OPPORTUNITY_BATCH = 2000;
 
 /** The member and team an opportunity belongs to, from the owner resolution. */
-export type OwnerLookup = (ownerId: string | null) => { memberId: string; teamId: string } | undefined;
+export type OwnerLookup = (
+  ownerId: string | null,
+) => { memberId: string; teamId: string } | undefined;
 
-export async function writeDefinitions(snapshotId: string, definitions: NormalisedDefinition[]): Promise<void> {
+export async function writeDefinitions(
+  snapshotId: string,
+  definitions: NormalisedDefinition[],
+): Promise<void> {
   if (definitions.length === 0) return;
   await DefinitionModel.insertMany(
     definitions.map((d) => ({ _id: `${snapshotId}:${d.definitionId}`, snapshotId, ...d })),
@@ -45,7 +56,10 @@ export interface OpportunityRow {
 }
 
 /** The row a deal's state makes, its owner resolved to a member and team. */
-export function opportunityRow({ deal, stageId, outcome }: DealState, owner: OwnerLookup): OpportunityRow {
+export function opportunityRow(
+  { deal, stageId, outcome }: DealState,
+  owner: OwnerLookup,
+): OpportunityRow {
   const o = owner(deal.ownerId);
   return {
     dealId: deal.dealId,
@@ -77,7 +91,10 @@ export function sameState(a: OpportunityRow, b: OpportunityRow): boolean {
 }
 
 /** A deal's state as stored: a version document, or a per-snapshot copy of an older database. */
-export type StoredOpportunity = Pick<OpportunityRow, 'dealId' | 'definitionId' | 'stageId' | 'amount' | 'outcome'> &
+export type StoredOpportunity = Pick<
+  OpportunityRow,
+  'dealId' | 'definitionId' | 'stageId' | 'amount' | 'outcome'
+> &
   Partial<Record<'name', string | null>> &
   Partial<Record<'memberId' | 'teamId', string | null>> &
   Partial<Record<'createdAt' | 'closedAt', Date | null>>;
@@ -113,7 +130,8 @@ export async function writeOpportunityVersions(
   onBatch: (compared: number) => void,
 ): Promise<{ written: number; closed: number }> {
   const open = new Map<string, OpportunityDoc>();
-  for (const doc of await OpportunityModel.find({ toSeq: OPEN_SEQ }).lean<OpportunityDoc[]>()) open.set(doc.dealId, doc);
+  for (const doc of await OpportunityModel.find({ toSeq: OPEN_SEQ }).lean<OpportunityDoc[]>())
+    open.set(doc.dealId, doc);
   const toClose: string[] = [];
   const toWrite: OpportunityRow[] = [];
   for (const row of rows) {
@@ -125,11 +143,16 @@ export async function writeOpportunityVersions(
   }
   for (const doc of open.values()) toClose.push(doc._id);
   for (let i = 0; i < toClose.length; i += OPPORTUNITY_BATCH) {
-    await OpportunityModel.updateMany({ _id: trusted({ $in: toClose.slice(i, i + OPPORTUNITY_BATCH) }) }, { $set: { toSeq: seq } });
+    await OpportunityModel.updateMany(
+      { _id: trusted({ $in: toClose.slice(i, i + OPPORTUNITY_BATCH) }) },
+      { $set: { toSeq: seq } },
+    );
   }
   onBatch(rows.length - toWrite.length);
   for (let i = 0; i < toWrite.length; i += OPPORTUNITY_BATCH) {
-    const batch = toWrite.slice(i, i + OPPORTUNITY_BATCH).map((row) => ({ _id: `${row.dealId}@${seq}`, fromSeq: seq, toSeq: OPEN_SEQ, ...row }));
+    const batch = toWrite
+      .slice(i, i + OPPORTUNITY_BATCH)
+      .map((row) => ({ _id: `${row.dealId}@${seq}`, fromSeq: seq, toSeq: OPEN_SEQ, ...row }));
     await OpportunityModel.insertMany(batch, { ordered: false, lean: true });
     onBatch(batch.length);
   }
@@ -150,17 +173,24 @@ export async function opportunitiesAt(seq: number): Promise<OpportunityRow[]> {
 export async function undoOpportunityVersions(seqs: number[]): Promise<void> {
   if (seqs.length === 0) return;
   await OpportunityModel.deleteMany({ fromSeq: trusted({ $in: seqs }) });
-  await OpportunityModel.updateMany({ toSeq: trusted({ $in: seqs }) }, { $set: { toSeq: OPEN_SEQ } });
+  await OpportunityModel.updateMany(
+    { toSeq: trusted({ $in: seqs }) },
+    { $set: { toSeq: OPEN_SEQ } },
+  );
 }
 
 /**
  * Removes every document that belongs to the given snapshots, not yet committed (not the snapshot
  * documents themselves): their opportunity versions are undone (undoOpportunityVersions).
  */
-export async function deleteSnapshotContents(snapshots: { id: string; seq: number | null }[]): Promise<void> {
+export async function deleteSnapshotContents(
+  snapshots: { id: string; seq: number | null }[],
+): Promise<void> {
   if (snapshots.length === 0) return;
   const filter = { snapshotId: trusted({ $in: snapshots.map((s) => s.id) }) };
-  await undoOpportunityVersions(snapshots.flatMap((s) => (typeof s.seq === 'number' ? [s.seq] : [])));
+  await undoOpportunityVersions(
+    snapshots.flatMap((s) => (typeof s.seq === 'number' ? [s.seq] : [])),
+  );
   await Promise.all([
     PipelineModel.deleteMany(filter),
     DefinitionModel.deleteMany(filter),

@@ -18,7 +18,16 @@ export function sourceHashOf(
 ): string {
   const hash = createHash('sha256');
   // The key of a full import is unchanged (v: 1), so imports made before still answer as reused.
-  const head = baseSnapshotId === null ? { v: 1, snapshotAt: snapshotAt?.toISOString() ?? null, backfillUnit } : { v: 1, snapshotAt: snapshotAt?.toISOString() ?? null, backfillUnit, baseSnapshotId, removed: data.removedDealIds };
+  const head =
+    baseSnapshotId === null
+      ? { v: 1, snapshotAt: snapshotAt?.toISOString() ?? null, backfillUnit }
+      : {
+          v: 1,
+          snapshotAt: snapshotAt?.toISOString() ?? null,
+          backfillUnit,
+          baseSnapshotId,
+          removed: data.removedDealIds,
+        };
   hash.update(JSON.stringify(head));
   hash.update(JSON.stringify(data.definitions));
   hash.update(JSON.stringify(data.owners));

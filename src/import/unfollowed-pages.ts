@@ -36,9 +36,16 @@ export function unfollowedPageOf(pages: unknown[], asArray: boolean): Unfollowed
   const last = pages.length - 1;
   const page = pages[last] as Json;
   const field = `${asArray ? `deals[${last}]` : 'deals'}.paging.next.after`;
-  const sent = pages.reduce<number>((n, p) => n + (isObject(p) && Array.isArray(p.results) ? p.results.length : 0), 0);
-  const total = typeof page.total === 'number' && page.total > sent ? ` (its total is ${page.total} deals; ${sent} were sent)` : '';
-  const which = pages.length === 1 ? 'the only deal page' : `every one of the ${pages.length} deal pages`;
+  const sent = pages.reduce<number>(
+    (n, p) => n + (isObject(p) && Array.isArray(p.results) ? p.results.length : 0),
+    0,
+  );
+  const total =
+    typeof page.total === 'number' && page.total > sent
+      ? ` (its total is ${page.total} deals; ${sent} were sent)`
+      : '';
+  const which =
+    pages.length === 1 ? 'the only deal page' : `every one of the ${pages.length} deal pages`;
   return {
     field,
     message:

@@ -47,7 +47,8 @@ const MAX_ERRORS = 20;
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
@@ -79,21 +80,30 @@ class Checker {
       owner.id = String(value);
       return true;
     }
-    this.fail(`${field}.id`, `${field}.id must be a non-empty string, got ${value === undefined ? 'nothing' : describe(value)}`);
+    this.fail(
+      `${field}.id`,
+      `${field}.id must be a non-empty string, got ${value === undefined ? 'nothing' : describe(value)}`,
+    );
     return false;
   }
 
   optionalString(owner: Record<string, unknown>, key: string, field: string): void {
     const value = owner[key];
     if (value !== undefined && value !== null && typeof value !== 'string') {
-      this.fail(`${field}.${key}`, `${field}.${key} must be a string or null, got ${describe(value)}`);
+      this.fail(
+        `${field}.${key}`,
+        `${field}.${key} must be a string or null, got ${describe(value)}`,
+      );
     }
   }
 
   results(doc: unknown, field: string, what: string): unknown[] | null {
     if (!this.object(doc, field, what)) return null;
     if (!Array.isArray(doc.results)) {
-      this.fail(`${field}.results`, `${field}.results must be an array, got ${doc.results === undefined ? 'nothing' : describe(doc.results)}`);
+      this.fail(
+        `${field}.results`,
+        `${field}.results must be an array, got ${doc.results === undefined ? 'nothing' : describe(doc.results)}`,
+      );
       return null;
     }
     return doc.results;
@@ -108,12 +118,16 @@ function checkPipelines(c: Checker, doc: unknown): void {
     const field = `pipelines.results[${i}]`;
     if (!c.object(pipeline, field, 'a deal pipeline')) return;
     if (c.id(pipeline, field)) {
-      if (seen.has(pipeline.id as string)) c.fail(`${field}.id`, `${field}.id "${pipeline.id}" appears twice in pipelines.results`);
+      if (seen.has(pipeline.id as string))
+        c.fail(`${field}.id`, `${field}.id "${pipeline.id}" appears twice in pipelines.results`);
       seen.add(pipeline.id as string);
     }
     c.optionalString(pipeline, 'label', field);
     if (!Array.isArray(pipeline.stages)) {
-      c.fail(`${field}.stages`, `${field}.stages must be an array, got ${pipeline.stages === undefined ? 'nothing' : describe(pipeline.stages)}`);
+      c.fail(
+        `${field}.stages`,
+        `${field}.stages must be an array, got ${pipeline.stages === undefined ? 'nothing' : describe(pipeline.stages)}`,
+      );
       return;
     }
     const stageIds = new Set<string>();
@@ -121,11 +135,16 @@ function checkPipelines(c: Checker, doc: unknown): void {
       const stageField = `${field}.stages[${j}]`;
       if (!c.object(stage, stageField, 'a pipeline stage')) return;
       if (c.id(stage, stageField)) {
-        if (stageIds.has(stage.id as string)) c.fail(`${stageField}.id`, `${stageField}.id "${stage.id}" appears twice in the pipeline`);
+        if (stageIds.has(stage.id as string))
+          c.fail(
+            `${stageField}.id`,
+            `${stageField}.id "${stage.id}" appears twice in the pipeline`,
+          );
         stageIds.add(stage.id as string);
       }
       c.optionalString(stage, 'label', stageField);
-      if (stage.metadata !== undefined && stage.metadata !== null) c.object(stage.metadata, `${stageField}.metadata`, 'stage metadata');
+      if (stage.metadata !== undefined && stage.metadata !== null)
+        c.object(stage.metadata, `${stageField}.metadata`, 'stage metadata');
     });
   });
 }
@@ -153,7 +172,10 @@ function checkDeals(c: Checker, doc: unknown): void {
   // One page, or an array of pages as saved while following `paging.next`.
   const pages = Array.isArray(doc) ? doc : [doc];
   if (Array.isArray(doc) && doc.length === 0) {
-    c.fail('deals', 'deals must be a page of HubSpot GET /crm/v3/objects/deals or a non-empty array of such pages, got an empty array');
+    c.fail(
+      'deals',
+      'deals must be a page of HubSpot GET /crm/v3/objects/deals or a non-empty array of such pages, got an empty array',
+    );
     return;
   }
   const before = c.errors.length;
@@ -174,8 +196,16 @@ function checkDeals(c: Checker, doc: unknown): void {
         if (!c.object(deal.properties, `${field}.properties`, 'deal properties')) return;
         for (const [key, value] of Object.entries(deal.properties)) {
           // HubSpot sends every property as a string or null; a nested value cannot be one.
-          if (value !== null && typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
-            c.fail(`${field}.properties.${key}`, `${field}.properties.${key} must be a string or null, got ${describe(value)}`);
+          if (
+            value !== null &&
+            typeof value !== 'string' &&
+            typeof value !== 'number' &&
+            typeof value !== 'boolean'
+          ) {
+            c.fail(
+              `${field}.properties.${key}`,
+              `${field}.properties.${key} must be a string or null, got ${describe(value)}`,
+            );
           }
         }
       }
@@ -190,18 +220,27 @@ function checkSnapshotAt(c: Checker, value: unknown): Date | null {
   if (value === undefined || value === null) return null;
   if (value instanceof Date && !Number.isNaN(value.getTime())) return value;
   // An ISO 8601 date-time with a time zone (Z or ±hh:mm): a bare date would be ambiguous.
-  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value)) {
+  if (
+    typeof value === 'string' &&
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value)
+  ) {
     const date = new Date(value);
     if (!Number.isNaN(date.getTime())) return date;
   }
-  c.fail('snapshot_at', `snapshot_at must be an ISO 8601 date-time such as "2026-03-31T23:59:59Z", got ${describe(value)}`);
+  c.fail(
+    'snapshot_at',
+    `snapshot_at must be an ISO 8601 date-time such as "2026-03-31T23:59:59Z", got ${describe(value)}`,
+  );
   return null;
 }
 
 function checkHomeCurrency(c: Checker, value: unknown): string | null {
   if (value === undefined || value === null) return null;
   if (isCurrencyCode(value)) return (value as string).toUpperCase();
-  c.fail('home_currency', `home_currency must be an ISO 4217 code such as EUR or USD (HubSpot's companyCurrency), got ${describe(value)}`);
+  c.fail(
+    'home_currency',
+    `home_currency must be an ISO 4217 code such as EUR or USD (HubSpot's companyCurrency), got ${describe(value)}`,
+  );
   return null;
 }
 
@@ -216,9 +255,11 @@ export function validateCrmDocuments(raw: RawCrmImport): ValidatedCrmImport {
   const c = new Checker();
   const mode = checkMode(c, raw.mode);
   // An incremental import may leave pipelines and owners out: the latest snapshot's stand.
-  const required = mode === 'incremental' ? (['deals'] as const) : (['pipelines', 'owners', 'deals'] as const);
+  const required =
+    mode === 'incremental' ? (['deals'] as const) : (['pipelines', 'owners', 'deals'] as const);
   for (const key of required) {
-    if (raw[key] === undefined || raw[key] === null) c.fail(key, `${key} is required: the HubSpot response body, saved as returned`);
+    if (raw[key] === undefined || raw[key] === null)
+      c.fail(key, `${key} is required: the HubSpot response body, saved as returned`);
   }
   const present = (key: 'pipelines' | 'owners' | 'deals') => {
     if (raw[key] === undefined || raw[key] === null) return false;
@@ -236,7 +277,10 @@ export function validateCrmDocuments(raw: RawCrmImport): ValidatedCrmImport {
   }
   const homeCurrency = checkHomeCurrency(c, raw.homeCurrency);
   if (raw.backfill === true && mode === 'incremental') {
-    c.fail('backfill', 'backfill reconstructs past snapshots from every deal: it needs a full import, not an incremental one');
+    c.fail(
+      'backfill',
+      'backfill reconstructs past snapshots from every deal: it needs a full import, not an incremental one',
+    );
   }
   if (raw.force !== undefined && raw.force !== null && typeof raw.force !== 'boolean') {
     c.fail('force', `force must be true or false, got ${describe(raw.force)}`);
@@ -244,7 +288,10 @@ export function validateCrmDocuments(raw: RawCrmImport): ValidatedCrmImport {
   if (c.errors.length > 0) {
     const first = c.errors[0];
     const more = c.errors.length > 1 ? ` (and ${c.errors.length - 1} more)` : '';
-    throw new BadUserInputError(`Invalid CRM import: ${first.message}${more}; nothing was imported`, c.errors);
+    throw new BadUserInputError(
+      `Invalid CRM import: ${first.message}${more}; nothing was imported`,
+      c.errors,
+    );
   }
   return {
     documents: {
@@ -262,7 +309,8 @@ export function validateCrmDocuments(raw: RawCrmImport): ValidatedCrmImport {
 
 function checkMode(c: Checker, value: unknown): ImportMode {
   if (value === undefined || value === null) return 'full';
-  if (typeof value === 'string' && (IMPORT_MODES as readonly string[]).includes(value)) return value as ImportMode;
+  if (typeof value === 'string' && (IMPORT_MODES as readonly string[]).includes(value))
+    return value as ImportMode;
   c.fail('mode', `mode must be "full" or "incremental", got ${describe(value)}`);
   return 'full';
 }

@@ -5,7 +5,12 @@ import type { TeamDoc } from '../models/team.model';
 import type { PipelineFacts } from '../services/metrics/facts';
 import type { PipelineView, SnapshotView } from '../domain/snapshot-views';
 import type { LoaderSource } from './lazy-loaders';
-import { LATEST, latestSnapshotView, metricSettingsOf, type MetricSettings } from './pipeline.loaders';
+import {
+  LATEST,
+  latestSnapshotView,
+  metricSettingsOf,
+  type MetricSettings,
+} from './pipeline.loaders';
 
 /**
  * What the loaders would answer, when the app's caches already hold it under the request's view;
@@ -21,17 +26,30 @@ export function latestSnapshotNow({ access, data }: LoaderSource): SnapshotView 
 }
 
 /** The snapshot `snapshotId` names (when given) or the latest one, if cached. */
-export function snapshotNow(source: LoaderSource, snapshotId?: string | null): SnapshotView | null | undefined {
-  return snapshotId ? source.access.snapshots.peekSnapshot(source.data, snapshotId) : latestSnapshotNow(source);
+export function snapshotNow(
+  source: LoaderSource,
+  snapshotId?: string | null,
+): SnapshotView | null | undefined {
+  return snapshotId
+    ? source.access.snapshots.peekSnapshot(source.data, snapshotId)
+    : latestSnapshotNow(source);
 }
 
 /** One pipeline of a cached snapshot; null when the snapshot's cached pipelines lack it. */
-export function pipelineNow(source: LoaderSource, snapshotId: string, pipelineId: string): PipelineView | null | undefined {
+export function pipelineNow(
+  source: LoaderSource,
+  snapshotId: string,
+  pipelineId: string,
+): PipelineView | null | undefined {
   const pipelines = source.access.snapshots.peekPipelines(source.data, snapshotId);
   return pipelines === undefined ? undefined : (pipelines.find((p) => p.id === pipelineId) ?? null);
 }
 
-export function factsNow(source: LoaderSource, snapshotId: string, pipelineId: string): PipelineFacts | null | undefined {
+export function factsNow(
+  source: LoaderSource,
+  snapshotId: string,
+  pipelineId: string,
+): PipelineFacts | null | undefined {
   return source.access.snapshots.peekFacts(source.data, snapshotId, pipelineId);
 }
 
@@ -40,12 +58,18 @@ export function metricSettingsNow({ access, data }: LoaderSource): MetricSetting
   return doc === undefined ? undefined : metricSettingsOf(doc);
 }
 
-export function targetsOfYearNow({ access, data }: LoaderSource, year: number): TargetDoc[] | undefined {
+export function targetsOfYearNow(
+  { access, data }: LoaderSource,
+  year: number,
+): TargetDoc[] | undefined {
   return access.targetsByYear.peek(data, String(year));
 }
 
 /** Members by id, in key order, if every one of them is cached (null: no such member). */
-export function membersNow({ access, data }: LoaderSource, ids: readonly string[]): Array<MemberDoc | null> | undefined {
+export function membersNow(
+  { access, data }: LoaderSource,
+  ids: readonly string[],
+): Array<MemberDoc | null> | undefined {
   const members: Array<MemberDoc | null> = [];
   for (const id of ids) {
     const member = memberNow({ access, data }, id);
@@ -56,7 +80,10 @@ export function membersNow({ access, data }: LoaderSource, ids: readonly string[
 }
 
 /** One member (null: no such member), if cached. */
-export function memberNow({ access, data }: LoaderSource, id: string): MemberDoc | null | undefined {
+export function memberNow(
+  { access, data }: LoaderSource,
+  id: string,
+): MemberDoc | null | undefined {
   return access.membersById.peek(data, id);
 }
 

@@ -18,7 +18,9 @@ export type LoadersOf<F extends LoaderFactories> = { readonly [K in keyof F]: Re
  * for the loaders it reads through, not for all of them (an uncached metrics read uses four).
  * Getters sit on the prototype, so every instance has the same shape.
  */
-export function lazyLoaderClass<F extends LoaderFactories>(factories: F): new (access: DataAccess, data: RequestData) => LoadersOf<F> {
+export function lazyLoaderClass<F extends LoaderFactories>(
+  factories: F,
+): new (access: DataAccess, data: RequestData) => LoadersOf<F> {
   class LazyLoaders implements LoaderSource {
     /** The loaders made so far, by name. */
     readonly made: Record<string, unknown> = {};

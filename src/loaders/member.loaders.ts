@@ -32,14 +32,18 @@ export class MemberBatches {
   async membersById(ids: readonly string[]): Promise<Array<MemberDoc | Error | null>> {
     // Kept across requests while the members' version stands (DataAccess).
     return this.access.membersById.getMany(this.data, ids, String, async (missing) => {
-      const rows = await MemberModel.find({ _id: trusted({ $in: missing }) }).lean<MemberDoc[]>().exec();
+      const rows = await MemberModel.find({ _id: trusted({ $in: missing }) })
+        .lean<MemberDoc[]>()
+        .exec();
       return orderByKeys(missing, rows, (m) => m._id) as Array<MemberDoc | null>;
     });
   }
 
   async teamsById(ids: readonly string[]): Promise<Array<TeamDoc | Error | null>> {
     return this.access.teamsById.getMany(this.data, ids, String, async (missing) => {
-      const rows = await TeamModel.find({ _id: trusted({ $in: missing }) }).lean<TeamDoc[]>().exec();
+      const rows = await TeamModel.find({ _id: trusted({ $in: missing }) })
+        .lean<TeamDoc[]>()
+        .exec();
       return orderByKeys(missing, rows, (t) => t._id) as Array<TeamDoc | null>;
     });
   }
@@ -63,10 +67,15 @@ export class MemberBatches {
     return this.access.targetsByMember.getMany(this.data, keys, memberYear, async (missing) => {
       const memberIds = [...new Set(missing.map((k) => k.memberId))];
       const years = [...new Set(missing.map((k) => k.year))];
-      const rows = await TargetModel.find({ memberId: trusted({ $in: memberIds }), year: trusted({ $in: years }) })
+      const rows = await TargetModel.find({
+        memberId: trusted({ $in: memberIds }),
+        year: trusted({ $in: years }),
+      })
         .lean<TargetDoc[]>()
         .exec();
-      return orderByKeys(missing, rows, (t) => memberYear(t), { keyOf: memberYear }) as Array<TargetDoc | null>;
+      return orderByKeys(missing, rows, (t) => memberYear(t), {
+        keyOf: memberYear,
+      }) as Array<TargetDoc | null>;
     });
   }
 }
@@ -87,6 +96,9 @@ export const memberLoaders = {
   },
   targetsByMember: ({ access, data }: LoaderSource) => {
     const batches = new MemberBatches(access, data);
-    return new DataLoader<MemberYearKey, TargetDoc | null, string>((keys) => batches.targetsByMember(keys), { cacheKeyFn: memberYear });
+    return new DataLoader<MemberYearKey, TargetDoc | null, string>(
+      (keys) => batches.targetsByMember(keys),
+      { cacheKeyFn: memberYear },
+    );
   },
 };

@@ -26,7 +26,9 @@ export interface SnapshotWindow {
 const windowKey = (w: SnapshotWindow) => `${w.from.toISOString()}/${w.to.toISOString()}`;
 
 /** The latest snapshot as its loader answers it. */
-export function latestSnapshotView(doc: { _id: string; snapshotAt: Date } | null): SnapshotView | null {
+export function latestSnapshotView(
+  doc: { _id: string; snapshotAt: Date } | null,
+): SnapshotView | null {
   return doc ? { id: doc._id, snapshotAt: new Date(doc.snapshotAt) } : null;
 }
 
@@ -55,54 +57,79 @@ function splitFactsKey(key: string): readonly [string, string] {
  */
 export const pipelineLoaders = {
   /** The latest committed snapshot (greatest `snapshotAt`), or null before the first import. */
-  latestSnapshot: ({ access, data }: LoaderSource) => new DataLoader<typeof LATEST, SnapshotView | null>(async (keys) => {
-    const doc = await access.latestSnapshot.get(data, LATEST, () =>
-      SnapshotModel.findOne({ status: 'committed' }, { snapshotAt: 1 }).sort({ snapshotAt: -1, _id: -1 }).lean<{ _id: string; snapshotAt: Date }>().exec(),
-    );
-    const snapshot = latestSnapshotView(doc);
-    if (snapshot) access.snapshots.seed(data, snapshot);
-    return keys.map(() => snapshot);
-  }),
+  latestSnapshot: ({ access, data }: LoaderSource) =>
+    new DataLoader<typeof LATEST, SnapshotView | null>(async (keys) => {
+      const doc = await access.latestSnapshot.get(data, LATEST, () =>
+        SnapshotModel.findOne({ status: 'committed' }, { snapshotAt: 1 })
+          .sort({ snapshotAt: -1, _id: -1 })
+          .lean<{ _id: string; snapshotAt: Date }>()
+          .exec(),
+      );
+      const snapshot = latestSnapshotView(doc);
+      if (snapshot) access.snapshots.seed(data, snapshot);
+      return keys.map(() => snapshot);
+    }),
   /** Committed snapshots by id; null for unknown or uncommitted ones. */
-  snapshot: ({ access, data }: LoaderSource) => new DataLoader<string, SnapshotView | null>((ids) => access.snapshots.snapshots(data, ids)),
+  snapshot: ({ access, data }: LoaderSource) =>
+    new DataLoader<string, SnapshotView | null>((ids) => access.snapshots.snapshots(data, ids)),
   /**
    * Committed snapshots with `snapshotAt` in a window, oldest first. Every time series of one
    * request covers the same window, so a dashboard of series reads them once.
    */
-  snapshotsInWindow: ({ access, data }: LoaderSource) => new DataLoader<SnapshotWindow, SnapshotView[], string>(
-    (windows) => {
-      // Which snapshots a window holds changes with each import.
-      data.noteRead('pipeline_snapshots');
-      return Promise.all(
-        windows.map(async (w) => {
-          const docs = await SnapshotModel.find({ status: 'committed', snapshotAt: trusted({ $gte: w.from, $lt: w.to }) }, { snapshotAt: 1 })
-            .sort({ snapshotAt: 1, _id: 1 })
-            .lean();
-          const snapshots = docs.map((doc) => ({ id: doc._id, snapshotAt: new Date(doc.snapshotAt) }));
-          for (const snapshot of snapshots) access.snapshots.seed(data, snapshot);
-          return snapshots;
-        }),
-      );
-    },
-    { cacheKeyFn: windowKey },
-  ),
+  snapshotsInWindow: ({ access, data }: LoaderSource) =>
+    new DataLoader<SnapshotWindow, SnapshotView[], string>(
+      (windows) => {
+        // Which snapshots a window holds changes with each import.
+        data.noteRead('pipeline_snapshots');
+        return Promise.all(
+          windows.map(async (w) => {
+            const docs = await SnapshotModel.find(
+              { status: 'committed', snapshotAt: trusted({ $gte: w.from, $lt: w.to }) },
+              { snapshotAt: 1 },
+            )
+              .sort({ snapshotAt: 1, _id: 1 })
+              .lean();
+            const snapshots = docs.map((doc) => ({
+              id: doc._id,
+              snapshotAt: new Date(doc.snapshotAt),
+            }));
+            for (const snapshot of snapshots) access.snapshots.seed(data, snapshot);
+            return snapshots;
+          }),
+        );
+      },
+      { cacheKeyFn: windowKey },
+    ),
   /** Definitions of a committed snapshot, by display order. */
-  definitionsBySnapshot: ({ access, data }: LoaderSource) => new DataLoader<string, DefinitionView[]>((ids) => Promise.all(ids.map((id) => access.snapshots.definitions(data, id)))),
+  definitionsBySnapshot: ({ access, data }: LoaderSource) =>
+    new DataLoader<string, DefinitionView[]>((ids) =>
+      Promise.all(ids.map((id) => access.snapshots.definitions(data, id))),
+    ),
   /** Every pipeline of a committed snapshot. */
-  pipelinesBySnapshot: ({ access, data }: LoaderSource) => new DataLoader<string, PipelineView[]>((ids) => Promise.all(ids.map((id) => access.snapshots.pipelines(data, id)))),
+  pipelinesBySnapshot: ({ access, data }: LoaderSource) =>
+    new DataLoader<string, PipelineView[]>((ids) =>
+      Promise.all(ids.map((id) => access.snapshots.pipelines(data, id))),
+    ),
   /** Facts by `factsKey(snapshotId, pipelineId)`; null where the pipeline is not in that snapshot. */
-  pipelineFacts: ({ access, data }: LoaderSource) => new DataLoader<string, PipelineFacts | null>((keys) => access.snapshots.facts(data, keys.map(splitFactsKey))),
+  pipelineFacts: ({ access, data }: LoaderSource) =>
+    new DataLoader<string, PipelineFacts | null>((keys) =>
+      access.snapshots.facts(data, keys.map(splitFactsKey)),
+    ),
   /** Currency and period, read once per request. */
-  metricSettings: ({ access, data }: LoaderSource) => new DataLoader<typeof SETTINGS_ID, MetricSettings>(async (keys) => {
-    const doc = await access.settings.get(data, SETTINGS_ID, () => SettingsModel.findById(SETTINGS_ID).lean<SettingsDoc>().exec());
-    const settings = metricSettingsOf(doc);
-    return keys.map(() => settings);
-  }),
+  metricSettings: ({ access, data }: LoaderSource) =>
+    new DataLoader<typeof SETTINGS_ID, MetricSettings>(async (keys) => {
+      const doc = await access.settings.get(data, SETTINGS_ID, () =>
+        SettingsModel.findById(SETTINGS_ID).lean<SettingsDoc>().exec(),
+      );
+      const settings = metricSettingsOf(doc);
+      return keys.map(() => settings);
+    }),
   /** Every member's targets for a year (one document per member at most). */
-  targetsByYear: ({ access, data }: LoaderSource) => new DataLoader<number, TargetDoc[]>(async (years) => {
-    return access.targetsByYear.getMany(data, years, String, async (missing) => {
-      const docs = await TargetModel.find({ year: trusted({ $in: missing }) }).lean();
-      return missing.map((year) => docs.filter((doc) => doc.year === year));
-    });
-  }),
+  targetsByYear: ({ access, data }: LoaderSource) =>
+    new DataLoader<number, TargetDoc[]>(async (years) => {
+      return access.targetsByYear.getMany(data, years, String, async (missing) => {
+        const docs = await TargetModel.find({ year: trusted({ $in: missing }) }).lean();
+        return missing.map((year) => docs.filter((doc) => doc.year === year));
+      });
+    }),
 };

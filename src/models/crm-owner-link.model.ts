@@ -10,7 +10,11 @@ const crmOwnerLinkSchema = new Schema(
     _id: { type: String, required: true },
     memberId: { type: String, required: true },
   },
-  { collection: 'crm_owner_links', timestamps: { createdAt: true, updatedAt: false }, versionKey: false },
+  {
+    collection: 'crm_owner_links',
+    timestamps: { createdAt: true, updatedAt: false },
+    versionKey: false,
+  },
 );
 
 crmOwnerLinkSchema.index({ memberId: 1 });

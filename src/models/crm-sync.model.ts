@@ -56,7 +56,14 @@ export interface CrmSyncDoc {
   finishedAt: Date | null;
   snapshotId: string | null;
   reused: boolean;
-  counts: { pipelines: number; stages: number; deals: number; owners: number; teams: number; membersCreated: number } | null;
+  counts: {
+    pipelines: number;
+    stages: number;
+    deals: number;
+    owners: number;
+    teams: number;
+    membersCreated: number;
+  } | null;
   fetched: { deals: number; archived: number } | null;
   error: string | null;
 }

@@ -34,6 +34,9 @@ const definitionSchema = new Schema(
 definitionSchema.index({ snapshotId: 1, displayOrder: 1 });
 
 export type StageDoc = InferSchemaType<typeof stageSchema>;
-export type DefinitionDoc = InferSchemaType<typeof definitionSchema> & { _id: string; stages: StageDoc[] };
+export type DefinitionDoc = InferSchemaType<typeof definitionSchema> & {
+  _id: string;
+  stages: StageDoc[];
+};
 
 export const DefinitionModel = model('Definition', definitionSchema);

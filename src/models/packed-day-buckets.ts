@@ -1,7 +1,14 @@
 import type { DayBucket } from '../services/metrics/facts';
 
 /** The value fields of a day bucket, in the order they are packed. */
-const FIELDS = ['wonCount', 'wonAmount', 'lostCount', 'cycleCount', 'cycleDays', 'openAmount'] as const;
+const FIELDS = [
+  'wonCount',
+  'wonAmount',
+  'lostCount',
+  'cycleCount',
+  'cycleDays',
+  'openAmount',
+] as const;
 
 /** How a field is packed: absent (0), a 16- or 32-bit unsigned integer, or a 64-bit float. */
 const ZERO = 0;
@@ -13,7 +20,8 @@ const SIZE = [0, 2, 4, 8];
 
 function kindOf(value: number): number {
   if (value === 0) return ZERO;
-  if (Number.isInteger(value) && value > 0) return value <= 0xffff ? U16 : value <= 0xffffffff ? U32 : F64;
+  if (Number.isInteger(value) && value > 0)
+    return value <= 0xffff ? U16 : value <= 0xffffffff ? U32 : F64;
   return F64;
 }
 
@@ -62,13 +70,23 @@ export function unpackDayBuckets(bytes: Uint8Array): DayBucket[] {
   const days: DayBucket[] = [];
   let at = 0;
   while (at < buf.length) {
-    if (at + 4 > buf.length) throw new RangeError(`packed day buckets end inside a bucket header at byte ${at}`);
-    const bucket: DayBucket = { d: buf.readUInt16LE(at), wonCount: 0, wonAmount: 0, lostCount: 0, cycleCount: 0, cycleDays: 0, openAmount: 0 };
+    if (at + 4 > buf.length)
+      throw new RangeError(`packed day buckets end inside a bucket header at byte ${at}`);
+    const bucket: DayBucket = {
+      d: buf.readUInt16LE(at),
+      wonCount: 0,
+      wonAmount: 0,
+      lostCount: 0,
+      cycleCount: 0,
+      cycleDays: 0,
+      openAmount: 0,
+    };
     const kinds = buf.readUInt16LE(at + 2);
     at += 4;
     FIELDS.forEach((field, i) => {
       const kind = (kinds >> (2 * i)) & 3;
-      if (at + SIZE[kind] > buf.length) throw new RangeError(`packed day buckets end inside day ${bucket.d}`);
+      if (at + SIZE[kind] > buf.length)
+        throw new RangeError(`packed day buckets end inside day ${bucket.d}`);
       if (kind === U16) bucket[field] = buf.readUInt16LE(at);
       else if (kind === U32) bucket[field] = buf.readUInt32LE(at);
       else if (kind === F64) bucket[field] = buf.readDoubleLE(at);

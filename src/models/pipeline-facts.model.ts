@@ -8,7 +8,11 @@ import type { DayBucket, PipelineFacts } from '../services/metrics/facts';
  * are stored packed (`packedDays`, packed-day-buckets.ts): they are most of a snapshot's bytes.
  * Facts written before packing have them in `days`, and read the same.
  */
-export type PipelineFactsDoc = Omit<PipelineFacts, 'days'> & { _id: string; packedDays?: Buffer; days?: DayBucket[] };
+export type PipelineFactsDoc = Omit<PipelineFacts, 'days'> & {
+  _id: string;
+  packedDays?: Buffer;
+  days?: DayBucket[];
+};
 
 const dayBucketSchema = new Schema(
   {

@@ -6,13 +6,18 @@ export type PipelineKind = 'complete' | 'team' | 'member';
 export const PIPELINE_KINDS: readonly PipelineKind[] = ['complete', 'team', 'member'];
 
 /** Stable pipeline ids, the same in every snapshot: `<def>`, `<def>.team.<teamId>`, `<def>.member.<memberId>`. */
-export function pipelineIdOf(definitionId: string, kind: PipelineKind, ownerId: string | null = null): string {
+export function pipelineIdOf(
+  definitionId: string,
+  kind: PipelineKind,
+  ownerId: string | null = null,
+): string {
   switch (kind) {
     case 'complete':
       return definitionId;
     case 'team':
     case 'member':
-      if (!ownerId) throw new TypeError(`a ${kind} pipeline id needs a ${kind} id, got ${String(ownerId)}`);
+      if (!ownerId)
+        throw new TypeError(`a ${kind} pipeline id needs a ${kind} id, got ${String(ownerId)}`);
       return `${definitionId}.${kind}.${ownerId}`;
   }
 }

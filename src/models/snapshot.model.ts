@@ -91,7 +91,11 @@ snapshotSchema.index({ importId: 1 });
 snapshotSchema.index({ seq: -1 });
 
 export type SnapshotCounts = InferSchemaType<typeof importCountsSchema>;
-export type SnapshotDoc = InferSchemaType<typeof snapshotSchema> & { _id: string; status: SnapshotStatus; seq: number };
+export type SnapshotDoc = InferSchemaType<typeof snapshotSchema> & {
+  _id: string;
+  status: SnapshotStatus;
+  seq: number;
+};
 
 // Every write bumps the 'pipeline_snapshots' version counter, which caches of it are checked against.
 snapshotSchema.plugin(versionedScope('pipeline_snapshots'));

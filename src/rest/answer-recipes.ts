@@ -39,10 +39,17 @@ export class AnswerRecipes {
  * request) and kept under `key` as any 200 is; undefined when the route cannot answer without
  * waiting, or answers another status: the full way answers then.
  */
-export function answerNow(recipe: AnswerRecipe, ctx: RequestContext, key: string, answers: AnswerCache<KeptRestAnswer>): KeptRestAnswer | undefined {
+export function answerNow(
+  recipe: AnswerRecipe,
+  ctx: RequestContext,
+  key: string,
+  answers: AnswerCache<KeptRestAnswer>,
+): KeptRestAnswer | undefined {
   const { route } = recipe;
-  const result = route.handleNow && trackReads(ctx.data, () => route.handleNow!(ctx, recipe.input as object));
-  if (result === undefined || (typeof result.statusCode === 'number' && result.statusCode !== 200)) return undefined;
+  const result =
+    route.handleNow && trackReads(ctx.data, () => route.handleNow!(ctx, recipe.input as object));
+  if (result === undefined || (typeof result.statusCode === 'number' && result.statusCode !== 200))
+    return undefined;
   const answer = { status: 200, body: Buffer.from(recipe.serialize(result)), route: route.path };
   answers.keep(key, answer, key.length + answer.body.length, ctx.data);
   return answer;

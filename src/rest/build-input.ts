@@ -7,7 +7,12 @@ type Plain = Record<string, unknown>;
 
 function setOwn(target: Plain, key: string, value: unknown): void {
   // defineProperty, not assignment: a `__proto__` key must stay a key (and be rejected), never a prototype.
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }
 
 /** `metrics[metric_name]=x` → `{ metrics: { metric_name: 'x' } }`; other keys stay as they are. */
@@ -21,7 +26,10 @@ export function expandBracketKeys(query: Plain): Plain {
     }
     const [, outer, inner] = match;
     const existing = Object.prototype.hasOwnProperty.call(out, outer) ? out[outer] : undefined;
-    const nested: Plain = existing !== null && typeof existing === 'object' && !Array.isArray(existing) ? (existing as Plain) : {};
+    const nested: Plain =
+      existing !== null && typeof existing === 'object' && !Array.isArray(existing)
+        ? (existing as Plain)
+        : {};
     setOwn(nested, inner, query[key]);
     setOwn(out, outer, nested);
   }
@@ -43,11 +51,18 @@ function merge(...layers: Plain[]): Plain {
  * each part is inspected raw first; query values are coerced to the declared types; on GET the
  * query wins over the body, elsewhere the body wins over the query; path parameters win over both.
  */
-export async function buildRestInput<T extends object>(route: RouteDefinition<T>, request: FastifyRequest): Promise<T | undefined> {
+export async function buildRestInput<T extends object>(
+  route: RouteDefinition<T>,
+  request: FastifyRequest,
+): Promise<T | undefined> {
   // A route without input reads nothing from the request, so there is nothing to check either.
   if (!route.input) return undefined;
   const body: unknown = request.body;
-  const rawErrors = [...inspectRaw(request.query), ...inspectRaw(body), ...inspectRaw(request.params)];
+  const rawErrors = [
+    ...inspectRaw(request.query),
+    ...inspectRaw(body),
+    ...inspectRaw(request.params),
+  ];
   const source: InputSource = body === undefined ? 'query' : 'body';
   if (rawErrors.length > 0) throw invalidInput(source, rawErrors);
   if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
@@ -55,6 +70,9 @@ export async function buildRestInput<T extends object>(route: RouteDefinition<T>
   }
   const query = coerceQuery(route.input, expandBracketKeys(asPlain(request.query)));
   const params = asPlain(request.params);
-  const merged = route.method === 'GET' ? merge(asPlain(body), query, params) : merge(query, asPlain(body), params);
+  const merged =
+    route.method === 'GET'
+      ? merge(asPlain(body), query, params)
+      : merge(query, asPlain(body), params);
   return validateInput(route.input, merged, { source });
 }

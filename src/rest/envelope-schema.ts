@@ -2,7 +2,10 @@
  * JSON Schema helpers for route `response` schemas: the documented success envelope plus the
  * route's own fields. fastify serialises with them, so a field missing here is dropped.
  */
-export function envelopeSchema(properties: Record<string, unknown>, required: string[] = []): Record<string, unknown> {
+export function envelopeSchema(
+  properties: Record<string, unknown>,
+  required: string[] = [],
+): Record<string, unknown> {
   return {
     type: 'object',
     required: ['message', 'success', 'statusCode', ...required],

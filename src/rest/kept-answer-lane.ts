@@ -1,4 +1,9 @@
-import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
+import type {
+  IncomingMessage,
+  OutgoingHttpHeaders,
+  RequestListener,
+  ServerResponse,
+} from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { RequestContext } from '../context/request-context';
@@ -63,8 +68,18 @@ export class KeptAnswerLane {
     const { access, contexts } = this.options;
     const started = performance.now();
     const { headers } = request;
-    if (request.method !== 'GET' || headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined || headers['content-type'] !== undefined) return false;
-    const asked = { requestId: requestIdFor(request), authorization: headers.authorization, authenticated: true };
+    if (
+      request.method !== 'GET' ||
+      headers['content-length'] !== undefined ||
+      headers['transfer-encoding'] !== undefined ||
+      headers['content-type'] !== undefined
+    )
+      return false;
+    const asked = {
+      requestId: requestIdFor(request),
+      authorization: headers.authorization,
+      authenticated: true,
+    };
     if (access.countersInProcess) {
       // Undefined unless the caller is known from memory.
       const ctx = contexts.buildNow(asked);
@@ -72,7 +87,12 @@ export class KeptAnswerLane {
     }
     const url = request.url ?? '/';
     const recipe = this.options.recipes.get(url);
-    if (recipe === undefined || !recipe.route.authenticated || !contexts.knowsCaller(asked.authorization)) return false;
+    if (
+      recipe === undefined ||
+      !recipe.route.authenticated ||
+      !contexts.knowsCaller(asked.authorization)
+    )
+      return false;
     // A rate limit counted with I/O (Redis) would send it to fastify after the wait, to read again.
     const { budget, limiter } = this.options;
     if (limiter !== undefined && limiter.limits(url) && !limiter.countsNow) return false;
@@ -101,7 +121,12 @@ export class KeptAnswerLane {
   }
 
   /** Sends the caller's answer kept or computed from memory and returns true; or returns false having sent nothing. */
-  sendKept(ctx: RequestContext, request: IncomingMessage, response: ServerResponse, started: number): boolean {
+  sendKept(
+    ctx: RequestContext,
+    request: IncomingMessage,
+    response: ServerResponse,
+    started: number,
+  ): boolean {
     const { access, limiter, logger } = this.options;
     const principal = ctx.principal;
     if (!principal) return false;
@@ -110,7 +135,8 @@ export class KeptAnswerLane {
     const kept = access.restAnswers.get(key, ctx.data.view!) ?? this.computeNow(ctx, url, key);
     if (kept === undefined) return false;
     const fields: OutgoingHttpHeaders = {};
-    for (const name in DEFAULT_HEADERS) fields[name] = DEFAULT_HEADERS[name as keyof typeof DEFAULT_HEADERS];
+    for (const name in DEFAULT_HEADERS)
+      fields[name] = DEFAULT_HEADERS[name as keyof typeof DEFAULT_HEADERS];
     fields[REQUEST_ID_HEADER] = ctx.requestId;
     if (limiter !== undefined && limiter.limits(url)) {
       const count = limiter.hitNow(limiter.keyOf(principal.subject, undefined));
@@ -122,7 +148,14 @@ export class KeptAnswerLane {
     response.writeHead(kept.status, fields);
     response.end(kept.body);
     if (logger.isLevelEnabled('info')) {
-      logRequest(logger, { requestId: ctx.requestId, method: 'GET', route: kept.route, status: kept.status, durationMs: performance.now() - started, subject: principal.subject });
+      logRequest(logger, {
+        requestId: ctx.requestId,
+        method: 'GET',
+        route: kept.route,
+        status: kept.status,
+        durationMs: performance.now() - started,
+        subject: principal.subject,
+      });
     }
     return true;
   }

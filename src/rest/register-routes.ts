@@ -40,9 +40,13 @@ export function registerRestRoutes(
     /** The key of a request's answer, or null when it is not to be kept (not cacheable, or sent with a body). */
     const keyOf = (ctx: RequestContext, request: FastifyRequest): string | null =>
       cacheable && request.body === undefined ? keptAnswerKey(ctx.principal, request.url) : null;
-    const sendKept = (reply: FastifyReply, kept: KeptRestAnswer): FastifyReply => reply.code(kept.status).type(JSON_TYPE).send(kept.body);
+    const sendKept = (reply: FastifyReply, kept: KeptRestAnswer): FastifyReply =>
+      reply.code(kept.status).type(JSON_TYPE).send(kept.body);
     /** The recipe of a cacheable request's URL, learnt on its first answer (AnswerRecipes). */
-    const recipeOf = async (request: FastifyRequest, reply: FastifyReply): Promise<AnswerRecipe> => {
+    const recipeOf = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+    ): Promise<AnswerRecipe> => {
       const known = recipes.get(request.url);
       if (known) return known;
       const input = (await buildRestInput(route, request)) as object | undefined;
@@ -54,23 +58,39 @@ export function registerRestRoutes(
     };
 
     /** Sends a handler's result; where it may be kept (`key`), serialised once and kept. */
-    const sendComputed = (reply: FastifyReply, ctx: RequestContext, key: string | null, result: Record<string, unknown>): FastifyReply => {
+    const sendComputed = (
+      reply: FastifyReply,
+      ctx: RequestContext,
+      key: string | null,
+      result: Record<string, unknown>,
+    ): FastifyReply => {
       const status = typeof result.statusCode === 'number' ? result.statusCode : 200;
       reply.code(status);
       if (key === null) return reply.send(result);
       // The route's compiled response serialiser, as reply.send would use it.
       const body = Buffer.from(String(reply.serialize(result)));
-      if (status === 200) answers.keep(key, { status, body, route: route.path }, key.length + body.length, ctx.data);
+      if (status === 200)
+        answers.keep(key, { status, body, route: route.path }, key.length + body.length, ctx.data);
       return reply.type(JSON_TYPE).send(body);
     };
     /**
      * The whole way: authenticate, check and build the input, run the service, serialise. `known`:
      * a context the handler already made (and looked its kept answer up with).
      */
-    async function answer(request: FastifyRequest, reply: FastifyReply, known?: RequestContext): Promise<FastifyReply> {
+    async function answer(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      known?: RequestContext,
+    ): Promise<FastifyReply> {
       const ctx = known ?? (await contexts.build(contextRequest(request)));
       const key = keyOf(ctx, request);
-      if (key === null) return sendComputed(reply, ctx, null, await route.handler(ctx, (await buildRestInput(route, request)) as object));
+      if (key === null)
+        return sendComputed(
+          reply,
+          ctx,
+          null,
+          await route.handler(ctx, (await buildRestInput(route, request)) as object),
+        );
       // An answer that may be kept: the counters first, so whatever the handler reads comes after them.
       const view = await ctx.data.ensureView();
       const kept = known ? undefined : answers.get(key, view);
@@ -79,7 +99,12 @@ export function registerRestRoutes(
       const computed = answerNow(recipe, ctx, key, answers);
       if (computed) return sendKept(reply, computed);
       // What it reads is noted only where the answer may be kept.
-      return sendComputed(reply, ctx, key, await trackReads(ctx.data, () => route.handler(ctx, recipe.input as object)));
+      return sendComputed(
+        reply,
+        ctx,
+        key,
+        await trackReads(ctx.data, () => route.handler(ctx, recipe.input as object)),
+      );
     }
 
     app.route({
@@ -94,7 +119,8 @@ export function registerRestRoutes(
         const ctx = cacheable ? contexts.buildNow(contextRequest(request)) : undefined;
         const key = ctx === undefined ? null : keyOf(ctx, request);
         const view = ctx?.data.view;
-        if (ctx === undefined || key === null || view === undefined) return answer(request, reply, ctx);
+        if (ctx === undefined || key === null || view === undefined)
+          return answer(request, reply, ctx);
         const kept = answers.get(key, view);
         if (kept) return sendKept(reply, kept);
         const recipe = recipes.get(request.url);

@@ -61,7 +61,10 @@ export interface RouteDefinition<TInput extends object = object> {
 }
 
 /** The documented success envelope: `{ message, success: true, statusCode: 200, ...fields }`. */
-export function ok<T extends Record<string, unknown>>(message: string, fields: T): T & {
+export function ok<T extends Record<string, unknown>>(
+  message: string,
+  fields: T,
+): T & {
   message: string;
   success: true;
   statusCode: 200;

@@ -19,14 +19,19 @@ import {
 export type VariableValues = Readonly<Record<string, unknown>>;
 
 /** The request's variables, with the operation's defaults for those it does not send. */
-export function variablesWithDefaults(schema: GraphQLSchema, operation: OperationDefinitionNode, sent: Readonly<Record<string, unknown>>): VariableValues {
+export function variablesWithDefaults(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  sent: Readonly<Record<string, unknown>>,
+): VariableValues {
   const variables: Record<string, unknown> = Object.assign(Object.create(null), sent);
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
     // An explicit null is a value: it overrides the default, as in execution.
     if (variables[name] !== undefined || !definition.defaultValue) continue;
     const type = typeFromAST(schema, definition.type);
-    variables[name] = type && isInputType(type) ? valueFromAST(definition.defaultValue, type) : undefined;
+    variables[name] =
+      type && isInputType(type) ? valueFromAST(definition.defaultValue, type) : undefined;
   }
   return variables;
 }
@@ -36,11 +41,20 @@ export function variablesWithDefaults(schema: GraphQLSchema, operation: Operatio
  * is what the client sent, so callers treat anything unexpected as the worst case (argument
  * validation refuses it later anyway).
  */
-export function argumentValues(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: VariableValues): Record<string, unknown> {
+export function argumentValues(
+  field: GraphQLField<unknown, unknown>,
+  node: FieldNode,
+  variables: VariableValues,
+): Record<string, unknown> {
   const values: Record<string, unknown> = Object.create(null);
   for (const argument of field.args) {
-    const given = node.arguments?.find((candidate) => candidate.name.value === argument.name)?.value;
-    if (given === undefined || (given.kind === Kind.VARIABLE && variables[given.name.value] === undefined)) {
+    const given = node.arguments?.find(
+      (candidate) => candidate.name.value === argument.name,
+    )?.value;
+    if (
+      given === undefined ||
+      (given.kind === Kind.VARIABLE && variables[given.name.value] === undefined)
+    ) {
       values[argument.name] = argument.defaultValue;
     } else if (given.kind === Kind.VARIABLE) {
       values[argument.name] = variables[given.name.value];

@@ -21,13 +21,21 @@ export interface FieldCost {
 
 /** An integer from 1 to `max`; anything else is `max`: validation refuses it later, and here it must not lower the estimate. */
 export function countFrom(value: unknown, max: number): number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? Math.min(value, max) : max;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1
+    ? Math.min(value, max)
+    : max;
 }
 
 /** Metrics a `names` argument asks for, counted as the service reads it (comma-joined entries split); absent or empty: all. */
 export function metricCount(names: unknown): number {
   const entries = typeof names === 'string' ? [names] : Array.isArray(names) ? names : [];
-  const distinct = new Set(entries.flatMap((entry) => (typeof entry === 'string' ? entry.split(',').map((name) => name.trim()) : [String(entry)])).filter((name) => name !== ''));
+  const distinct = new Set(
+    entries
+      .flatMap((entry) =>
+        typeof entry === 'string' ? entry.split(',').map((name) => name.trim()) : [String(entry)],
+      )
+      .filter((name) => name !== ''),
+  );
   return distinct.size === 0 ? METRIC_NAMES.length : Math.min(distinct.size, METRIC_NAMES.length);
 }
 

@@ -1,5 +1,11 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { BREAK, visit, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  BREAK,
+  visit,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { Role } from '../auth/role';
 import type { RequestContext } from '../context/request-context';
 import { ErrorCode, ErrorWithCode } from '../errors';
@@ -35,7 +41,10 @@ function refused(message: string): ErrorWithCode {
  * introspection policy and the cost estimate. Either refusal is a 400 GRAPHQL_VALIDATION_FAILED
  * and no resolver runs.
  */
-export function graphqlGuardPlugin(options: { introspection: IntrospectionPolicy; maxCost?: number }): ApolloServerPlugin<RequestContext> {
+export function graphqlGuardPlugin(options: {
+  introspection: IntrospectionPolicy;
+  maxCost?: number;
+}): ApolloServerPlugin<RequestContext> {
   const maxCost = options.maxCost ?? QUERY_COST.maxCost;
   // Apollo hands the same document object for the same query text (its document cache): what a
   // document implies is worked out once per document, and per variables for the cost.
@@ -46,7 +55,12 @@ export function graphqlGuardPlugin(options: { introspection: IntrospectionPolicy
     if (found === undefined) introspects.set(document, (found = usesIntrospection(document)));
     return found;
   };
-  const costOf = (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): number => {
+  const costOf = (
+    schema: GraphQLSchema,
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    variables: Record<string, unknown>,
+  ): number => {
     const key = JSON.stringify(variables);
     let known = costs.get(operation);
     if (known === undefined) costs.set(operation, (known = new Map()));
@@ -63,13 +77,17 @@ export function graphqlGuardPlugin(options: { introspection: IntrospectionPolicy
       return {
         async didResolveOperation({ contextValue, document, operation, request, schema }) {
           if (options.introspection !== 'all' && introspectionIn(document)) {
-            const allowed = options.introspection === 'admins' && contextValue.principal?.role === Role.ADMIN;
+            const allowed =
+              options.introspection === 'admins' && contextValue.principal?.role === Role.ADMIN;
             // Same wording whatever the reason, so the policy itself is not advertised.
             if (!allowed) throw refused('GraphQL introspection is not allowed for this token');
           }
           if (!operation) return; // Apollo itself refuses a document without the named operation
           const cost = costOf(schema, document, operation, request.variables ?? {});
-          if (cost > maxCost) throw refused(`Query cost ${cost} exceeds the limit of ${maxCost} (lower page sizes, time-series durations or metric counts, or select fewer nested lists)`);
+          if (cost > maxCost)
+            throw refused(
+              `Query cost ${cost} exceeds the limit of ${maxCost} (lower page sizes, time-series durations or metric counts, or select fewer nested lists)`,
+            );
         },
       };
     },

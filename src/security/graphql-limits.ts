@@ -34,7 +34,12 @@ function limitError(message: string): GraphQLError {
 }
 
 /** Depth of a selection set with fragment spreads followed; a spread already on the path counts 0 (cycles are NoFragmentCycles' job). */
-function depthOf(selectionSet: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, path: Set<string>, limit: number): number {
+function depthOf(
+  selectionSet: SelectionSetNode,
+  fragments: Map<string, FragmentDefinitionNode>,
+  path: Set<string>,
+  limit: number,
+): number {
   let deepest = 0;
   for (const selection of selectionSet.selections) {
     let depth = 0;
@@ -42,7 +47,10 @@ function depthOf(selectionSet: SelectionSetNode, fragments: Map<string, Fragment
       // The introspection fields themselves (not fragments that borrow their names) are governed
       // by the INTROSPECTION policy and the token limit: GraphiQL's schema query nests 9+ levels.
       const introspection = INTROSPECTION_FIELDS.has(selection.name.value);
-      depth = selection.selectionSet && !introspection ? 1 + depthOf(selection.selectionSet, fragments, path, limit) : 1;
+      depth =
+        selection.selectionSet && !introspection
+          ? 1 + depthOf(selection.selectionSet, fragments, path, limit)
+          : 1;
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       depth = depthOf(selection.selectionSet, fragments, path, limit);
     } else {
@@ -66,14 +74,19 @@ export function maxDepthRule(maxDepth: number = GRAPHQL_LIMITS.maxDepth): Valida
   return (context: ValidationContext): ASTVisitor => {
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const definition of context.getDocument().definitions) {
-      if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+      if (definition.kind === Kind.FRAGMENT_DEFINITION)
+        fragments.set(definition.name.value, definition);
     }
     return {
       OperationDefinition(operation) {
         const depth = depthOf(operation.selectionSet, fragments, new Set(), maxDepth);
         if (depth > maxDepth) {
           const name = operation.name ? `"${operation.name.value}"` : 'the operation';
-          context.reportError(limitError(`Query depth limit exceeded: ${name} nests fields deeper than the maximum of ${maxDepth}`));
+          context.reportError(
+            limitError(
+              `Query depth limit exceeded: ${name} nests fields deeper than the maximum of ${maxDepth}`,
+            ),
+          );
         }
       },
     };
@@ -90,7 +103,10 @@ export function maxAliasesRule(maxAliases: number = GRAPHQL_LIMITS.maxAliases): 
       },
       Document: {
         leave() {
-          if (count > maxAliases) context.reportError(limitError(`Too many aliases: ${count}, at most ${maxAliases} are allowed`));
+          if (count > maxAliases)
+            context.reportError(
+              limitError(`Too many aliases: ${count}, at most ${maxAliases} are allowed`),
+            );
         },
       },
     };
@@ -98,7 +114,9 @@ export function maxAliasesRule(maxAliases: number = GRAPHQL_LIMITS.maxAliases): 
 }
 
 /** Refuses documents with more than `maxDirectives` directive uses. */
-export function maxDirectivesRule(maxDirectives: number = GRAPHQL_LIMITS.maxDirectives): ValidationRule {
+export function maxDirectivesRule(
+  maxDirectives: number = GRAPHQL_LIMITS.maxDirectives,
+): ValidationRule {
   return (context: ValidationContext): ASTVisitor => {
     let count = 0;
     return {
@@ -107,7 +125,10 @@ export function maxDirectivesRule(maxDirectives: number = GRAPHQL_LIMITS.maxDire
       },
       Document: {
         leave() {
-          if (count > maxDirectives) context.reportError(limitError(`Too many directives: ${count}, at most ${maxDirectives} are allowed`));
+          if (count > maxDirectives)
+            context.reportError(
+              limitError(`Too many directives: ${count}, at most ${maxDirectives} are allowed`),
+            );
         },
       },
     };

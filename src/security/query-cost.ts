@@ -55,11 +55,19 @@ interface Walk {
 }
 
 /** `lists`: lengths of the list fields of this selection set that the field above knows. */
-function costOf(selectionSet: SelectionSetNode, parent: GraphQLCompositeType | undefined, walk: Walk, lists: ReadonlyMap<string, number>): number {
+function costOf(
+  selectionSet: SelectionSetNode,
+  parent: GraphQLCompositeType | undefined,
+  walk: Walk,
+  lists: ReadonlyMap<string, number>,
+): number {
   let total = 0;
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
-      const fields = parent && (isObjectType(parent) || isInterfaceType(parent)) ? parent.getFields() : undefined;
+      const fields =
+        parent && (isObjectType(parent) || isInterfaceType(parent))
+          ? parent.getFields()
+          : undefined;
       const name = selection.name.value;
       const definition = fields?.[name];
       total += 1;
@@ -67,23 +75,40 @@ function costOf(selectionSet: SelectionSetNode, parent: GraphQLCompositeType | u
       if (!definition || INTROSPECTION_FIELDS.has(name)) continue;
       const costs = FIELD_COSTS.get(`${parent!.name}.${name}`);
       const paged = definition.args.some((argument) => argument.name === 'first');
-      const args = costs || paged ? argumentValues(definition, selection, walk.variables) : undefined;
+      const args =
+        costs || paged ? argumentValues(definition, selection, walk.variables) : undefined;
       if (costs?.work) total += costs.work(args!);
       if (!selection.selectionSet) continue;
       let multiplier = 1;
       if (paged) multiplier = countFrom(args!.first, QUERY_COST.maxPageSize);
-      else if (isListType(getNullableType(definition.type))) multiplier = lists.get(name) ?? costs?.items?.(args!) ?? QUERY_COST.defaultListSize;
+      else if (isListType(getNullableType(definition.type)))
+        multiplier = lists.get(name) ?? costs?.items?.(args!) ?? QUERY_COST.defaultListSize;
       const below = paged ? PAGE_LISTS : (costs?.lists?.(args!) ?? NO_LISTS);
-      total += multiplier * costOf(selection.selectionSet, getNamedType(definition.type) as GraphQLCompositeType, walk, below);
+      total +=
+        multiplier *
+        costOf(
+          selection.selectionSet,
+          getNamedType(definition.type) as GraphQLCompositeType,
+          walk,
+          below,
+        );
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      const condition = selection.typeCondition ? (walk.schema.getType(selection.typeCondition.name.value) as GraphQLCompositeType | undefined) : parent;
+      const condition = selection.typeCondition
+        ? (walk.schema.getType(selection.typeCondition.name.value) as
+            GraphQLCompositeType | undefined)
+        : parent;
       total += costOf(selection.selectionSet, condition, walk, lists);
     } else {
       const name = selection.name.value;
       const fragment = walk.fragments.get(name);
       if (!fragment || walk.expanding.has(name)) continue;
       walk.expanding.add(name);
-      total += costOf(fragment.selectionSet, walk.schema.getType(fragment.typeCondition.name.value) as GraphQLCompositeType | undefined, walk, lists);
+      total += costOf(
+        fragment.selectionSet,
+        walk.schema.getType(fragment.typeCondition.name.value) as GraphQLCompositeType | undefined,
+        walk,
+        lists,
+      );
       walk.expanding.delete(name);
     }
     // Beyond any limit the exact figure is irrelevant; stop before reused fragments blow up the walk.
@@ -93,12 +118,28 @@ function costOf(selectionSet: SelectionSetNode, parent: GraphQLCompositeType | u
 }
 
 /** Estimated cost of one operation of a validated document, with the variables as sent. */
-export function estimateCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Readonly<Record<string, unknown>> = {}): number {
+export function estimateCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Readonly<Record<string, unknown>> = {},
+): number {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+    if (definition.kind === Kind.FRAGMENT_DEFINITION)
+      fragments.set(definition.name.value, definition);
   }
-  const root = operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
-  const walk = { schema, fragments, variables: variablesWithDefaults(schema, operation, variables), expanding: new Set<string>() };
+  const root =
+    operation.operation === 'query'
+      ? schema.getQueryType()
+      : operation.operation === 'mutation'
+        ? schema.getMutationType()
+        : schema.getSubscriptionType();
+  const walk = {
+    schema,
+    fragments,
+    variables: variablesWithDefaults(schema, operation, variables),
+    expanding: new Set<string>(),
+  };
   return costOf(operation.selectionSet, root ?? undefined, walk, NO_LISTS);
 }

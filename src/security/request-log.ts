@@ -23,7 +23,10 @@ export function logRequest(logger: Pick<Logger, 'info'>, line: RequestLine): voi
  * id, method, route pattern, status, duration and the verified token subject. Headers and bodies
  * are never logged. Answers the kept-answer lane sends write the same line there.
  */
-export function registerRequestLog(app: FastifyInstance, logger: Pick<Logger, 'isLevelEnabled' | 'info'>): void {
+export function registerRequestLog(
+  app: FastifyInstance,
+  logger: Pick<Logger, 'isLevelEnabled' | 'info'>,
+): void {
   app.addHook('onResponse', (request, reply, done) => {
     // Not even the line's fields when it would not be written (fastify builds routeOptions anew on each read).
     if (!logger.isLevelEnabled('info')) return done();

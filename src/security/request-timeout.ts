@@ -21,7 +21,10 @@ export function latestBudgetAnswerMs(timeoutMs: number): number {
  *   Retry-After, the connection kept.
  * The late handler's own answer is discarded.
  */
-export function registerRequestTimeout(app: FastifyInstance, budget: RequestBudget | undefined): void {
+export function registerRequestTimeout(
+  app: FastifyInstance,
+  budget: RequestBudget | undefined,
+): void {
   if (budget === undefined) return;
   const { timeoutMs } = budget;
 
@@ -32,11 +35,17 @@ export function registerRequestTimeout(app: FastifyInstance, budget: RequestBudg
       request.log.info({ requestId: request.id, timeoutMs }, 'request body not received in time');
       // Node closes the connection once an answer saying `close` is written.
       reply.header('connection', 'close');
-      reply.send(new RequestTimeoutError(`The request body was not received within ${timeoutMs} ms`));
+      reply.send(
+        new RequestTimeoutError(`The request body was not received within ${timeoutMs} ms`),
+      );
       return;
     }
     request.log.warn({ requestId: request.id, timeoutMs }, 'request timed out');
-    reply.send(new ServiceUnavailableError(`The request did not complete within ${timeoutMs} ms; try again shortly`));
+    reply.send(
+      new ServiceUnavailableError(
+        `The request did not complete within ${timeoutMs} ms; try again shortly`,
+      ),
+    );
   }
 
   app.addHook('onClose', (_instance, done) => {

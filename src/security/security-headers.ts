@@ -12,7 +12,11 @@ export const FIXED_SECURITY_HEADERS = {
 export const JSON_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 /** What every answer starts with; a route may replace the CSP and the cache policy (see cachePolicy). */
-export const DEFAULT_HEADERS = { ...FIXED_SECURITY_HEADERS, 'content-security-policy': JSON_CSP, 'cache-control': 'no-store' } as const;
+export const DEFAULT_HEADERS = {
+  ...FIXED_SECURITY_HEADERS,
+  'content-security-policy': JSON_CSP,
+  'cache-control': 'no-store',
+} as const;
 
 /**
  * Puts the headers every answer starts with on a reply; the gateway does it for every request

@@ -63,14 +63,20 @@ const PEOPLE: [string, string, number, Role][] = [
   ['Luc', 'Peeters', 2, Role.MEMBER],
 ];
 
-export const DEMO_PEOPLE: readonly DemoPerson[] = PEOPLE.map(([firstName, lastName, team, role], i) => ({
-  ownerId: String(51_000_001 + i),
-  firstName,
-  lastName,
-  email: `${firstName}.${lastName.replace(/\s+/g, '')}@${DEMO_EMAIL_DOMAIN}`.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace('ø', 'o'),
-  teamId: DEMO_TEAMS[team].id,
-  role,
-}));
+export const DEMO_PEOPLE: readonly DemoPerson[] = PEOPLE.map(
+  ([firstName, lastName, team, role], i) => ({
+    ownerId: String(51_000_001 + i),
+    firstName,
+    lastName,
+    email: `${firstName}.${lastName.replace(/\s+/g, '')}@${DEMO_EMAIL_DOMAIN}`
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace('ø', 'o'),
+    teamId: DEMO_TEAMS[team].id,
+    role,
+  }),
+);
 
 export const DEMO_PIPELINES: readonly DemoPipeline[] = [
   {
@@ -81,10 +87,25 @@ export const DEMO_PIPELINES: readonly DemoPipeline[] = [
     lossPerStage: 0.16,
     daysPerStage: 11,
     stages: [
-      { id: 'appointmentscheduled', label: 'Appointment Scheduled', probability: 0.1, isClosed: false },
+      {
+        id: 'appointmentscheduled',
+        label: 'Appointment Scheduled',
+        probability: 0.1,
+        isClosed: false,
+      },
       { id: 'qualifiedtobuy', label: 'Qualified To Buy', probability: 0.2, isClosed: false },
-      { id: 'presentationscheduled', label: 'Presentation Scheduled', probability: 0.4, isClosed: false },
-      { id: 'decisionmakerboughtin', label: 'Decision Maker Bought-In', probability: 0.6, isClosed: false },
+      {
+        id: 'presentationscheduled',
+        label: 'Presentation Scheduled',
+        probability: 0.4,
+        isClosed: false,
+      },
+      {
+        id: 'decisionmakerboughtin',
+        label: 'Decision Maker Bought-In',
+        probability: 0.6,
+        isClosed: false,
+      },
       { id: 'contractsent', label: 'Contract Sent', probability: 0.8, isClosed: false },
       { id: 'closedwon', label: 'Closed Won', probability: 1, isClosed: true },
       { id: 'closedlost', label: 'Closed Lost', probability: 0, isClosed: true },
@@ -109,7 +130,36 @@ export const DEMO_PIPELINES: readonly DemoPipeline[] = [
 ];
 
 export const DEMO_COMPANIES = [
-  'Fjord', 'Alpen', 'Polder', 'Nord', 'Rhein', 'Baltic', 'Meridian', 'Kestrel', 'Lumen', 'Granite', 'Harbor', 'Vantage',
-  'Cobalt', 'Aurora', 'Birch', 'Delta', 'Ember', 'Solstice', 'Tundra', 'Willow',
+  'Fjord',
+  'Alpen',
+  'Polder',
+  'Nord',
+  'Rhein',
+  'Baltic',
+  'Meridian',
+  'Kestrel',
+  'Lumen',
+  'Granite',
+  'Harbor',
+  'Vantage',
+  'Cobalt',
+  'Aurora',
+  'Birch',
+  'Delta',
+  'Ember',
+  'Solstice',
+  'Tundra',
+  'Willow',
 ];
-export const DEMO_COMPANY_KINDS = ['Logistics', 'Foods', 'Analytics', 'Energy', 'Systems', 'Retail', 'Health', 'Labs', 'Bank', 'Media'];
+export const DEMO_COMPANY_KINDS = [
+  'Logistics',
+  'Foods',
+  'Analytics',
+  'Energy',
+  'Systems',
+  'Retail',
+  'Health',
+  'Labs',
+  'Bank',
+  'Media',
+];

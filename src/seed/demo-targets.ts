@@ -7,10 +7,16 @@ import { Prng } from './prng';
  * attainment lands around 70–110 %: the owner's average won amount per quarter × 1.0–1.3, Q4
  * weighted up, rounded to 1000 (at least 10 000).
  */
-export function demoTargets(docs: DemoDocuments, years: number[], seed: number): Map<string, Map<number, number[]>> {
+export function demoTargets(
+  docs: DemoDocuments,
+  years: number[],
+  seed: number,
+): Map<string, Map<number, number[]>> {
   const wonStages = new Set<string>();
   for (const p of docs.pipelines.results) {
-    for (const s of p.stages) if (s.metadata?.isClosed === 'true' && Number(s.metadata.probability) === 1) wonStages.add(s.id);
+    for (const s of p.stages)
+      if (s.metadata?.isClosed === 'true' && Number(s.metadata.probability) === 1)
+        wonStages.add(s.id);
   }
   const wonByOwner = new Map<string, number>();
   const quarters = new Set<string>();
@@ -22,7 +28,10 @@ export function demoTargets(docs: DemoDocuments, years: number[], seed: number):
         quarters.add(`${q.year}-${q.index}`);
       }
       if (!wonStages.has(p.dealstage ?? '') || !p.hubspot_owner_id) continue;
-      wonByOwner.set(p.hubspot_owner_id, (wonByOwner.get(p.hubspot_owner_id) ?? 0) + Number(p.amount ?? 0));
+      wonByOwner.set(
+        p.hubspot_owner_id,
+        (wonByOwner.get(p.hubspot_owner_id) ?? 0) + Number(p.amount ?? 0),
+      );
     }
   }
   const rng = new Prng(seed);

@@ -1,5 +1,17 @@
-import type { HubSpotDeal, HubSpotOwner, HubSpotPage, HubSpotPipeline } from '../import/hubspot.types';
-import { DEMO_COMPANIES, DEMO_COMPANY_KINDS, DEMO_PEOPLE, DEMO_PIPELINES, DEMO_TEAMS, DemoPipeline } from './demo-company';
+import type {
+  HubSpotDeal,
+  HubSpotOwner,
+  HubSpotPage,
+  HubSpotPipeline,
+} from '../import/hubspot.types';
+import {
+  DEMO_COMPANIES,
+  DEMO_COMPANY_KINDS,
+  DEMO_PEOPLE,
+  DEMO_PIPELINES,
+  DEMO_TEAMS,
+  DemoPipeline,
+} from './demo-company';
 import { Prng } from './prng';
 
 const DAY_MS = 86_400_000;
@@ -60,14 +72,22 @@ function ownersBody(): HubSpotPage<HubSpotOwner> {
       createdAt: '2023-09-01T08:00:00.000Z',
       updatedAt: '2024-01-15T08:00:00.000Z',
       archived: false,
-      teams: [{ id: person.teamId, name: DEMO_TEAMS.find((t) => t.id === person.teamId)!.name, primary: true }],
+      teams: [
+        {
+          id: person.teamId,
+          name: DEMO_TEAMS.find((t) => t.id === person.teamId)!.name,
+          primary: true,
+        },
+      ],
     })) as HubSpotOwner[],
   };
 }
 
 /** One deal's life: stage by stage from creation, lost or won on the way, open where `now` stops it. */
 function generateDeal(rng: Prng, index: number, now: number): HubSpotDeal {
-  const pipeline: DemoPipeline = rng.chance(DEMO_PIPELINES[0].share) ? DEMO_PIPELINES[0] : DEMO_PIPELINES[1];
+  const pipeline: DemoPipeline = rng.chance(DEMO_PIPELINES[0].share)
+    ? DEMO_PIPELINES[0]
+    : DEMO_PIPELINES[1];
   const owner = rng.pick(DEMO_PEOPLE);
   const created = now - rng.int(1, 730) * DAY_MS - rng.int(0, DAY_MS - 1);
   const open = pipeline.stages.filter((s) => !s.isClosed);
@@ -108,7 +128,9 @@ function generateDeal(rng: Prng, index: number, now: number): HubSpotDeal {
     hubspot_owner_id: owner.ownerId,
     pipeline: pipeline.id,
   };
-  for (const s of pipeline.stages) properties[`hs_date_entered_${s.id}`] = entered[s.id] !== undefined ? new Date(entered[s.id]).toISOString() : null;
+  for (const s of pipeline.stages)
+    properties[`hs_date_entered_${s.id}`] =
+      entered[s.id] !== undefined ? new Date(entered[s.id]).toISOString() : null;
   return {
     id: String(30_000_000_001 + index),
     properties,
@@ -125,15 +147,19 @@ function generateDeal(rng: Prng, index: number, now: number): HubSpotDeal {
  */
 export function generateDemoDocuments(options: DemoOptions = {}): DemoDocuments {
   const count = options.deals ?? DEFAULT_DEMO_DEALS;
-  if (!Number.isInteger(count) || count < 0) throw new RangeError(`deals must be a whole number of 0 or more, got ${count}`);
+  if (!Number.isInteger(count) || count < 0)
+    throw new RangeError(`deals must be a whole number of 0 or more, got ${count}`);
   const rng = new Prng(options.seed ?? DEFAULT_DEMO_SEED);
   const now = (options.now ?? new Date()).getTime();
   const pages: HubSpotPage<HubSpotDeal>[] = [];
   for (let start = 0; start < count || pages.length === 0; start += PAGE_SIZE) {
     const results: HubSpotDeal[] = [];
-    for (let i = start; i < Math.min(count, start + PAGE_SIZE); i += 1) results.push(generateDeal(rng, i, now));
+    for (let i = start; i < Math.min(count, start + PAGE_SIZE); i += 1)
+      results.push(generateDeal(rng, i, now));
     const last = start + PAGE_SIZE >= count;
-    pages.push(last ? { results } : { results, paging: { next: { after: String(start + PAGE_SIZE) } } });
+    pages.push(
+      last ? { results } : { results, paging: { next: { after: String(start + PAGE_SIZE) } } },
+    );
   }
   return { pipelines: pipelinesBody(), owners: ownersBody(), deals: pages };
 }

@@ -18,7 +18,12 @@ import { SCOPES } from '../data/scopes';
 import { VERSIONS_COLLECTION, bumpVersions } from '../data/versions-document';
 
 /** The seed acts as the system, with admin rights; it is never reachable from a request. */
-const SEED_PRINCIPAL: Principal = { subject: 'demo-seed', role: Role.ADMIN, memberId: null, teamId: null };
+const SEED_PRINCIPAL: Principal = {
+  subject: 'demo-seed',
+  role: Role.ADMIN,
+  memberId: null,
+  teamId: null,
+};
 
 export interface SeedDemoOptions extends DemoOptions {
   onProgress?: (progress: ImportProgress) => void;
@@ -45,10 +50,18 @@ export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoR
   await setCurrency(SEED_PRINCIPAL, DEMO_CURRENCY);
   await setPeriod(SEED_PRINCIPAL, DEMO_PERIOD);
   const docs = generateDemoDocuments({ ...options, now, seed });
-  const result = await importCrmData(SEED_PRINCIPAL, { ...docs, backfill: true }, { now, onProgress: options.onProgress, demo: true });
+  const result = await importCrmData(
+    SEED_PRINCIPAL,
+    { ...docs, backfill: true },
+    { now, onProgress: options.onProgress, demo: true },
+  );
 
   const links = new Map(
-    (await CrmOwnerLinkModel.find({ _id: trusted({ $in: DEMO_PEOPLE.map((p) => p.ownerId) }) }).lean()).map((l) => [l._id, l.memberId]),
+    (
+      await CrmOwnerLinkModel.find({
+        _id: trusted({ $in: DEMO_PEOPLE.map((p) => p.ownerId) }),
+      }).lean()
+    ).map((l) => [l._id, l.memberId]),
   );
   let rolesSet = 0;
   for (const person of DEMO_PEOPLE) {
@@ -75,7 +88,10 @@ export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoR
       amounts,
     }));
   });
-  await TargetModel.deleteMany({ memberId: trusted({ $in: [...links.values()] }), year: trusted({ $in: years }) });
+  await TargetModel.deleteMany({
+    memberId: trusted({ $in: [...links.values()] }),
+    year: trusted({ $in: years }),
+  });
   await TargetModel.insertMany(rows);
   return { import: result, rolesSet, targets: rows.length };
 }
@@ -103,7 +119,8 @@ type SeedState = { _id: string; state: 'loading' | 'loaded'; at: Date };
 async function clearPartialSeed(connection: Connection): Promise<void> {
   const db = connection.db!;
   for (const { name } of await db.listCollections({}, { nameOnly: true }).toArray()) {
-    if (name !== SEED_STATE.collection && name !== VERSIONS_COLLECTION) await db.collection(name).deleteMany({});
+    if (name !== SEED_STATE.collection && name !== VERSIONS_COLLECTION)
+      await db.collection(name).deleteMany({});
   }
   await bumpVersions(connection, SCOPES);
 }
@@ -128,7 +145,9 @@ export async function seedDemoIfEmpty(
   // An external one may be shared by several gateways, one of which may be importing right now.
   await migrateOpportunityCopies(connection);
   if (!shared) await clearImportLease();
-  await discardPendingImports(shared ? { startedBefore: new Date(Date.now() - SHARED_DB_IMPORT_GRACE_MS) } : {});
+  await discardPendingImports(
+    shared ? { startedBefore: new Date(Date.now() - SHARED_DB_IMPORT_GRACE_MS) } : {},
+  );
   if (shared) return null;
   if (['0', 'false', 'no', 'off'].includes((env.SEED_DEMO ?? '').trim().toLowerCase())) return null;
   const states = connection.db!.collection<SeedState>(SEED_STATE.collection);
@@ -138,11 +157,16 @@ export async function seedDemoIfEmpty(
     await clearPartialSeed(connection);
   } else {
     for (const name of IN_USE) {
-      if ((await connection.collection(name).findOne({}, { projection: { _id: 1 } })) !== null) return null;
+      if ((await connection.collection(name).findOne({}, { projection: { _id: 1 } })) !== null)
+        return null;
     }
   }
   options.onStart?.();
-  await states.updateOne({ _id: SEED_STATE.id }, { $set: { state: 'loading', at: new Date() } }, { upsert: true });
+  await states.updateOne(
+    { _id: SEED_STATE.id },
+    { $set: { state: 'loading', at: new Date() } },
+    { upsert: true },
+  );
   const result = await seedDemo(options);
   await states.updateOne({ _id: SEED_STATE.id }, { $set: { state: 'loaded', at: new Date() } });
   return result;

@@ -17,7 +17,9 @@ function adminTokenLine(facts: BannerFacts): string {
     config.mongodbUri === undefined
       ? `kept in ${path.join(config.dataDir, 'admin-token')}`
       : 'kept in the database (collection gateway_secrets, document "admin-token")';
-  return generatedAdminToken === null ? `Admin token:  ${where}` : `Admin token:  ${generatedAdminToken} (generated now, ${where})`;
+  return generatedAdminToken === null
+    ? `Admin token:  ${where}`
+    : `Admin token:  ${generatedAdminToken} (generated now, ${where})`;
 }
 
 /**

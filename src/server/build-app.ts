@@ -1,4 +1,10 @@
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { Connection } from 'mongoose';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { Authenticator } from '../auth/authenticator';
@@ -75,10 +81,21 @@ declare module 'fastify' {
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, connection } = options;
-  const logger = options.logger ?? pino({ level: config.logLevel, redact: LOG_REDACTION }, options.logStream ?? logDestination());
+  const logger =
+    options.logger ??
+    pino({ level: config.logLevel, redact: LOG_REDACTION }, options.logStream ?? logDestination());
   const secrets = options.secrets ?? (await loadSecrets(config, connection));
-  const signer = new TokenSigner({ secret: secrets.jwtSecret, issuer: config.jwtIssuer, audience: config.jwtAudience });
-  const access = new DataAccess({ connection, embedded: options.embedded ?? null, cacheMaxAgeMs: config.cacheMaxAgeMs, snapshotRetentionDays: config.snapshotRetentionDays });
+  const signer = new TokenSigner({
+    secret: secrets.jwtSecret,
+    issuer: config.jwtIssuer,
+    audience: config.jwtAudience,
+  });
+  const access = new DataAccess({
+    connection,
+    embedded: options.embedded ?? null,
+    cacheMaxAgeMs: config.cacheMaxAgeMs,
+    snapshotRetentionDays: config.snapshotRetentionDays,
+  });
   await access.ready();
   const authenticator = new Authenticator({ signer, adminToken: secrets.adminToken, access });
   const limiter =
@@ -86,11 +103,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ? new RateLimiter({
           limit: config.rateLimit,
           windowSeconds: config.rateLimitWindowSeconds,
-          store: config.rateLimitRedisUrl ? new RedisRateLimitStore(config.rateLimitRedisUrl) : new MemoryRateLimitStore(),
+          store: config.rateLimitRedisUrl
+            ? new RedisRateLimitStore(config.rateLimitRedisUrl)
+            : new MemoryRateLimitStore(),
         })
       : undefined;
   const recipes = new AnswerRecipes();
   // Made once the contexts are (below); the server offers it no request before the app listens.
+  // eslint-disable-next-line prefer-const -- assigned once the contexts exist (below)
   let lane: KeptAnswerLane | undefined;
 
   /** What every answer starts with: the security headers and the request id. */
@@ -106,7 +126,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
     if (unexpected) request.log.error({ err: error, requestId: request.id }, 'unexpected error');
     const route = request.routeOptions.config as RestRouteConfig | undefined;
-    return reply.code(clientError.status).headers(clientError.headers).send(shapeErrorBody(clientError, route));
+    return reply
+      .code(clientError.status)
+      .headers(clientError.headers)
+      .send(shapeErrorBody(clientError, route));
   }
 
   const app: FastifyInstance = Fastify({
@@ -143,9 +166,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
   app.decorate('generatedAdminToken', secrets.generatedAdminToken);
   app.decorate('tokenSigner', signer);
-  const sync = createGatewaySync(app, { config, queue: access.imports, logger, clientOptions: options.hubspotClient });
+  const sync = createGatewaySync(app, {
+    config,
+    queue: access.imports,
+    logger,
+    clientOptions: options.hubspotClient,
+  });
   const contexts = new ContextBuilder(authenticator, signer, access, sync);
-  const budget = config.requestTimeoutMs > 0 ? new RequestBudget(config.requestTimeoutMs) : undefined;
+  const budget =
+    config.requestTimeoutMs > 0 ? new RequestBudget(config.requestTimeoutMs) : undefined;
   lane = new KeptAnswerLane({ access, contexts, recipes, limiter, logger, budget });
 
   const methods = new MethodTable();
@@ -166,12 +195,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0];
     const allowed = methods.allowed(pathname);
-    const error = allowed.length > 0 ? new MethodNotAllowedError(request.method, pathname, allowed) : new NotFoundError(`No route ${request.method} ${pathname}`);
+    const error =
+      allowed.length > 0
+        ? new MethodNotAllowedError(request.method, pathname, allowed)
+        : new NotFoundError(`No route ${request.method} ${pathname}`);
     return reply.code(error.status).headers(error.headers).send(shapeErrorBody(error, undefined));
   });
 
   await app.register(graphiqlPlugin); // GraphiQL page + assets; before /graphql so its HTML hook applies
-  registerRestRoutes(app, [...ROUTES, ...(options.extraRoutes ?? [])], contexts, access.restAnswers, recipes);
-  await mountGraphQL(app, await buildGatewaySchema(), contexts, logger, { introspection: config.introspection, answers: access.graphqlAnswers });
+  registerRestRoutes(
+    app,
+    [...ROUTES, ...(options.extraRoutes ?? [])],
+    contexts,
+    access.restAnswers,
+    recipes,
+  );
+  await mountGraphQL(app, await buildGatewaySchema(), contexts, logger, {
+    introspection: config.introspection,
+    answers: access.graphqlAnswers,
+  });
   return app;
 }

@@ -39,12 +39,21 @@ const CLOSED_SOCKET_CODES = new Set(['EPIPE', 'ECONNRESET', 'ECONNABORTED', 'ENO
 export function isDatabaseUnavailable(error: unknown): boolean {
   // Duck-typed rather than `instanceof Error`: errors raised by Node's own socket code may come
   // from another realm than the code that catches them (a test runner's sandbox, a vm context).
-  let current = error as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown } | null | undefined;
-  for (let depth = 0; typeof current === 'object' && current !== null && depth < 5; current = current.cause as typeof current, depth += 1) {
+  let current = error as
+    { name?: unknown; message?: unknown; code?: unknown; cause?: unknown } | null | undefined;
+  for (
+    let depth = 0;
+    typeof current === 'object' && current !== null && depth < 5;
+    current = current.cause as typeof current, depth += 1
+  ) {
     if (UNAVAILABLE_NAMES.has(String(current.name))) return true;
     if (CLOSED_SOCKET_CODES.has(String(current.code))) return true;
     // mongoose queues operations while disconnected and fails them with this text after a timeout.
-    if (current.name === 'MongooseError' && /buffering timed out|Client must be connected/.test(String(current.message))) return true;
+    if (
+      current.name === 'MongooseError' &&
+      /buffering timed out|Client must be connected/.test(String(current.message))
+    )
+      return true;
   }
   return false;
 }
@@ -60,12 +69,20 @@ interface HttpLikeError {
  * errors (body limit, media type, bad JSON) and MongoDB failures (unreachable → 503, duplicate
  * key → 409) are translated; everything else is an internal error with a generic message.
  */
-export function classifyError(error: unknown, requestId: string, context: { bodyLimit: number; contentType?: string }): ClassifiedError {
+export function classifyError(
+  error: unknown,
+  requestId: string,
+  context: { bodyLimit: number; contentType?: string },
+): ClassifiedError {
   if (error instanceof ErrorWithCode) return { error, unexpected: false };
-  if (isDatabaseUnavailable(error)) return { error: new ServiceUnavailableError(), unexpected: false };
+  if (isDatabaseUnavailable(error))
+    return { error: new ServiceUnavailableError(), unexpected: false };
   const like = (typeof error === 'object' && error !== null ? error : {}) as HttpLikeError;
   if (like.code === 11000) {
-    return { error: new ConflictError('A record with the same unique value already exists'), unexpected: false };
+    return {
+      error: new ConflictError('A record with the same unique value already exists'),
+      unexpected: false,
+    };
   }
   if (typeof like.code === 'string' && like.code.startsWith('FST_')) {
     switch (like.statusCode) {
@@ -76,7 +93,10 @@ export function classifyError(error: unknown, requestId: string, context: { body
       case 404:
         return { error: new NotFoundError('Not found'), unexpected: false };
       case 400:
-        return { error: new BadUserInputError(`Bad request: ${like.message ?? 'malformed request'}`), unexpected: false };
+        return {
+          error: new BadUserInputError(`Bad request: ${like.message ?? 'malformed request'}`),
+          unexpected: false,
+        };
       default:
         break;
     }

@@ -20,7 +20,9 @@ function messageOf(status: number, error: ClientError): string {
   if (status === 408) return 'The request was not received in time';
   if (status === 431) return 'The request headers are too large';
   // llhttp's reasons name what is wrong with the bytes and nothing about the server.
-  return error.code?.startsWith('HPE_') && error.reason ? `Malformed HTTP request: ${error.reason}` : 'Malformed HTTP request';
+  return error.code?.startsWith('HPE_') && error.reason
+    ? `Malformed HTTP request: ${error.reason}`
+    : 'Malformed HTTP request';
 }
 
 type HttpSocket = Socket & {
@@ -43,7 +45,11 @@ function afterPendingAnswers(socket: HttpSocket, then: () => void): void {
  * earlier pipelined requests (Node's default would put it in place of the first of them), and the
  * connection is closed: after a parse error nothing further on it can be framed.
  */
-export function handleClientError(this: FastifyInstance, error: ClientError, connection: Socket): void {
+export function handleClientError(
+  this: FastifyInstance,
+  error: ClientError,
+  connection: Socket,
+): void {
   if (resumeDelRequest(error, connection)) return;
   const socket = connection as HttpSocket;
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -74,6 +80,8 @@ function errorResponse(status: number, message: string): string {
     'Cache-Control': 'no-store',
     Connection: 'close',
   };
-  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const head = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`;
 }

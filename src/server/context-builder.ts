@@ -52,12 +52,32 @@ export class ContextBuilder {
    * data, its versions read already (the kept-answer lane after the shared read); by default the
    * versions as of now where they are in this process.
    */
-  buildNow(request: ContextRequest, known: RequestData | undefined = this.access.requestNow()): RequestContext | undefined {
+  buildNow(
+    request: ContextRequest,
+    known: RequestData | undefined = this.access.requestNow(),
+  ): RequestContext | undefined {
     const data = known?.view === undefined ? undefined : known;
     if (data === undefined) return undefined;
-    if (!request.authenticated) return new GatewayRequestContext(request.requestId, null, this.signer, this.access, data, this.sync);
+    if (!request.authenticated)
+      return new GatewayRequestContext(
+        request.requestId,
+        null,
+        this.signer,
+        this.access,
+        data,
+        this.sync,
+      );
     const principal = this.authenticator.authenticateNow(request.authorization, data);
-    return principal ? new GatewayRequestContext(request.requestId, principal, this.signer, this.access, data, this.sync) : undefined;
+    return principal
+      ? new GatewayRequestContext(
+          request.requestId,
+          principal,
+          this.signer,
+          this.access,
+          data,
+          this.sync,
+        )
+      : undefined;
   }
 
   /** Whether the caller of `authorization` is known from memory (a member token verified before). */
@@ -68,7 +88,16 @@ export class ContextBuilder {
   async build(request: ContextRequest): Promise<RequestContext> {
     const data = this.access.request();
     // Members are read through DataAccess's cache, which notes the read itself.
-    const principal = request.authenticated ? await this.authenticator.authenticate(request.authorization, data) : null;
-    return new GatewayRequestContext(request.requestId, principal, this.signer, this.access, data, this.sync);
+    const principal = request.authenticated
+      ? await this.authenticator.authenticate(request.authorization, data)
+      : null;
+    return new GatewayRequestContext(
+      request.requestId,
+      principal,
+      this.signer,
+      this.access,
+      data,
+      this.sync,
+    );
   }
 }

@@ -76,8 +76,11 @@ const CONNECTIONS_CHECK_MS = 1_000;
  * leave room for the slowest headers allowed, then the budget and one sweep, then one check.
  */
 export function nodeRequestTimeoutMs(limits: ConnectionLimits): number {
-  if (limits.requestBudgetMs <= 0) return Math.max(NODE_REQUEST_TIMEOUT_MS, limits.headersTimeoutMs);
-  return limits.headersTimeoutMs + latestBudgetAnswerMs(limits.requestBudgetMs) + CONNECTIONS_CHECK_MS;
+  if (limits.requestBudgetMs <= 0)
+    return Math.max(NODE_REQUEST_TIMEOUT_MS, limits.headersTimeoutMs);
+  return (
+    limits.headersTimeoutMs + latestBudgetAnswerMs(limits.requestBudgetMs) + CONNECTIONS_CHECK_MS
+  );
 }
 
 export interface HttpServerOptions {
@@ -85,7 +88,11 @@ export interface HttpServerOptions {
    * Answers a request before the handler sees it, returning true, or returns false having done
    * nothing (the kept-answer lane, src/rest/kept-answer-lane.ts).
    */
-  answerFirst?: (request: http.IncomingMessage, response: http.ServerResponse, handler: http.RequestListener) => boolean;
+  answerFirst?: (
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    handler: http.RequestListener,
+  ) => boolean;
   /** How `DEL` is accepted; the fastest this Node allows when omitted. */
   delMethodMode?: DelMethodMode;
   /** Node's defaults (no cap, 60 s headers, 300 s request, 5 s keep-alive) when omitted. */
@@ -99,7 +106,10 @@ export interface HttpServerOptions {
  * no timeouts on a server it did not create, so the limits are set here. Node closes a connection
  * over MAX_CONNECTIONS as it is accepted, before a byte is read (no answer is possible then).
  */
-export function createHttpServer(handler: http.RequestListener, options: HttpServerOptions = {}): http.Server {
+export function createHttpServer(
+  handler: http.RequestListener,
+  options: HttpServerOptions = {},
+): http.Server {
   const { delMethodMode: mode = defaultDelMethodMode(), limits, answerFirst } = options;
   const listener: http.RequestListener = answerFirst
     ? (request, response) => {

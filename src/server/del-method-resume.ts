@@ -27,7 +27,13 @@ interface ParseError extends Error {
 }
 
 interface NativeParser {
-  initialize(type: number, resource: object, maxHeaderSize: number, lenient: number, connections?: object): void;
+  initialize(
+    type: number,
+    resource: object,
+    maxHeaderSize: number,
+    lenient: number,
+    connections?: object,
+  ): void;
   execute(data: Buffer): number | ParseError;
   getCurrentBuffer(): Buffer;
   /** Set by Node when llhttp reads the socket natively. */
@@ -75,8 +81,20 @@ function loadParserStatics(): ParserStatics | null {
     const { HTTPParser } = require('node:_http_common') as { HTTPParser?: ParserStatics };
     if (!HTTPParser) return null;
     const methods = ['initialize', 'execute', 'getCurrentBuffer'] as const;
-    const numbers = [HTTPParser.REQUEST, HTTPParser.kOnMessageBegin, HTTPParser.kOnHeadersComplete, HTTPParser.kOnExecute, HTTPParser.kLenientAll, HTTPParser.kLenientNone];
-    if (!methods.every((name) => typeof (HTTPParser.prototype as Record<string, unknown>)[name] === 'function')) return null;
+    const numbers = [
+      HTTPParser.REQUEST,
+      HTTPParser.kOnMessageBegin,
+      HTTPParser.kOnHeadersComplete,
+      HTTPParser.kOnExecute,
+      HTTPParser.kLenientAll,
+      HTTPParser.kLenientNone,
+    ];
+    if (
+      !methods.every(
+        (name) => typeof (HTTPParser.prototype as Record<string, unknown>)[name] === 'function',
+      )
+    )
+      return null;
     return numbers.every((n) => Number.isInteger(n)) ? HTTPParser : null;
   } catch {
     return null;
@@ -95,7 +113,11 @@ export function supportsDelResume(): boolean {
  * error is anything else. `before` holds the last bytes read before `packet`: a method split
  * across two reads (pipelined requests) has its start there.
  */
-export function restAfterDel(packet: Buffer, at: number, before: Buffer | undefined): Buffer | null {
+export function restAfterDel(
+  packet: Buffer,
+  at: number,
+  before: Buffer | undefined,
+): Buffer | null {
   if (packet[at] !== SPACE) return null;
   // llhttp stops at the first byte no method can continue with; the only method with "DEL" in it is
   // DELETE, where it is the start, so three bytes "DEL" right before the stop are the whole method.
@@ -116,7 +138,11 @@ export function resumeDelRequest(error: ParseError, connection: Socket): boolean
   if (!HTTPParser || !parser || error.code !== 'HPE_INVALID_METHOD') return false;
   if (typeof error.bytesParsed !== 'number' || !Buffer.isBuffer(error.rawPacket)) return false;
   // The bytes before this read are only known on the native path, where watchReads keeps them.
-  const rest = restAfterDel(error.rawPacket, error.bytesParsed, parser._consumed ? socket[TAIL] : undefined);
+  const rest = restAfterDel(
+    error.rawPacket,
+    error.bytesParsed,
+    parser._consumed ? socket[TAIL] : undefined,
+  );
   if (!rest) return false;
   // Not now: this runs inside the parser's own callback, which must return before it parses again.
   // Nothing else is read before the next tick, so no bytes can overtake these.
@@ -136,9 +162,16 @@ function resume(socket: HttpSocket, parser: NativeParser, bytes: Buffer): void {
   const server = (socket as Socket & { server?: HttpServer }).server;
   for (;;) {
     // A parser that refused a method stays refused: start it afresh, as Node does for a new connection.
-    parser.initialize(statics.REQUEST, { type: 'HTTPINCOMINGMESSAGE', socket }, server?.maxHeaderSize ?? 0, lenientFlags(server), connectionsOf(server));
+    parser.initialize(
+      statics.REQUEST,
+      { type: 'HTTPINCOMINGMESSAGE', socket },
+      server?.maxHeaderSize ?? 0,
+      lenientFlags(server),
+      connectionsOf(server),
+    );
     const result = parser.execute(bytes);
-    const rest = typeof result === 'number' ? null : restAfterDel(bytes, result.bytesParsed ?? -1, undefined);
+    const rest =
+      typeof result === 'number' ? null : restAfterDel(bytes, result.bytesParsed ?? -1, undefined);
     if (rest) {
       bytes = Buffer.concat([DELETE, rest]); // another DEL pipelined behind the first
       continue;
@@ -154,14 +187,20 @@ function resume(socket: HttpSocket, parser: NativeParser, bytes: Buffer): void {
 function lenientFlags(server: HttpServer | undefined): number {
   const statics = HTTPParser as ParserStatics;
   // As Node decides for a new connection: the server's option, else the process-wide flag.
-  const insecure = server?.insecureHTTPParser ?? [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].includes('--insecure-http-parser');
+  const insecure =
+    server?.insecureHTTPParser ??
+    [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].includes(
+      '--insecure-http-parser',
+    );
   return insecure ? statics.kLenientAll : statics.kLenientNone;
 }
 
 /** The server's connection list (for its header and request timeouts, and closing idle connections). */
 function connectionsOf(server: http.Server | undefined): object | undefined {
   if (!server) return undefined;
-  const key = Object.getOwnPropertySymbols(server).find((symbol) => symbol.description === 'http.server.connections');
+  const key = Object.getOwnPropertySymbols(server).find(
+    (symbol) => symbol.description === 'http.server.connections',
+  );
   return key ? ((server as unknown as Record<symbol, object>)[key] ?? undefined) : undefined;
 }
 
@@ -170,7 +209,11 @@ function connectionsOf(server: http.Server | undefined): object | undefined {
  * request head (where a method may be cut), nothing otherwise. Most reads end between requests,
  * so most reads copy nothing.
  */
-function tailAfter(parser: NativeParser, before: Buffer | undefined, read: Buffer): Buffer | undefined {
+function tailAfter(
+  parser: NativeParser,
+  before: Buffer | undefined,
+  read: Buffer,
+): Buffer | undefined {
   if (parser[IN_HEAD] !== true) return undefined;
   if (read.length >= 3) return Buffer.from(read.subarray(read.length - 3));
   return Buffer.concat([before ?? EMPTY, read]).subarray(-3);
@@ -193,6 +236,7 @@ function trackHeads(parser: NativeParser): void {
   parser[statics.kOnHeadersComplete] = function headEnded(this: NativeParser): unknown {
     this[IN_HEAD] = false;
     // `arguments` as is: V8 passes it on without copying it into an array.
+    // eslint-disable-next-line prefer-rest-params -- this file is replaced by the public-API edge
     return onHeadersComplete.apply(this, arguments as unknown as unknown[]);
   };
 }
@@ -211,9 +255,16 @@ export function watchReads(connection: Socket): void {
   if (!HTTPParser || !parser) return;
   trackHeads(parser);
   const onExecute = parser[HTTPParser.kOnExecute] as (result: number | ParseError) => void;
-  parser[HTTPParser.kOnExecute] = function noteTail(this: unknown, result: number | ParseError): void {
+  parser[HTTPParser.kOnExecute] = function noteTail(
+    this: unknown,
+    result: number | ParseError,
+  ): void {
     // The read's bytes are copied out of the parser only when it ended inside a head.
-    if (typeof result === 'number') socket[TAIL] = parser[IN_HEAD] === true ? tailAfter(parser, socket[TAIL], parser.getCurrentBuffer()) : undefined;
+    if (typeof result === 'number')
+      socket[TAIL] =
+        parser[IN_HEAD] === true
+          ? tailAfter(parser, socket[TAIL], parser.getCurrentBuffer())
+          : undefined;
     onExecute.call(this, result);
   };
 }

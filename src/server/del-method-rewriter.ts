@@ -23,7 +23,9 @@ const DEL = Buffer.from('DEL ');
 const DELETE = Buffer.from('DELETE ');
 
 function startsWithDel(head: Buffer): boolean {
-  return head.length >= 4 && head[0] === 0x44 && head[1] === 0x45 && head[2] === 0x4c && head[3] === 0x20;
+  return (
+    head.length >= 4 && head[0] === 0x44 && head[1] === 0x45 && head[2] === 0x4c && head[3] === 0x20
+  );
 }
 
 /**
@@ -42,10 +44,15 @@ function mayNameBodyHeader(byte: number): boolean {
  */
 function scanHead(buffer: Buffer): { end: number; mayHaveBody: boolean } {
   let mayHaveBody = false;
-  for (let i = buffer.indexOf(0x0a); i !== -1 && i < buffer.length; i = buffer.indexOf(0x0a, i + 1)) {
+  for (
+    let i = buffer.indexOf(0x0a);
+    i !== -1 && i < buffer.length;
+    i = buffer.indexOf(0x0a, i + 1)
+  ) {
     const next = buffer[i + 1];
     if (next === 0x0a) return { end: i + 2, mayHaveBody };
-    if (next === 0x0d && buffer[i - 1] === 0x0d && buffer[i + 2] === 0x0a) return { end: i + 3, mayHaveBody };
+    if (next === 0x0d && buffer[i - 1] === 0x0d && buffer[i + 2] === 0x0a)
+      return { end: i + 3, mayHaveBody };
     if (next !== undefined && mayNameBodyHeader(next)) mayHaveBody = true;
   }
   return { end: -1, mayHaveBody };
@@ -72,7 +79,8 @@ export class DelMethodRewriter {
           out.push(input.subarray(0, take));
           input = input.subarray(take);
           state.remaining -= take;
-          if (state.remaining === 0) this.state = state.kind === 'fixed' ? { kind: 'head' } : { kind: 'chunk-size' };
+          if (state.remaining === 0)
+            this.state = state.kind === 'fixed' ? { kind: 'head' } : { kind: 'chunk-size' };
           break;
         }
         case 'head': {
@@ -93,7 +101,11 @@ export class DelMethodRewriter {
           const head = input.subarray(0, end);
           input = input.subarray(end);
           out.push(startsWithDel(head) ? Buffer.concat([DELETE, head.subarray(DEL.length)]) : head);
-          this.state = mayHaveBody ? this.bodyStateAfter(head) : head.toString('latin1', 0, 8) === 'CONNECT ' ? { kind: 'passthrough' } : { kind: 'head' };
+          this.state = mayHaveBody
+            ? this.bodyStateAfter(head)
+            : head.toString('latin1', 0, 8) === 'CONNECT '
+              ? { kind: 'passthrough' }
+              : { kind: 'head' };
           break;
         }
         case 'chunk-size': {
@@ -110,7 +122,8 @@ export class DelMethodRewriter {
           if (!size) return this.passthrough(out, input);
           const length = parseInt(size[1], 16);
           // The data is followed by CRLF, which we pass along with it.
-          this.state = length === 0 ? { kind: 'trailers' } : { kind: 'chunk-data', remaining: length + 2 };
+          this.state =
+            length === 0 ? { kind: 'trailers' } : { kind: 'chunk-data', remaining: length + 2 };
           break;
         }
         case 'trailers': {
@@ -123,7 +136,8 @@ export class DelMethodRewriter {
           const line = input.subarray(0, lineEnd + 1);
           out.push(line);
           input = input.subarray(lineEnd + 1);
-          if (line.length <= 2 && line.toString('latin1').trim() === '') this.state = { kind: 'head' };
+          if (line.length <= 2 && line.toString('latin1').trim() === '')
+            this.state = { kind: 'head' };
           break;
         }
         default:
@@ -152,17 +166,26 @@ export class DelMethodRewriter {
       const name = line.slice(0, colon).trim().toLowerCase();
       const value = line.slice(colon + 1).trim();
       if (name === 'content-length') {
-        if (!/^\d{1,15}$/.test(value) || (contentLength !== null && contentLength !== Number(value))) return { kind: 'passthrough' };
+        if (
+          !/^\d{1,15}$/.test(value) ||
+          (contentLength !== null && contentLength !== Number(value))
+        )
+          return { kind: 'passthrough' };
         contentLength = Number(value);
       } else if (name === 'transfer-encoding') {
-        chunked = value.toLowerCase().split(',').map((s) => s.trim()).includes('chunked');
+        chunked = value
+          .toLowerCase()
+          .split(',')
+          .map((s) => s.trim())
+          .includes('chunked');
       } else if (name === 'upgrade') {
         upgrade = true;
       }
     }
     if (upgrade || requestLine.startsWith('CONNECT ')) return { kind: 'passthrough' };
     if (chunked) return { kind: 'chunk-size' };
-    if (contentLength !== null && contentLength > 0) return { kind: 'fixed', remaining: contentLength };
+    if (contentLength !== null && contentLength > 0)
+      return { kind: 'fixed', remaining: contentLength };
     return { kind: 'head' };
   }
 }

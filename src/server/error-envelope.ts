@@ -15,9 +15,15 @@ export function errorEnvelope(error: ErrorWithCode): Record<string, unknown> {
  * The error body the route speaks: a GraphQL `{ errors }` answer on /graphql, else the envelope at
  * the root or under `status` beside an empty list.
  */
-export function shapeErrorBody(error: ErrorWithCode, route: RestRouteConfig | undefined): Record<string, unknown> {
+export function shapeErrorBody(
+  error: ErrorWithCode,
+  route: RestRouteConfig | undefined,
+): Record<string, unknown> {
   if (route?.graphql) {
-    const extensions = { code: error.code, ...(error.fieldErrors ? { errors: error.fieldErrors } : {}) };
+    const extensions = {
+      code: error.code,
+      ...(error.fieldErrors ? { errors: error.fieldErrors } : {}),
+    };
     return { errors: [{ message: error.message, extensions }] };
   }
   const envelope = errorEnvelope(error);

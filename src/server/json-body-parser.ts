@@ -11,7 +11,11 @@ import { BadUserInputError } from '../errors';
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  const parse = (_request: unknown, body: string | Buffer, done: (error: Error | null, value?: unknown) => void): void => {
+  const parse = (
+    _request: unknown,
+    body: string | Buffer,
+    done: (error: Error | null, value?: unknown) => void,
+  ): void => {
     // Decoding would silently turn bytes that are not UTF-8 into U+FFFD: refuse them instead.
     if (typeof body !== 'string' && !isUtf8(body)) {
       done(new BadUserInputError('The request body is not valid UTF-8'), undefined);

@@ -10,12 +10,15 @@ export class MethodTable {
     if (!entry) {
       const source = path
         .split('/')
-        .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .map((segment) =>
+          segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+        )
         .join('/');
       entry = { pattern: new RegExp(`^${source}/?$`), methods: new Set() };
       this.entries.set(path, entry);
     }
-    for (const method of Array.isArray(methods) ? methods : [methods]) entry.methods.add(method.toUpperCase());
+    for (const method of Array.isArray(methods) ? methods : [methods])
+      entry.methods.add(method.toUpperCase());
   }
 
   /** Methods allowed on `pathname` across every pattern it matches; empty for an unknown path. */

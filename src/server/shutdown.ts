@@ -18,7 +18,10 @@ const SAME_PRESS_MS = 1_000;
  * database, exit 0. Past the grace period the remaining connections are cut, the database closed,
  * and the exit code is 1. A second signal while closing (a second Ctrl-C) exits at once with 1.
  */
-export function installGracefulShutdown(app: FastifyInstance, options: GracefulShutdownOptions): void {
+export function installGracefulShutdown(
+  app: FastifyInstance,
+  options: GracefulShutdownOptions,
+): void {
   let closingSince: number | null = null;
   const shutdown = (signal: NodeJS.Signals): void => {
     if (closingSince !== null) {
@@ -42,7 +45,10 @@ export function installGracefulShutdown(app: FastifyInstance, options: GracefulS
       .then(async (outcome) => {
         clearTimeout(timer);
         if (outcome === 'overdue') {
-          app.log.warn({ graceMs: options.graceMs }, 'shutting down: grace period over, cutting the remaining connections');
+          app.log.warn(
+            { graceMs: options.graceMs },
+            'shutting down: grace period over, cutting the remaining connections',
+          );
           app.server.closeAllConnections();
         }
         await options.closeDatabase();

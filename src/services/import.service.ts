@@ -11,12 +11,24 @@ import type { NormalisedCrmData } from '../import/normalised.types';
 import { currentState, stateAt } from '../import/opportunity-state';
 import { CreatedEntities, resolveOwners } from '../import/resolve-owners';
 import type { SkippedItem } from '../import/skipped';
-import { opportunityRow, type OpportunityRow, writeDefinitions, writeOpportunityVersions, writePipelines } from '../import/snapshot-writer';
+import {
+  opportunityRow,
+  type OpportunityRow,
+  writeDefinitions,
+  writeOpportunityVersions,
+  writePipelines,
+} from '../import/snapshot-writer';
 import { sourceHashOf } from '../import/source-hash';
 import { type ImportMode, RawCrmImport, validateCrmDocuments } from '../import/validate-documents';
 import { SnapshotModel, type SnapshotDoc } from '../models/snapshot.model';
 import { ConflictError } from '../errors';
-import { baseDealIds, baseDefinitions, baseOpportunities, latestCommittedSnapshot, nextSeq } from '../import/import-base';
+import {
+  baseDealIds,
+  baseDefinitions,
+  baseOpportunities,
+  latestCommittedSnapshot,
+  nextSeq,
+} from '../import/import-base';
 import { checkKeptDeals, checkUsableDeals } from '../import/import-guard';
 import { linkedOwners } from '../import/linked-owners';
 import { ImportQueue } from '../import/import-queue';
@@ -90,7 +102,6 @@ export interface ImportOptions {
 /** A snapshot keeps at most this many skipped items; the answer of the import itself has them all. */
 export const MAX_STORED_SKIPPED = 10_000;
 
-
 /**
  * Imports HubSpot CRM data (POST /crm/imports, the importCrmData mutation, the CLI, the demo seed).
  * Admin only (403). Structural problems: 400 naming the paths, nothing written. Data problems are
@@ -105,7 +116,11 @@ export const MAX_STORED_SKIPPED = 10_000;
  * whichever instance runs it: the import lease (src/import/import-lease.ts), 409 while another
  * import holds it.
  */
-export async function importCrmData(principal: Principal, raw: RawCrmImport, options: ImportOptions = {}): Promise<CrmImportResult> {
+export async function importCrmData(
+  principal: Principal,
+  raw: RawCrmImport,
+  options: ImportOptions = {},
+): Promise<CrmImportResult> {
   requireAdmin(principal, 'import CRM data');
   const validated = validateCrmDocuments(raw);
   const queue = options.queue ?? new ImportQueue();
@@ -133,16 +148,26 @@ async function importExclusively(
 ): Promise<CrmImportResult> {
   const incremental = validated.mode === 'incremental';
   const latest = await latestCommittedSnapshot();
-  const base = incremental ? await incrementalBase(latest, validated.snapshotAt, validated.force) : null;
+  const base = incremental
+    ? await incrementalBase(latest, validated.snapshotAt, validated.force)
+    : null;
   // Amounts are counted in the configured currency (docs/importing.md, "Currencies").
   const { currency } = await readAccountSettings();
   const data = normaliseCrmData(validated.documents, {
     currencies: { configured: currency, home: validated.homeCurrency },
     incremental,
-    baseDefinitions: base && !validated.documents.pipelines ? await baseDefinitions(base._id as string) : undefined,
+    baseDefinitions:
+      base && !validated.documents.pipelines
+        ? await baseDefinitions(base._id as string)
+        : undefined,
   });
   const unit = validated.backfill ? await backfillUnit() : null;
-  const sourceHash = sourceHashOf(data, validated.snapshotAt, unit, base ? (base._id as string) : null);
+  const sourceHash = sourceHashOf(
+    data,
+    validated.snapshotAt,
+    unit,
+    base ? (base._id as string) : null,
+  );
   const existing = await findImported(sourceHash);
   if (existing) return existing;
   if (!validated.force) {
@@ -183,7 +208,10 @@ async function importExclusively(
   }
   // Still under the lease: no other import writes snapshots while the old ones go. A removal cut
   // short is finished by the next import's.
-  await pruneSnapshots({ retentionDays: options.retentionDays ?? DEFAULT_SNAPSHOT_RETENTION_DAYS, now: importedAt });
+  await pruneSnapshots({
+    retentionDays: options.retentionDays ?? DEFAULT_SNAPSHOT_RETENTION_DAYS,
+    now: importedAt,
+  });
   onProgress({ step: 'committing', done: 1, total: 1 });
   return result;
 }
@@ -193,7 +221,11 @@ async function importExclusively(
  * 409, since the deals carried are not the whole picture, unless `force` takes them as such.
  * An incremental import cannot represent a moment before the snapshot it builds on.
  */
-async function incrementalBase(latest: SnapshotDoc | null, snapshotAt: Date | null, force: boolean): Promise<SnapshotDoc | null> {
+async function incrementalBase(
+  latest: SnapshotDoc | null,
+  snapshotAt: Date | null,
+  force: boolean,
+): Promise<SnapshotDoc | null> {
   if (!latest) {
     if (force) return null;
     throw new ConflictError(
@@ -209,9 +241,15 @@ async function incrementalBase(latest: SnapshotDoc | null, snapshotAt: Date | nu
 }
 
 async function findImported(sourceHash: string): Promise<CrmImportResult | null> {
-  const primary = await SnapshotModel.findOne({ sourceHash, status: 'committed', backfilled: false }).lean();
+  const primary = await SnapshotModel.findOne({
+    sourceHash,
+    status: 'committed',
+    backfilled: false,
+  }).lean();
   if (!primary) return null;
-  const all = await SnapshotModel.find({ importId: primary.importId }, { _id: 1 }).sort({ snapshotAt: 1 }).lean();
+  const all = await SnapshotModel.find({ importId: primary.importId }, { _id: 1 })
+    .sort({ snapshotAt: 1 })
+    .lean();
   return {
     snapshotId: primary._id as string,
     snapshotAt: primary.snapshotAt,
@@ -254,7 +292,9 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
   const changes: ImportChanges = { updated: 0, removed: 0 };
   // Backfilled snapshots get the lower seqs, oldest first, the current one the highest: each
   // snapshot's opportunity versions are written as changes from the one written before it.
-  const periodEnds = ctx.backfillUnit ? backfillPeriodEnds(ctx.backfillUnit, earliestCreation(data), ctx.snapshotAt) : [];
+  const periodEnds = ctx.backfillUnit
+    ? backfillPeriodEnds(ctx.backfillUnit, earliestCreation(data), ctx.snapshotAt)
+    : [];
   const firstSeq = await nextSeq();
   const snapshotDoc = (id: string, seq: number, snapshotAt: Date, backfilled: boolean) => ({
     mode,
@@ -273,9 +313,13 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
 
   // The primary snapshot is written first: it records what gets created, so a failure can undo it.
   const primaryId = randomUUID();
-  await SnapshotModel.create(snapshotDoc(primaryId, firstSeq + periodEnds.length, ctx.snapshotAt, false));
+  await SnapshotModel.create(
+    snapshotDoc(primaryId, firstSeq + periodEnds.length, ctx.snapshotAt, false),
+  );
   const record = async (created: Partial<CreatedEntities>) => {
-    const push = Object.fromEntries(Object.entries(created).map(([k, ids]) => [`created.${k}`, { $each: ids }]));
+    const push = Object.fromEntries(
+      Object.entries(created).map(([k, ids]) => [`created.${k}`, { $each: ids }]),
+    );
     await SnapshotModel.updateOne({ _id: primaryId }, { $push: push });
   };
   ctx.onProgress({ step: 'owners', done: 0, total: 1 });
@@ -286,15 +330,20 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
   ctx.onProgress({ step: 'owners', done: 1, total: 1 });
 
   const backfilled = periodEnds.map(({ at }, i) => ({ id: randomUUID(), seq: firstSeq + i, at }));
-  if (backfilled.length > 0) await SnapshotModel.insertMany(backfilled.map((s) => snapshotDoc(s.id, s.seq, s.at, true)));
+  if (backfilled.length > 0)
+    await SnapshotModel.insertMany(backfilled.map((s) => snapshotDoc(s.id, s.seq, s.at, true)));
 
   const definitions = new Map(data.definitions.map((d) => [d.definitionId, d]));
   const linked = ctx.base ? await linkedOwners(data.deals, owners.byOwner) : new Map();
-  const ownerOf = (ownerId: string | null) => (ownerId === null ? undefined : (owners.byOwner.get(ownerId) ?? linked.get(ownerId)));
+  const ownerOf = (ownerId: string | null) =>
+    ownerId === null ? undefined : (owners.byOwner.get(ownerId) ?? linked.get(ownerId));
   const skipped = [...data.skipped];
   for (const deal of data.deals) {
     if (deal.ownerId !== null && ownerOf(deal.ownerId) === undefined) {
-      skipped.push({ id: deal.dealId, reason: `deal has hubspot_owner_id "${deal.ownerId}", which is neither among the owners nor linked to a member: no member; the deal is kept` });
+      skipped.push({
+        id: deal.dealId,
+        reason: `deal has hubspot_owner_id "${deal.ownerId}", which is neither among the owners nor linked to a member: no member; the deal is kept`,
+      });
     }
   }
   const rowsAt = async (snapshot: { at: Date; current: boolean }): Promise<OpportunityRow[]> => {
@@ -312,10 +361,14 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     const kept = keptRows(base, data, ctx.base.keepsDefinitions, skipped);
     const carriedIds = new Set(data.deals.map((d) => d.dealId));
     changes.updated = carried.length;
-    changes.removed = base.length - kept.length - base.filter((row) => carriedIds.has(row.dealId)).length;
+    changes.removed =
+      base.length - kept.length - base.filter((row) => carriedIds.has(row.dealId)).length;
     return mergeByDealId(kept, carried);
   };
-  const plan = [...backfilled.map((s) => ({ ...s, current: false })), { id: primaryId, seq: firstSeq + periodEnds.length, at: ctx.snapshotAt, current: true }];
+  const plan = [
+    ...backfilled.map((s) => ({ ...s, current: false })),
+    { id: primaryId, seq: firstSeq + periodEnds.length, at: ctx.snapshotAt, current: true },
+  ];
   const total = plan.length * data.deals.length;
   let done = 0;
   ctx.onProgress({ step: 'snapshots', done, total });
@@ -323,7 +376,10 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     const rows = await rowsAt(snapshot);
     if (snapshot.current && ctx.incremental) {
       counts.deals = rows.length;
-      await SnapshotModel.updateOne({ _id: primaryId }, { $set: { counts, changes, skipped: skipped.slice(0, MAX_STORED_SKIPPED) } });
+      await SnapshotModel.updateOne(
+        { _id: primaryId },
+        { $set: { counts, changes, skipped: skipped.slice(0, MAX_STORED_SKIPPED) } },
+      );
     }
     await writeDefinitions(snapshot.id, data.definitions);
     await writeOpportunityVersions(snapshot.seq, rows, (n) => {
@@ -353,7 +409,12 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
  * and does not remove. With new `pipelines`, a kept deal whose pipeline or stage is gone leaves
  * (reported), as a full import would skip it, and its outcome follows its stage's new metadata.
  */
-function keptRows(base: OpportunityRow[], data: NormalisedCrmData, definitionsKept: boolean, skipped: SkippedItem[]): OpportunityRow[] {
+function keptRows(
+  base: OpportunityRow[],
+  data: NormalisedCrmData,
+  definitionsKept: boolean,
+  skipped: SkippedItem[],
+): OpportunityRow[] {
   const carried = new Set(data.deals.map((d) => d.dealId));
   const removed = new Set(data.removedDealIds);
   const definitions = new Map(data.definitions.map((d) => [d.definitionId, d]));
@@ -372,7 +433,10 @@ function keptRows(base: OpportunityRow[], data: NormalisedCrmData, definitionsKe
       });
       continue;
     }
-    kept.push({ ...row, outcome: stage.isClosed ? (stage.probability === 1 ? 'won' : 'lost') : 'open' });
+    kept.push({
+      ...row,
+      outcome: stage.isClosed ? (stage.probability === 1 ? 'won' : 'lost') : 'open',
+    });
   }
   return kept;
 }

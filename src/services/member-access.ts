@@ -22,7 +22,9 @@ import { ForbiddenError } from '../errors';
 
 /** The subject of a principal, for messages: `member 3f2c…` or `the admin token`. */
 function who(principal: Principal): string {
-  return principal.memberId ? `${principal.role} ${principal.memberId}` : `the ${principal.subject}`;
+  return principal.memberId
+    ? `${principal.role} ${principal.memberId}`
+    : `the ${principal.subject}`;
 }
 
 export function requireAdmin(principal: Principal, action: string): void {
@@ -33,16 +35,22 @@ export function requireAdmin(principal: Principal, action: string): void {
 
 /** True when the principal is a manager acting inside `teamId`. */
 function managesTeam(principal: Principal, teamId: string): boolean {
-  return principal.role === Role.MANAGER && principal.teamId !== null && principal.teamId === teamId;
+  return (
+    principal.role === Role.MANAGER && principal.teamId !== null && principal.teamId === teamId
+  );
 }
 
 /** Create a member with `role` in `teamId`. */
 export function assertCanCreateMember(principal: Principal, role: Role, teamId: string): void {
   if (principal.role === Role.ADMIN) return;
-  if (principal.role === Role.MEMBER) throw new ForbiddenError('A member may not create members; an admin or a manager may');
-  if (role === Role.ADMIN) throw new ForbiddenError('A manager may not create an admin; only an admin may');
+  if (principal.role === Role.MEMBER)
+    throw new ForbiddenError('A member may not create members; an admin or a manager may');
+  if (role === Role.ADMIN)
+    throw new ForbiddenError('A manager may not create an admin; only an admin may');
   if (!managesTeam(principal, teamId)) {
-    throw new ForbiddenError(`A manager may only create members of their own team ${principal.teamId ?? '(none)'}, not of team ${teamId}`);
+    throw new ForbiddenError(
+      `A manager may only create members of their own team ${principal.teamId ?? '(none)'}, not of team ${teamId}`,
+    );
   }
 }
 
@@ -53,20 +61,24 @@ export function assertCanManageMember(
   action: 'attach' | 'delete',
 ): void {
   if (principal.role === Role.ADMIN) return;
-  if (principal.role === Role.MEMBER) throw new ForbiddenError(`A member may not ${action} members; an admin or a manager may`);
+  if (principal.role === Role.MEMBER)
+    throw new ForbiddenError(`A member may not ${action} members; an admin or a manager may`);
   if (!managesTeam(principal, member.teamId)) {
     throw new ForbiddenError(
       `A manager may only ${action} members of their own team ${principal.teamId ?? '(none)'}; member ${member._id} is in team ${member.teamId}`,
     );
   }
-  if (member.role === Role.ADMIN) throw new ForbiddenError(`A manager may not ${action} an admin; only an admin may`);
+  if (member.role === Role.ADMIN)
+    throw new ForbiddenError(`A manager may not ${action} an admin; only an admin may`);
 }
 
 /** The destination of an attach, once the member itself may be managed. */
 export function assertCanAttachTo(principal: Principal, teamId: string): void {
   if (principal.role === Role.ADMIN) return;
   if (!managesTeam(principal, teamId)) {
-    throw new ForbiddenError(`A manager may only attach members to their own team ${principal.teamId ?? '(none)'}, not to team ${teamId}`);
+    throw new ForbiddenError(
+      `A manager may only attach members to their own team ${principal.teamId ?? '(none)'}, not to team ${teamId}`,
+    );
   }
 }
 
@@ -74,19 +86,28 @@ export function assertCanAttachTo(principal: Principal, teamId: string): void {
  * Set `member`'s targets. A manager sets those of the members of their own team, but neither their
  * own (nobody sets their own quota) nor an admin's (as attach and delete refuse admins).
  */
-export function assertCanSetTargets(principal: Principal, member: { _id: string; teamId: string; role: Role }): void {
+export function assertCanSetTargets(
+  principal: Principal,
+  member: { _id: string; teamId: string; role: Role },
+): void {
   if (principal.role === Role.ADMIN) return;
-  if (principal.role === Role.MEMBER) throw new ForbiddenError(`A member may not set targets; an admin or the member's manager may`);
+  if (principal.role === Role.MEMBER)
+    throw new ForbiddenError(`A member may not set targets; an admin or the member's manager may`);
   if (!managesTeam(principal, member.teamId)) {
     throw new ForbiddenError(
       `A manager may only set targets of members of their own team ${principal.teamId ?? '(none)'}; member ${member._id} is in team ${member.teamId}`,
     );
   }
-  if (member._id === principal.memberId) throw new ForbiddenError('A manager may not set their own targets; an admin may');
-  if (member.role === Role.ADMIN) throw new ForbiddenError("A manager may not set an admin's targets; only an admin may");
+  if (member._id === principal.memberId)
+    throw new ForbiddenError('A manager may not set their own targets; an admin may');
+  if (member.role === Role.ADMIN)
+    throw new ForbiddenError("A manager may not set an admin's targets; only an admin may");
 }
 
-export function canReadTargets(principal: Principal, member: { _id: string; teamId: string }): boolean {
+export function canReadTargets(
+  principal: Principal,
+  member: { _id: string; teamId: string },
+): boolean {
   return (
     principal.role === Role.ADMIN ||
     managesTeam(principal, member.teamId) ||
@@ -94,7 +115,10 @@ export function canReadTargets(principal: Principal, member: { _id: string; team
   );
 }
 
-export function assertCanReadTargets(principal: Principal, member: { _id: string; teamId: string }): void {
+export function assertCanReadTargets(
+  principal: Principal,
+  member: { _id: string; teamId: string },
+): void {
   if (canReadTargets(principal, member)) return;
   throw new ForbiddenError(
     principal.role === Role.MANAGER

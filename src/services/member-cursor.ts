@@ -12,11 +12,19 @@ export function encodeMemberCursor(memberId: string): string {
 
 /** The member id a cursor points after; `field` names the input for the 400 (`cursor`, `after`). */
 export function decodeMemberCursor(cursor: string, field: string): string {
-  const text = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  const text = /^[A-Za-z0-9_-]+$/.test(cursor)
+    ? Buffer.from(cursor, 'base64url').toString('utf8')
+    : '';
   if (!text.startsWith(PREFIX) || text.length === PREFIX.length) {
-    throw new BadUserInputError(`Invalid ${field}: expected a cursor returned by a previous page, got "${cursor.slice(0, 40)}"`, [
-      { field, message: 'expected a cursor returned by a previous page (next_cursor / endCursor)' },
-    ]);
+    throw new BadUserInputError(
+      `Invalid ${field}: expected a cursor returned by a previous page, got "${cursor.slice(0, 40)}"`,
+      [
+        {
+          field,
+          message: 'expected a cursor returned by a previous page (next_cursor / endCursor)',
+        },
+      ],
+    );
   }
   return text.slice(PREFIX.length);
 }

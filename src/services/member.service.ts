@@ -54,7 +54,11 @@ async function findMemberOr404(memberId: string): Promise<MemberDoc> {
  * team and role, one page at a time: the page is read with one extra document to learn whether
  * another page follows.
  */
-export async function listMembers(_principal: Principal, reads: ReadNotes, input: ListMembersInput): Promise<MemberPage> {
+export async function listMembers(
+  _principal: Principal,
+  reads: ReadNotes,
+  input: ListMembersInput,
+): Promise<MemberPage> {
   reads.noteRead('members');
   const filter: Record<string, unknown> = {};
   if (input.teamId) filter.teamId = input.teamId;
@@ -79,7 +83,9 @@ function assertEmailReadable(email: string): void {
     EmailAddressResolver.serialize(email);
   } catch {
     const message = 'must be a plain ASCII e-mail address such as ada@example.com';
-    throw new BadUserInputError(`Invalid email: ${message}, got "${email.slice(0, 40)}"`, [{ field: 'email', message }]);
+    throw new BadUserInputError(`Invalid email: ${message}, got "${email.slice(0, 40)}"`, [
+      { field: 'email', message },
+    ]);
   }
 }
 
@@ -88,7 +94,10 @@ function assertEmailReadable(email: string): void {
  * by the unique index on the lower-cased e-mail, so it holds under concurrent creates too; a member
  * an uncommitted import is creating holds its e-mail as well).
  */
-export async function createMember(principal: Principal, input: CreateMemberInput): Promise<MemberDoc> {
+export async function createMember(
+  principal: Principal,
+  input: CreateMemberInput,
+): Promise<MemberDoc> {
   assertEmailReadable(input.email);
   assertCanCreateMember(principal, input.role, input.teamId);
   await assertTeamExists(input.teamId);
@@ -105,20 +114,31 @@ export async function createMember(principal: Principal, input: CreateMemberInpu
   } catch (error) {
     if (!isDuplicateKeyError(error, 'emailLower')) throw error;
     if (await MemberModel.exists({ emailLower: input.email.toLowerCase() }).exec()) {
-      throw new ConflictError(`A member with e-mail ${input.email} already exists (e-mails are compared case-insensitively)`);
+      throw new ConflictError(
+        `A member with e-mail ${input.email} already exists (e-mails are compared case-insensitively)`,
+      );
     }
     // Held by a member an import is creating: it shows up once the import commits, or the e-mail is free again.
-    throw new ConflictError(`A member with e-mail ${input.email} is being created by a CRM import that has not committed yet; try again once it has`);
+    throw new ConflictError(
+      `A member with e-mail ${input.email} is being created by a CRM import that has not committed yet; try again once it has`,
+    );
   }
 }
 
 /** Moves a member to another team. 404 for an unknown member or team; see member-access for managers. */
-export async function attachMember(principal: Principal, memberId: string, teamId: string): Promise<MemberDoc> {
+export async function attachMember(
+  principal: Principal,
+  memberId: string,
+  teamId: string,
+): Promise<MemberDoc> {
   const member = await findMemberOr404(memberId);
   assertCanManageMember(principal, member, 'attach');
   assertCanAttachTo(principal, teamId);
   await assertTeamExists(teamId);
-  const { matchedCount } = await MemberModel.updateOne({ _id: memberId }, { $set: { teamId } }).exec();
+  const { matchedCount } = await MemberModel.updateOne(
+    { _id: memberId },
+    { $set: { teamId } },
+  ).exec();
   // Deleted between the read and the update.
   if (matchedCount === 0) throw new NotFoundError(`Member ${memberId} not found`);
   return { ...member, teamId };

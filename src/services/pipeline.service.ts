@@ -38,7 +38,9 @@ function pageSize(first: number | undefined, field = 'first'): number {
   const size = first ?? DEFAULT_PAGE;
   if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE) {
     const message = `must be an integer from 1 to ${MAX_PAGE}`;
-    throw new BadUserInputError(`Invalid ${field}: ${message}, got ${String(first)}`, [{ field, message }]);
+    throw new BadUserInputError(`Invalid ${field}: ${message}, got ${String(first)}`, [
+      { field, message },
+    ]);
   }
   return size;
 }
@@ -58,20 +60,27 @@ export function opportunityCursor(opportunity: Pick<OpportunityView, 'id'>): str
  * removed by retention, which the message says), else the latest committed one (404 before the
  * first import).
  */
-export async function resolveSnapshot(ctx: RequestContext, snapshotId?: string | null): Promise<SnapshotView> {
+export async function resolveSnapshot(
+  ctx: RequestContext,
+  snapshotId?: string | null,
+): Promise<SnapshotView> {
   if (snapshotId) {
     const snapshot = await ctx.loaders.snapshot.load(snapshotId);
     if (!snapshot) throw await snapshotNotFound(ctx, snapshotId);
     return snapshot;
   }
   const latest = await ctx.loaders.latestSnapshot.load(LATEST);
-  if (!latest) throw new NotFoundError('No pipeline snapshot yet: import CRM data first (POST /crm/imports)');
+  if (!latest)
+    throw new NotFoundError('No pipeline snapshot yet: import CRM data first (POST /crm/imports)');
   return latest;
 }
 
 /** The 404 of a snapshot id no committed snapshot has: why, when retention removed it. */
 async function snapshotNotFound(ctx: RequestContext, snapshotId: string): Promise<NotFoundError> {
-  return (await removedByRetention(ctx, snapshotId)) ?? new NotFoundError(`Snapshot ${snapshotId} not found`);
+  return (
+    (await removedByRetention(ctx, snapshotId)) ??
+    new NotFoundError(`Snapshot ${snapshotId} not found`)
+  );
 }
 
 /**
@@ -79,9 +88,15 @@ async function snapshotNotFound(ctx: RequestContext, snapshotId: string): Promis
  * a snapshot that was there when the request began finds it gone: retention removed it meanwhile,
  * which is the client's 404, not a broken import.
  */
-export async function removedByRetention(ctx: RequestContext, snapshotId: string): Promise<NotFoundError | null> {
+export async function removedByRetention(
+  ctx: RequestContext,
+  snapshotId: string,
+): Promise<NotFoundError | null> {
   ctx.data.noteRead('pruned_snapshots');
-  const pruned = await PrunedSnapshotModel.findById(snapshotId, { snapshotAt: 1, retentionDays: 1 }).lean<PrunedSnapshotDoc>();
+  const pruned = await PrunedSnapshotModel.findById(snapshotId, {
+    snapshotAt: 1,
+    retentionDays: 1,
+  }).lean<PrunedSnapshotDoc>();
   if (!pruned) return null;
   return new NotFoundError(
     `Snapshot ${snapshotId} (${new Date(pruned.snapshotAt).toISOString()}) was removed by retention (SNAPSHOT_RETENTION_DAYS=${pruned.retentionDays}): ` +
@@ -90,43 +105,78 @@ export async function removedByRetention(ctx: RequestContext, snapshotId: string
 }
 
 /** The definitions of a snapshot, by display order. */
-export function listDefinitions(ctx: RequestContext, snapshotId: string): Promise<DefinitionView[]> {
+export function listDefinitions(
+  ctx: RequestContext,
+  snapshotId: string,
+): Promise<DefinitionView[]> {
   return ctx.loaders.definitionsBySnapshot.load(snapshotId);
 }
 
 /** The pipelines of one definition: the complete one, then teams, then members. */
-export async function pipelinesOfDefinition(ctx: RequestContext, snapshotId: string, definitionId: string): Promise<PipelineView[]> {
+export async function pipelinesOfDefinition(
+  ctx: RequestContext,
+  snapshotId: string,
+  definitionId: string,
+): Promise<PipelineView[]> {
   const pipelines = await ctx.loaders.pipelinesBySnapshot.load(snapshotId);
   return pipelines.filter((p) => p.definitionId === definitionId);
 }
 
 /** One definition of a snapshot (latest by default); 404 when it is not in it. */
-export async function getDefinition(ctx: RequestContext, definitionId: string, snapshotId?: string | null): Promise<DefinitionView> {
+export async function getDefinition(
+  ctx: RequestContext,
+  definitionId: string,
+  snapshotId?: string | null,
+): Promise<DefinitionView> {
   const snapshot = await resolveSnapshot(ctx, snapshotId);
   const definition = (await listDefinitions(ctx, snapshot.id)).find((d) => d.id === definitionId);
-  if (!definition) throw new NotFoundError(`Pipeline definition ${definitionId} not found in snapshot ${snapshot.id}`);
+  if (!definition)
+    throw new NotFoundError(
+      `Pipeline definition ${definitionId} not found in snapshot ${snapshot.id}`,
+    );
   return definition;
 }
 
 /** The definition of a pipeline (always present: pipelines are written with their definition). */
-export async function definitionOf(ctx: RequestContext, pipeline: PipelineView): Promise<DefinitionView | null> {
-  return (await listDefinitions(ctx, pipeline.snapshotId)).find((d) => d.id === pipeline.definitionId) ?? null;
+export async function definitionOf(
+  ctx: RequestContext,
+  pipeline: PipelineView,
+): Promise<DefinitionView | null> {
+  return (
+    (await listDefinitions(ctx, pipeline.snapshotId)).find((d) => d.id === pipeline.definitionId) ??
+    null
+  );
 }
 
 /** One pipeline of a snapshot (latest by default); 404 when it is not in it. */
-export async function getPipeline(ctx: RequestContext, pipelineId: string, snapshotId?: string | null): Promise<PipelineView> {
+export async function getPipeline(
+  ctx: RequestContext,
+  pipelineId: string,
+  snapshotId?: string | null,
+): Promise<PipelineView> {
   const snapshot = await resolveSnapshot(ctx, snapshotId);
   const pipeline = await findPipeline(ctx, snapshot.id, pipelineId);
-  if (!pipeline) throw new NotFoundError(`Pipeline ${pipelineId} not found in snapshot ${snapshot.id}`);
+  if (!pipeline)
+    throw new NotFoundError(`Pipeline ${pipelineId} not found in snapshot ${snapshot.id}`);
   return pipeline;
 }
 
-export async function findPipeline(ctx: RequestContext, snapshotId: string, pipelineId: string): Promise<PipelineView | null> {
-  return (await ctx.loaders.pipelinesBySnapshot.load(snapshotId)).find((p) => p.id === pipelineId) ?? null;
+export async function findPipeline(
+  ctx: RequestContext,
+  snapshotId: string,
+  pipelineId: string,
+): Promise<PipelineView | null> {
+  return (
+    (await ctx.loaders.pipelinesBySnapshot.load(snapshotId)).find((p) => p.id === pipelineId) ??
+    null
+  );
 }
 
 /** Sub-pipelines of a team or a member in the latest snapshot; none before the first import. */
-export async function pipelinesOwnedBy(ctx: RequestContext, owner: { teamId: string } | { memberId: string }): Promise<PipelineView[]> {
+export async function pipelinesOwnedBy(
+  ctx: RequestContext,
+  owner: { teamId: string } | { memberId: string },
+): Promise<PipelineView[]> {
   const latest = await ctx.loaders.latestSnapshot.load(LATEST);
   if (!latest) return [];
   const pipelines = await ctx.loaders.pipelinesBySnapshot.load(latest.id);
@@ -136,7 +186,10 @@ export async function pipelinesOwnedBy(ctx: RequestContext, owner: { teamId: str
 }
 
 /** Committed snapshots, newest first (`snapshotAt`, then id, descending). */
-export async function listSnapshots(ctx: RequestContext, options: { first?: number; after?: string | null }): Promise<Page<SnapshotView>> {
+export async function listSnapshots(
+  ctx: RequestContext,
+  options: { first?: number; after?: string | null },
+): Promise<Page<SnapshotView>> {
   const size = pageSize(options.first);
   const filter: Record<string, unknown> = { status: 'committed' };
   if (options.after) {
@@ -146,11 +199,19 @@ export async function listSnapshots(ctx: RequestContext, options: { first?: numb
     if (bar < 0 || Number.isNaN(at.getTime())) throw invalidCursor(options.after, 'after');
     const id = position.slice(bar + 1);
     // trusted(): the operators are ours, the cursor only supplies values (filters are sanitised globally).
-    filter.$or = [{ snapshotAt: trusted({ $lt: at }) }, { snapshotAt: at, _id: trusted({ $lt: id }) }];
+    filter.$or = [
+      { snapshotAt: trusted({ $lt: at }) },
+      { snapshotAt: at, _id: trusted({ $lt: id }) },
+    ];
   }
   ctx.data.noteRead('pipeline_snapshots');
-  const docs = await SnapshotModel.find(filter, { snapshotAt: 1 }).sort({ snapshotAt: -1, _id: -1 }).limit(size + 1).lean();
-  const nodes = docs.slice(0, size).map((doc) => ({ id: doc._id, snapshotAt: new Date(doc.snapshotAt) }));
+  const docs = await SnapshotModel.find(filter, { snapshotAt: 1 })
+    .sort({ snapshotAt: -1, _id: -1 })
+    .limit(size + 1)
+    .lean();
+  const nodes = docs
+    .slice(0, size)
+    .map((doc) => ({ id: doc._id, snapshotAt: new Date(doc.snapshotAt) }));
   const last = nodes.at(-1);
   return {
     nodes,
@@ -160,24 +221,42 @@ export async function listSnapshots(ctx: RequestContext, options: { first?: numb
 }
 
 /** The opportunities of a pipeline in its snapshot, by deal id, with optional stage and open filters. */
-export async function listOpportunities(_ctx: RequestContext, pipeline: PipelineView, options: OpportunityFilter): Promise<Page<OpportunityView>> {
+export async function listOpportunities(
+  _ctx: RequestContext,
+  pipeline: PipelineView,
+  options: OpportunityFilter,
+): Promise<Page<OpportunityView>> {
   // One query per page, on demand: pages are not batched (each pipeline has its own cursor).
   const size = pageSize(options.first);
   // The pipeline's snapshot is committed: its seq never changes.
-  const snapshot = await SnapshotModel.findById(pipeline.snapshotId, { seq: 1 }).comment(IMMUTABLE_READ_COMMENT).lean();
-  if (!snapshot) throw new Error(`snapshot ${pipeline.snapshotId} of pipeline ${pipeline.id} does not exist`);
-  const filter: Record<string, unknown> = { ...heldAt(snapshot.seq), definitionId: pipeline.definitionId };
+  const snapshot = await SnapshotModel.findById(pipeline.snapshotId, { seq: 1 })
+    .comment(IMMUTABLE_READ_COMMENT)
+    .lean();
+  if (!snapshot)
+    throw new Error(`snapshot ${pipeline.snapshotId} of pipeline ${pipeline.id} does not exist`);
+  const filter: Record<string, unknown> = {
+    ...heldAt(snapshot.seq),
+    definitionId: pipeline.definitionId,
+  };
   if (pipeline.kind === 'team') filter.teamId = pipeline.teamId;
   if (pipeline.kind === 'member') filter.memberId = pipeline.memberId;
   if (options.stageId) filter.stageId = options.stageId;
   if (options.open === true) filter.outcome = 'open';
   if (options.open === false) filter.outcome = trusted({ $in: ['won', 'lost'] });
   if (options.after) filter.dealId = trusted({ $gt: decodeCursor('o', options.after, 'after') });
-  const docs = await OpportunityModel.find(filter).sort({ dealId: 1 }).limit(size + 1).comment(IMMUTABLE_READ_COMMENT).lean();
+  const docs = await OpportunityModel.find(filter)
+    .sort({ dealId: 1 })
+    .limit(size + 1)
+    .comment(IMMUTABLE_READ_COMMENT)
+    .lean();
   const nodes: OpportunityView[] = docs.slice(0, size).map((doc) => {
     const { dealId, ...state } = rowOf(doc);
     return { snapshotId: pipeline.snapshotId, id: dealId, ...state };
   });
   const last = nodes.at(-1);
-  return { nodes, hasNextPage: docs.length > size, endCursor: last ? opportunityCursor(last) : null };
+  return {
+    nodes,
+    hasNextPage: docs.length > size,
+    endCursor: last ? opportunityCursor(last) : null,
+  };
 }

@@ -37,13 +37,19 @@ export async function readAccountSettings(reads?: ReadNotes): Promise<AccountSet
 }
 
 /** Every role may read the settings; unset values are null. */
-export async function getSettings(_principal: Principal, reads: ReadNotes): Promise<AccountSettings> {
+export async function getSettings(
+  _principal: Principal,
+  reads: ReadNotes,
+): Promise<AccountSettings> {
   return readAccountSettings(reads);
 }
 
 export async function getCurrency(_principal: Principal, reads: ReadNotes): Promise<string> {
   const { currency } = await readAccountSettings(reads);
-  if (!currency) throw new NotFoundError('The currency has not been set yet; an admin sets it with POST /settings/currencies');
+  if (!currency)
+    throw new NotFoundError(
+      'The currency has not been set yet; an admin sets it with POST /settings/currencies',
+    );
   return currency;
 }
 
@@ -51,18 +57,26 @@ export async function getCurrency(_principal: Principal, reads: ReadNotes): Prom
 export async function setCurrency(principal: Principal, currency: string): Promise<string> {
   requireAdmin(principal, 'set the currency');
   if (!isCurrencyCode(currency)) {
-    throw new BadUserInputError(`Invalid currency: expected an ISO 4217 code such as EUR or USD, got "${String(currency).slice(0, 40)}"`, [
-      { field: 'currency', message: 'must be an ISO 4217 currency code such as EUR or USD' },
-    ]);
+    throw new BadUserInputError(
+      `Invalid currency: expected an ISO 4217 code such as EUR or USD, got "${String(currency).slice(0, 40)}"`,
+      [{ field: 'currency', message: 'must be an ISO 4217 currency code such as EUR or USD' }],
+    );
   }
   const code = currency.toUpperCase();
-  await SettingsModel.updateOne({ _id: SETTINGS_ID }, { $set: { currency: code } }, { upsert: true }).exec();
+  await SettingsModel.updateOne(
+    { _id: SETTINGS_ID },
+    { $set: { currency: code } },
+    { upsert: true },
+  ).exec();
   return code;
 }
 
 export async function getPeriod(_principal: Principal, reads: ReadNotes): Promise<PeriodSetting> {
   const { period } = await readAccountSettings(reads);
-  if (!period) throw new NotFoundError('The period has not been set yet; an admin sets it with POST /settings/periods');
+  if (!period)
+    throw new NotFoundError(
+      'The period has not been set yet; an admin sets it with POST /settings/periods',
+    );
   return { period, values: periodLabels(period) };
 }
 
@@ -71,15 +85,21 @@ export async function getPeriod(_principal: Principal, reads: ReadNotes): Promis
  * would leave them with the wrong number of amounts, so it is a 409 unless `resetTargets` is
  * true, which deletes every target set first.
  */
-export async function setPeriod(principal: Principal, period: PeriodUnit, resetTargets = false): Promise<SetPeriodResult> {
+export async function setPeriod(
+  principal: Principal,
+  period: PeriodUnit,
+  resetTargets = false,
+): Promise<SetPeriodResult> {
   requireAdmin(principal, 'set the period');
   if (!isPeriodUnit(period)) {
-    throw new BadUserInputError(`Invalid period: expected weekly, monthly or quarterly, got "${String(period).slice(0, 40)}"`, [
-      { field: 'period', message: 'must be one of weekly, monthly, quarterly' },
-    ]);
+    throw new BadUserInputError(
+      `Invalid period: expected weekly, monthly or quarterly, got "${String(period).slice(0, 40)}"`,
+      [{ field: 'period', message: 'must be one of weekly, monthly, quarterly' }],
+    );
   }
   const current = await readAccountSettings();
-  if (current.period === period) return { period, values: periodLabels(period), changed: false, targetsDeleted: 0 };
+  if (current.period === period)
+    return { period, values: periodLabels(period), changed: false, targetsDeleted: 0 };
   let targetsDeleted = 0;
   if (resetTargets) {
     targetsDeleted = (await TargetModel.deleteMany({}).exec()).deletedCount;
@@ -91,6 +111,10 @@ export async function setPeriod(principal: Principal, period: PeriodUnit, resetT
       );
     }
   }
-  await SettingsModel.updateOne({ _id: SETTINGS_ID }, { $set: { period } }, { upsert: true }).exec();
+  await SettingsModel.updateOne(
+    { _id: SETTINGS_ID },
+    { $set: { period } },
+    { upsert: true },
+  ).exec();
   return { period, values: periodLabels(period), changed: true, targetsDeleted };
 }

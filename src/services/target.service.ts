@@ -70,7 +70,10 @@ function checkAmounts(amounts: unknown[], period: PeriodUnit): FieldError[] {
   }
   amounts.forEach((amount, i) => {
     if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) {
-      errors.push({ field: `targets[${i}]`, message: `expected a finite number of 0 or more, got ${describeValue(amount)}` });
+      errors.push({
+        field: `targets[${i}]`,
+        message: `expected a finite number of 0 or more, got ${describeValue(amount)}`,
+      });
     }
   });
   return errors;
@@ -82,7 +85,11 @@ function checkAmounts(amounts: unknown[], period: PeriodUnit): FieldError[] {
  * duplicate-key error, after which the update is retried. Only plain update/insert commands are
  * used, not upserts, so any MongoDB-compatible store answers the same.
  */
-async function replaceTargets(memberId: string, year: number, values: Pick<TargetDoc, 'period' | 'currency' | 'amounts'>): Promise<void> {
+async function replaceTargets(
+  memberId: string,
+  year: number,
+  values: Pick<TargetDoc, 'period' | 'currency' | 'amounts'>,
+): Promise<void> {
   const filter = { memberId, year };
   if ((await TargetModel.updateOne(filter, { $set: values }).exec()).matchedCount > 0) return;
   try {
@@ -98,7 +105,10 @@ async function replaceTargets(memberId: string, year: number, values: Pick<Targe
  * (403), period and currency set (409), amounts (400, each bad element named by index). The
  * period and currency in force are stored with the amounts.
  */
-export async function setMemberTargets(principal: Principal, input: SetTargetsInput): Promise<TargetSet> {
+export async function setMemberTargets(
+  principal: Principal,
+  input: SetTargetsInput,
+): Promise<TargetSet> {
   const year = resolveTargetYear(input.year);
   const member = await findMemberOr404(input.memberId);
   assertCanSetTargets(principal, member);
@@ -111,8 +121,14 @@ export async function setMemberTargets(principal: Principal, input: SetTargetsIn
   }
   const errors = checkAmounts(input.amounts, period);
   if (errors.length > 0) {
-    const shown = errors.slice(0, 3).map((e) => `${e.field}: ${e.message}`).join('; ');
-    throw new BadUserInputError(`Invalid targets: ${shown}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}`, errors);
+    const shown = errors
+      .slice(0, 3)
+      .map((e) => `${e.field}: ${e.message}`)
+      .join('; ');
+    throw new BadUserInputError(
+      `Invalid targets: ${shown}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}`,
+      errors,
+    );
   }
   const amounts = input.amounts as number[];
   await replaceTargets(member._id, year, { period, currency, amounts });
@@ -123,7 +139,12 @@ export async function setMemberTargets(principal: Principal, input: SetTargetsIn
 }
 
 /** Reads a member's targets for one year (default: the current one); 404 when none are set. */
-export async function getMemberTargets(principal: Principal, reads: ReadNotes, memberId: string, year?: number | null): Promise<TargetSet> {
+export async function getMemberTargets(
+  principal: Principal,
+  reads: ReadNotes,
+  memberId: string,
+  year?: number | null,
+): Promise<TargetSet> {
   const resolvedYear = resolveTargetYear(year);
   const member = await findMemberOr404(memberId, reads);
   assertCanReadTargets(principal, member);

@@ -17,7 +17,11 @@ export async function listTeams(_principal: Principal, reads: ReadNotes): Promis
   return TeamModel.find({}).sort({ _id: 1 }).lean<TeamDoc[]>().exec();
 }
 
-export async function getTeam(_principal: Principal, reads: ReadNotes, teamId: string): Promise<TeamDoc> {
+export async function getTeam(
+  _principal: Principal,
+  reads: ReadNotes,
+  teamId: string,
+): Promise<TeamDoc> {
   reads.noteRead('teams');
   const team = await TeamModel.findById(teamId).lean<TeamDoc>().exec();
   if (!team) throw new NotFoundError(`Team ${teamId} not found`);
@@ -32,12 +36,18 @@ export async function getTeam(_principal: Principal, reads: ReadNotes, teamId: s
 export async function createTeam(principal: Principal, input: CreateTeamInput): Promise<TeamDoc> {
   requireAdmin(principal, 'create teams');
   try {
-    const created = await TeamModel.create({ ...(input.teamId ? { _id: input.teamId } : {}), name: input.name });
+    const created = await TeamModel.create({
+      ...(input.teamId ? { _id: input.teamId } : {}),
+      name: input.name,
+    });
     return created.toObject<TeamDoc>();
   } catch (error) {
     if (!isDuplicateKeyError(error, '_id')) throw error;
-    if (await TeamModel.exists({ _id: input.teamId }).exec()) throw new ConflictError(`Team ${input.teamId} already exists`);
-    throw new ConflictError(`Team ${input.teamId} is being created by a CRM import that has not committed yet; try again once it has`);
+    if (await TeamModel.exists({ _id: input.teamId }).exec())
+      throw new ConflictError(`Team ${input.teamId} already exists`);
+    throw new ConflictError(
+      `Team ${input.teamId} is being created by a CRM import that has not committed yet; try again once it has`,
+    );
   }
 }
 

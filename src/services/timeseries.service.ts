@@ -40,7 +40,9 @@ export interface Timeseries {
 function checkDuration(duration: number): void {
   if (!Number.isInteger(duration) || duration < 1 || duration > MAX_DURATION) {
     const message = `must be an integer from 1 to ${MAX_DURATION}`;
-    throw new BadUserInputError(`Invalid duration: ${message}, got ${String(duration)}`, [{ field: 'metrics.duration', message }]);
+    throw new BadUserInputError(`Invalid duration: ${message}, got ${String(duration)}`, [
+      { field: 'metrics.duration', message },
+    ]);
   }
 }
 
@@ -53,30 +55,46 @@ function checkDuration(duration: number): void {
  * neither the latest snapshot nor any snapshot of the window: 404. A metric derived from targets
  * the caller may not all read (metrics/target-access.ts): 403.
  */
-export async function getTimeseries(ctx: RequestContext, request: TimeseriesRequest): Promise<Timeseries> {
+export async function getTimeseries(
+  ctx: RequestContext,
+  request: TimeseriesRequest,
+): Promise<Timeseries> {
   const [name] = parseMetricNames([request.metricName], 'metrics.metric_name') ?? [];
   if (!name || request.metricName.includes(',')) {
     const message = 'expected one metric name';
-    throw new BadUserInputError(`Invalid metric_name: ${message}, got "${request.metricName}"`, [{ field: 'metrics.metric_name', message }]);
+    throw new BadUserInputError(`Invalid metric_name: ${message}, got "${request.metricName}"`, [
+      { field: 'metrics.metric_name', message },
+    ]);
   }
   checkDuration(request.duration);
   const definition = metricDefinition(name);
   const settings = await ctx.loaders.metricSettings.load(SETTINGS_ID);
-  if (!settings.period) throw new ConflictError('Cannot build a time series: the period is not set (POST /settings/periods)');
+  if (!settings.period)
+    throw new ConflictError(
+      'Cannot build a time series: the period is not set (POST /settings/periods)',
+    );
   if (definition.requires.currency && !settings.currency) {
-    throw new ConflictError(`Cannot compute ${name}: the currency is not set (POST /settings/currencies)`);
+    throw new ConflictError(
+      `Cannot compute ${name}: the currency is not set (POST /settings/currencies)`,
+    );
   }
   const period = settings.period;
   const slots = periodsEndingAt(period, request.now ?? new Date(), request.duration);
 
   // One read for every snapshot of the window; the last one inside each period wins.
-  const snapshots = await ctx.loaders.snapshotsInWindow.load({ from: slots[0].startsAt, to: slots.at(-1)!.endsBefore });
+  const snapshots = await ctx.loaders.snapshotsInWindow.load({
+    from: slots[0].startsAt,
+    to: slots.at(-1)!.endsBefore,
+  });
   const slotKey = (slot: Pick<PeriodSlot, 'year' | 'index'>) => `${slot.year}:${slot.index}`;
   const chosen = new Map<string, string>();
-  for (const snapshot of snapshots) chosen.set(slotKey(periodOf(period, snapshot.snapshotAt)), snapshot.id);
+  for (const snapshot of snapshots)
+    chosen.set(slotKey(periodOf(period, snapshot.snapshotAt)), snapshot.id);
   const snapshotIds = slots.map((slot) => chosen.get(slotKey(slot)) ?? null);
   const facts = await Promise.all(
-    snapshotIds.map((id) => (id ? ctx.loaders.pipelineFacts.load(factsKey(id, request.pipelineId)) : Promise.resolve(null))),
+    snapshotIds.map((id) =>
+      id ? ctx.loaders.pipelineFacts.load(factsKey(id, request.pipelineId)) : Promise.resolve(null),
+    ),
   );
   if (facts.every((f) => f === null)) {
     const latest = await ctx.loaders.latestSnapshot.load(LATEST);

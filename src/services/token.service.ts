@@ -5,7 +5,11 @@ import { BadUserInputError, ForbiddenError, NotFoundError } from '../errors';
 import { MemberModel } from '../models/member.model';
 
 /** Token lifetimes: one minute to thirty days, one day when not given. */
-export const TOKEN_LIFETIME = { minSeconds: 60, maxSeconds: 30 * 24 * 3600, defaultSeconds: 24 * 3600 } as const;
+export const TOKEN_LIFETIME = {
+  minSeconds: 60,
+  maxSeconds: 30 * 24 * 3600,
+  defaultSeconds: 24 * 3600,
+} as const;
 
 export interface IssueTokenInput {
   memberId: string;
@@ -22,7 +26,9 @@ export interface IssuedToken {
 
 function requireAdmin(principal: Principal | null): void {
   if (principal?.role !== Role.ADMIN) {
-    throw new ForbiddenError(`Issuing tokens needs the admin role; this token has the ${principal?.role ?? 'no'} role`);
+    throw new ForbiddenError(
+      `Issuing tokens needs the admin role; this token has the ${principal?.role ?? 'no'} role`,
+    );
   }
 }
 
@@ -30,16 +36,29 @@ function requireAdmin(principal: Principal | null): void {
  * Issues a signed token for an existing member (admin only). The token names the member; its role
  * is re-read from the member document on every request, so it cannot outlive a demotion.
  */
-export async function issueToken(ctx: RequestContext, input: IssueTokenInput): Promise<IssuedToken> {
+export async function issueToken(
+  ctx: RequestContext,
+  input: IssueTokenInput,
+): Promise<IssuedToken> {
   requireAdmin(ctx.principal);
   const expiresIn = input.expiresIn ?? TOKEN_LIFETIME.defaultSeconds;
-  if (!Number.isInteger(expiresIn) || expiresIn < TOKEN_LIFETIME.minSeconds || expiresIn > TOKEN_LIFETIME.maxSeconds) {
+  if (
+    !Number.isInteger(expiresIn) ||
+    expiresIn < TOKEN_LIFETIME.minSeconds ||
+    expiresIn > TOKEN_LIFETIME.maxSeconds
+  ) {
     throw new BadUserInputError(
       `expires_in must be a whole number of seconds from ${TOKEN_LIFETIME.minSeconds} to ${TOKEN_LIFETIME.maxSeconds}, got ${String(expiresIn)}`,
-      [{ field: 'expires_in', message: `must be from ${TOKEN_LIFETIME.minSeconds} to ${TOKEN_LIFETIME.maxSeconds} seconds, got ${String(expiresIn)}` }],
+      [
+        {
+          field: 'expires_in',
+          message: `must be from ${TOKEN_LIFETIME.minSeconds} to ${TOKEN_LIFETIME.maxSeconds} seconds, got ${String(expiresIn)}`,
+        },
+      ],
     );
   }
-  if (!ctx.tokenSigner) throw new Error('issueToken needs ctx.tokenSigner; the context builder sets it');
+  if (!ctx.tokenSigner)
+    throw new Error('issueToken needs ctx.tokenSigner; the context builder sets it');
   const member = await MemberModel.findById(input.memberId, { role: 1 }).lean();
   if (!member) throw new NotFoundError(`Member ${input.memberId} not found`);
   const { token, expiresAt } = await ctx.tokenSigner.sign(member._id, member.role, expiresIn);

@@ -22,9 +22,12 @@ async function main(): Promise<void> {
     dataDir: options.dataDir,
     credential: access.kind === 'open' ? null : access.credential,
   });
-  for (const line of publishStoreAccess(options.dataDir, access, server)) process.stdout.write(`${line}\n`);
+  for (const line of publishStoreAccess(options.dataDir, access, server))
+    process.stdout.write(`${line}\n`);
   // Last, so whoever waits for this line has everything printed before it.
-  process.stdout.write(`embedded MongoDB-compatible store listening on ${server.host}:${server.port} (data in ${options.dataDir})\n`);
+  process.stdout.write(
+    `embedded MongoDB-compatible store listening on ${server.host}:${server.port} (data in ${options.dataDir})\n`,
+  );
   const shutdown = (signal: string): void => {
     process.stdout.write(`${signal}: stopping\n`);
     server.stop().then(

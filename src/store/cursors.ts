@@ -57,7 +57,11 @@ export class CursorRegistry {
   }
 
   /** Takes the first batch of `docs`; opens a cursor for the rest unless there is none. */
-  open(ns: string, docs: Document[], opts: { batchSize?: number; singleBatch?: boolean; noTimeout?: boolean }): Batch {
+  open(
+    ns: string,
+    docs: Document[],
+    opts: { batchSize?: number; singleBatch?: boolean; noTimeout?: boolean },
+  ): Batch {
     const size = opts.batchSize && opts.batchSize > 0 ? opts.batchSize : DEFAULT_FIRST_BATCH;
     const batch = takeBatch(docs, 0, opts.batchSize === 0 ? 0 : size);
     if (batch.length === docs.length || opts.singleBatch) return { docs: batch, id: Long.ZERO };
@@ -77,9 +81,16 @@ export class CursorRegistry {
     const cursor = this.cursors.get(id);
     if (!cursor) throw new StoreError('CursorNotFound', `cursor id ${id} not found`);
     if (cursor.ns !== ns) {
-      throw new StoreError('Unauthorized', `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`);
+      throw new StoreError(
+        'Unauthorized',
+        `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`,
+      );
     }
-    const batch = takeBatch(cursor.docs, cursor.position, batchSize && batchSize > 0 ? batchSize : Infinity);
+    const batch = takeBatch(
+      cursor.docs,
+      cursor.position,
+      batchSize && batchSize > 0 ? batchSize : Infinity,
+    );
     cursor.position += batch.length;
     cursor.lastUsed = Date.now();
     if (cursor.position >= cursor.docs.length) {
@@ -120,7 +131,8 @@ export class CursorRegistry {
   private newId(): bigint {
     // Positive 63-bit ids, never 0 (0 means "exhausted" on the wire).
     let id = 0n;
-    while (id === 0n || this.cursors.has(id)) id = randomBytes(8).readBigInt64LE() & 0x7fffffffffffffffn;
+    while (id === 0n || this.cursors.has(id))
+      id = randomBytes(8).readBigInt64LE() & 0x7fffffffffffffffn;
     return id;
   }
 }

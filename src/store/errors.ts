@@ -104,7 +104,8 @@ export function asStoreError(err: unknown): StoreError | null {
   if (err instanceof StoreError) return err;
   if (err instanceof Error && err.constructor.name === 'MingoError') {
     const stage = /(?:unknown|unregistered) pipeline operator:? '?(\$\w+)/i.exec(err.message);
-    if (stage) return new StoreError('Location40324', `Unrecognized pipeline stage name: '${stage[1]}'`);
+    if (stage)
+      return new StoreError('Location40324', `Unrecognized pipeline stage name: '${stage[1]}'`);
     return new StoreError('BadValue', err.message);
   }
   return null;
@@ -119,4 +120,5 @@ export function errorReply(err: unknown): Document {
 }
 
 export const badValue = (message: string): StoreError => new StoreError('BadValue', message);
-export const typeMismatch = (message: string): StoreError => new StoreError('TypeMismatch', message);
+export const typeMismatch = (message: string): StoreError =>
+  new StoreError('TypeMismatch', message);

@@ -73,7 +73,8 @@ export class RequestHandler extends EventEmitter<HandlerEvents> {
   /** Runs one command document; always resolves to a reply (ok: 1 or an error reply). */
   async runCommand(db: string, body: Document, connection: ConnectionInfo): Promise<Document> {
     const name = Object.keys(body)[0];
-    if (name === undefined) return errorReply(new StoreError('Location40414', 'no command name in an empty document'));
+    if (name === undefined)
+      return errorReply(new StoreError('Location40414', 'no command name in an empty document'));
     try {
       this.emit('command', name, db, body);
       const command = findCommandByName(name);
@@ -83,11 +84,21 @@ export class RequestHandler extends EventEmitter<HandlerEvents> {
       }
       // A standalone mongod refuses every transaction number (and so every transaction).
       if (body.txnNumber !== undefined) {
-        throw new StoreError('IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos');
+        throw new StoreError(
+          'IllegalOperation',
+          'Transaction numbers are only allowed on a replica set member or mongos',
+        );
       }
       validateDbName(db);
       if (!command) throw new StoreError('CommandNotFound', `no such command: '${name}'`);
-      const ctx: CommandContext = { db, body, catalog: this.catalog, cursors: this.cursors, parameters: this.parameters, connection };
+      const ctx: CommandContext = {
+        db,
+        body,
+        catalog: this.catalog,
+        cursors: this.cursors,
+        parameters: this.parameters,
+        connection,
+      };
       const result = await command.run(ctx);
       return { ...result, ok: 1 };
     } catch (err) {

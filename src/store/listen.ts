@@ -29,14 +29,18 @@ export async function listenTcp(server: Server, host: string, port: number): Pro
  */
 export async function listenSocket(server: Server, path: string): Promise<void> {
   if (!fitsSocketPath(path)) {
-    throw new Error(`socket path ${path} is longer than a Unix socket path may be; choose a shorter one`);
+    throw new Error(
+      `socket path ${path} is longer than a Unix socket path may be; choose a shorter one`,
+    );
   }
   try {
     await listen(server, (done) => server.listen(path, done));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
-    if (!lstatSync(path).isSocket()) throw new Error(`${path} exists and is not a socket; refusing to replace it`, { cause: err });
-    if (await answers(path)) throw new Error(`${path} is in use by a running server`, { cause: err });
+    if (!lstatSync(path).isSocket())
+      throw new Error(`${path} exists and is not a socket; refusing to replace it`, { cause: err });
+    if (await answers(path))
+      throw new Error(`${path} is in use by a running server`, { cause: err });
     unlinkSync(path);
     await listen(server, (done) => server.listen(path, done));
   }

@@ -103,7 +103,15 @@ export class EmbeddedMongoServer extends EventEmitter<ServerEvents> {
         const host = options.host ?? '127.0.0.1';
         listening = { kind: 'tcp', host, port: await listenTcp(server, host, options.port ?? 0) };
       }
-      return new EmbeddedMongoServer(server, catalog, cursors, handler, authenticator, listening, ttlMonitor);
+      return new EmbeddedMongoServer(
+        server,
+        catalog,
+        cursors,
+        handler,
+        authenticator,
+        listening,
+        ttlMonitor,
+      );
     } catch (err) {
       server.close();
       if (place?.tempDir) await rm(place.tempDir, { recursive: true, force: true });
@@ -119,7 +127,8 @@ export class EmbeddedMongoServer extends EventEmitter<ServerEvents> {
    * Without credentials: clients add their own (`mongodb://user:password@…/?authSource=admin`).
    */
   get uri(): string {
-    if (this.listening.kind === 'socket') return `mongodb://${encodeURIComponent(this.listening.path)}/`;
+    if (this.listening.kind === 'socket')
+      return `mongodb://${encodeURIComponent(this.listening.path)}/`;
     const { host, port } = this.listening;
     return `mongodb://${host.includes(':') ? `[${host}]` : host}:${port}/`;
   }
@@ -185,7 +194,9 @@ export class EmbeddedMongoServer extends EventEmitter<ServerEvents> {
     const connection = {
       id: this.nextConnectionId++,
       // What mongod reports for a client on its Unix socket, which has no address.
-      remoteAddress: socket.remoteAddress ? `${socket.remoteAddress}:${socket.remotePort}` : 'anonymous unix socket',
+      remoteAddress: socket.remoteAddress
+        ? `${socket.remoteAddress}:${socket.remotePort}`
+        : 'anonymous unix socket',
       auth: this.authenticator.forConnection(),
     };
     const reader = new FrameReader();

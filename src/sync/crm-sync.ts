@@ -6,7 +6,12 @@ import type { HubSpotClient } from '../crm/hubspot/hubspot-client';
 import { hubSpotClientFromConfig, type HubSpotClientOptions } from '../crm/hubspot/hubspot-client';
 import { ConflictError } from '../errors';
 import type { ImportQueue } from '../import/import-queue';
-import { CrmSyncStateModel, HUBSPOT_SYNC_STATE_ID, type CrmSyncLease, type CrmSyncStateDoc } from '../models/crm-sync-state.model';
+import {
+  CrmSyncStateModel,
+  HUBSPOT_SYNC_STATE_ID,
+  type CrmSyncLease,
+  type CrmSyncStateDoc,
+} from '../models/crm-sync-state.model';
 import { CrmSyncModel, type CrmSyncMode, type CrmSyncTrigger } from '../models/crm-sync.model';
 import type { CrmImportResult, ImportProgress } from '../services/import.service';
 import { importSynced } from './import-synced';
@@ -29,7 +34,10 @@ export interface CrmSyncResult {
 }
 
 export interface CrmSyncOptions {
-  config: Pick<GatewayConfig, 'hubspotToken' | 'hubspotBaseUrl' | 'syncLeaseSeconds' | 'snapshotRetentionDays'>;
+  config: Pick<
+    GatewayConfig,
+    'hubspotToken' | 'hubspotBaseUrl' | 'syncLeaseSeconds' | 'snapshotRetentionDays'
+  >;
   /** The instance's import queue (DataAccess.imports). */
   queue: ImportQueue;
   /** Names the holder of the lease in status answers, e.g. `gateway` or `cli`. */
@@ -88,7 +96,9 @@ export class CrmSync {
   ): Promise<CrmSyncResult | null> {
     const client = this.#client;
     if (client === null) {
-      throw new ConflictError('The HubSpot sync is not configured: set HUBSPOT_TOKEN to a HubSpot access token (docs/hubspot-sync.md)');
+      throw new ConflictError(
+        'The HubSpot sync is not configured: set HUBSPOT_TOKEN to a HubSpot access token (docs/hubspot-sync.md)',
+      );
     }
     const syncId = randomUUID();
     const startedAt = new Date(this.#now());
@@ -96,23 +106,33 @@ export class CrmSync {
     if (!taken.acquired) {
       const why = busyMessage(taken.holder);
       if (trigger !== 'schedule') throw new ConflictError(why);
-      await CrmSyncModel.create({ _id: syncId, trigger, outcome: 'skipped', startedAt, finishedAt: startedAt, error: why });
+      await CrmSyncModel.create({
+        _id: syncId,
+        trigger,
+        outcome: 'skipped',
+        startedAt,
+        finishedAt: startedAt,
+        error: why,
+      });
       return null;
     }
 
     let lost = false;
-    const renewal = setInterval(() => {
-      this.#lease.renew(syncId).then(
-        (held) => {
-          if (!held) lost = true;
-        },
-        // The database did not answer: the next renewal tries again, the expiry decides.
-        () => undefined,
-      );
-    }, Math.max(1000, Math.floor(this.#ttlMs / 3)));
+    const renewal = setInterval(
+      () => {
+        this.#lease.renew(syncId).then(
+          (held) => {
+            if (!held) lost = true;
+          },
+          // The database did not answer: the next renewal tries again, the expiry decides.
+          () => undefined,
+        );
+      },
+      Math.max(1000, Math.floor(this.#ttlMs / 3)),
+    );
     renewal.unref();
 
-    let mode: CrmSyncMode | null = null;
+    let mode: CrmSyncMode;
     try {
       // Runs left `running` by a process that died: the lease was theirs, now it is ours.
       await CrmSyncModel.updateMany(
@@ -122,12 +142,18 @@ export class CrmSync {
       await CrmSyncModel.create({ _id: syncId, trigger, outcome: 'running', startedAt });
       const state = await CrmSyncStateModel.findById(HUBSPOT_SYNC_STATE_ID).lean<CrmSyncStateDoc>();
       const previousMark = state?.highWaterMark ?? null;
-      const since = previousMark === null ? null : new Date(previousMark.getTime() - HIGH_WATER_OVERLAP_MS);
+      const since =
+        previousMark === null ? null : new Date(previousMark.getTime() - HIGH_WATER_OVERLAP_MS);
       mode = since === null ? 'full' : 'incremental';
       await CrmSyncModel.updateOne({ _id: syncId }, { $set: { mode } });
 
       const onProgress = options.onProgress ?? (() => undefined);
-      const read = await readHubSpot(client, since, (what, count) => onProgress({ step: 'reading', what, count }), this.#now);
+      const read = await readHubSpot(
+        client,
+        since,
+        (what, count) => onProgress({ step: 'reading', what, count }),
+        this.#now,
+      );
       if (lost) throw new SyncLeaseLostError();
       const result = await importSynced(principal, read, {
         force: options.force === true,
@@ -141,7 +167,11 @@ export class CrmSync {
       });
       const mark = laterOf(state?.highWaterMark ?? null, read.highWaterMark);
       // Fenced: a sync that lost its lease does not move the mark of the one that took it.
-      await this.#lease.commit(syncId, { highWaterMark: mark, snapshotId: result.snapshotId, committedAt: new Date(this.#now()) });
+      await this.#lease.commit(syncId, {
+        highWaterMark: mark,
+        snapshotId: result.snapshotId,
+        committedAt: new Date(this.#now()),
+      });
       await CrmSyncModel.updateOne(
         { _id: syncId },
         {
@@ -161,7 +191,13 @@ export class CrmSync {
       const answered = syncError(error);
       await CrmSyncModel.updateOne(
         { _id: syncId },
-        { $set: { outcome: 'failed', finishedAt: new Date(this.#now()), error: failureMessage(answered) } },
+        {
+          $set: {
+            outcome: 'failed',
+            finishedAt: new Date(this.#now()),
+            error: failureMessage(answered),
+          },
+        },
       ).catch(() => undefined);
       throw answered;
     } finally {
@@ -172,7 +208,8 @@ export class CrmSync {
 }
 
 /** What a run left `running` by a process that stopped is recorded with. */
-export const INTERRUPTED = 'interrupted: the process running it stopped before it finished; nothing of it was kept';
+export const INTERRUPTED =
+  'interrupted: the process running it stopped before it finished; nothing of it was kept';
 
 function busyMessage(holder: CrmSyncLease | null): string {
   if (holder === null) return 'A HubSpot sync is already running; try again when it has finished';

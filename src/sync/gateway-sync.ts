@@ -16,7 +16,12 @@ export interface GatewaySync {
 }
 
 /** Scheduled syncs run with an admin's rights, as the CLI does: whoever configured the schedule is one. */
-const SCHEDULE_PRINCIPAL: Principal = { subject: 'sync-schedule', role: Role.ADMIN, memberId: null, teamId: null };
+const SCHEDULE_PRINCIPAL: Principal = {
+  subject: 'sync-schedule',
+  role: Role.ADMIN,
+  memberId: null,
+  teamId: null,
+};
 
 /**
  * Makes the instance's sync and, with SYNC_INTERVAL_MINUTES, its schedule, started when the app
@@ -25,13 +30,25 @@ const SCHEDULE_PRINCIPAL: Principal = { subject: 'sync-schedule', role: Role.ADM
 export function createGatewaySync(
   app: FastifyInstance,
   options: {
-    config: Pick<GatewayConfig, 'hubspotToken' | 'hubspotBaseUrl' | 'syncLeaseSeconds' | 'syncIntervalMinutes' | 'snapshotRetentionDays'>;
+    config: Pick<
+      GatewayConfig,
+      | 'hubspotToken'
+      | 'hubspotBaseUrl'
+      | 'syncLeaseSeconds'
+      | 'syncIntervalMinutes'
+      | 'snapshotRetentionDays'
+    >;
     queue: ImportQueue;
     logger: Pick<Logger, 'info' | 'warn'>;
     clientOptions?: Omit<HubSpotClientOptions, 'baseUrl' | 'token'>;
   },
 ): GatewaySync {
-  const sync = new CrmSync({ config: options.config, queue: options.queue, role: 'gateway', clientOptions: options.clientOptions });
+  const sync = new CrmSync({
+    config: options.config,
+    queue: options.queue,
+    role: 'gateway',
+    clientOptions: options.clientOptions,
+  });
   const minutes = options.config.syncIntervalMinutes;
   if (minutes === 0 || !sync.configured) return { sync, scheduler: null };
   const scheduler = new SyncScheduler(sync, minutes * 60_000, SCHEDULE_PRINCIPAL, options.logger);

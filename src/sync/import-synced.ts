@@ -1,6 +1,10 @@
 import type { Principal } from '../auth/principal';
 import type { ImportQueue } from '../import/import-queue';
-import { importCrmData, type CrmImportResult, type ImportProgress } from '../services/import.service';
+import {
+  importCrmData,
+  type CrmImportResult,
+  type ImportProgress,
+} from '../services/import.service';
 import type { HubSpotRead } from './read-hubspot';
 
 /**
@@ -10,11 +14,21 @@ import type { HubSpotRead } from './read-hubspot';
 export function importSynced(
   principal: Principal,
   read: HubSpotRead,
-  options: { force: boolean; queue: ImportQueue; retentionDays: number; onProgress: (progress: ImportProgress) => void },
+  options: {
+    force: boolean;
+    queue: ImportQueue;
+    retentionDays: number;
+    onProgress: (progress: ImportProgress) => void;
+  },
 ): Promise<CrmImportResult> {
   return importCrmData(
     principal,
-    { ...read.documents, homeCurrency: read.homeCurrency ?? undefined, mode: read.mode, force: options.force },
+    {
+      ...read.documents,
+      homeCurrency: read.homeCurrency ?? undefined,
+      mode: read.mode,
+      force: options.force,
+    },
     { queue: options.queue, retentionDays: options.retentionDays, onProgress: options.onProgress },
   );
 }

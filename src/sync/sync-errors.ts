@@ -7,7 +7,8 @@ import { BadGatewayError, ErrorWithCode } from '../errors';
  * else is unexpected and stays as it is (500 at the edge).
  */
 export function syncError(error: unknown): unknown {
-  if (error instanceof HubSpotAuthError) return new BadGatewayError(`HubSpot authentication failed: ${error.message}`);
+  if (error instanceof HubSpotAuthError)
+    return new BadGatewayError(`HubSpot authentication failed: ${error.message}`);
   if (error instanceof HubSpotError) return new BadGatewayError(error.message);
   return error;
 }
@@ -21,7 +22,9 @@ export function failureMessage(error: unknown): string {
 /** Thrown into the import when the lease was lost: the import then discards what it wrote. */
 export class SyncLeaseLostError extends Error {
   constructor() {
-    super('the sync lost its lease (its process stalled past SYNC_LEASE_SECONDS and another sync took over); nothing was kept');
+    super(
+      'the sync lost its lease (its process stalled past SYNC_LEASE_SECONDS and another sync took over); nothing was kept',
+    );
     this.name = 'SyncLeaseLostError';
   }
 }

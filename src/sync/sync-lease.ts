@@ -1,6 +1,11 @@
 // trusted(): the operators here are ours, never client input (filters are sanitised globally).
 import { trusted } from 'mongoose';
-import { CrmSyncStateModel, HUBSPOT_SYNC_STATE_ID, type CrmSyncLease, type CrmSyncStateDoc } from '../models/crm-sync-state.model';
+import {
+  CrmSyncStateModel,
+  HUBSPOT_SYNC_STATE_ID,
+  type CrmSyncLease,
+  type CrmSyncStateDoc,
+} from '../models/crm-sync-state.model';
 
 /** MongoDB's duplicate key error: the upsert of a taken lease met the existing state document. */
 const DUPLICATE_KEY = 11000;
@@ -19,12 +24,21 @@ export class SyncLease {
   ) {}
 
   /** Takes the lease for `syncId`; the lease that holds it otherwise (null if taken meanwhile and gone). */
-  async acquire(syncId: string): Promise<{ acquired: true } | { acquired: false; holder: CrmSyncLease | null }> {
+  async acquire(
+    syncId: string,
+  ): Promise<{ acquired: true } | { acquired: false; holder: CrmSyncLease | null }> {
     const now = new Date(this.now());
-    const lease: CrmSyncLease = { owner: this.owner, syncId, expiresAt: new Date(now.getTime() + this.ttlMs) };
+    const lease: CrmSyncLease = {
+      owner: this.owner,
+      syncId,
+      expiresAt: new Date(now.getTime() + this.ttlMs),
+    };
     try {
       await CrmSyncStateModel.findOneAndUpdate(
-        { _id: HUBSPOT_SYNC_STATE_ID, $or: [{ lease: null }, { 'lease.expiresAt': trusted({ $lte: now }) }] },
+        {
+          _id: HUBSPOT_SYNC_STATE_ID,
+          $or: [{ lease: null }, { 'lease.expiresAt': trusted({ $lte: now }) }],
+        },
         { $set: { lease } },
         { upsert: true },
       ).lean();
@@ -46,13 +60,22 @@ export class SyncLease {
   }
 
   /** Records a committed sync's high-water mark, if the lease is still this sync's; false otherwise. */
-  async commit(syncId: string, mark: { highWaterMark: Date | null; snapshotId: string; committedAt: Date }): Promise<boolean> {
-    const result = await CrmSyncStateModel.updateOne({ _id: HUBSPOT_SYNC_STATE_ID, 'lease.syncId': syncId }, { $set: mark });
+  async commit(
+    syncId: string,
+    mark: { highWaterMark: Date | null; snapshotId: string; committedAt: Date },
+  ): Promise<boolean> {
+    const result = await CrmSyncStateModel.updateOne(
+      { _id: HUBSPOT_SYNC_STATE_ID, 'lease.syncId': syncId },
+      { $set: mark },
+    );
     return result.matchedCount === 1;
   }
 
   /** Frees the lease, if it is still this sync's. */
   async release(syncId: string): Promise<void> {
-    await CrmSyncStateModel.updateOne({ _id: HUBSPOT_SYNC_STATE_ID, 'lease.syncId': syncId }, { $set: { lease: null } });
+    await CrmSyncStateModel.updateOne(
+      { _id: HUBSPOT_SYNC_STATE_ID, 'lease.syncId': syncId },
+      { $set: { lease: null } },
+    );
   }
 }

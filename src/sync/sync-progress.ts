@@ -1,7 +1,12 @@
 import { createProgressReporter } from '../import/progress-reporter';
 import type { SyncProgress } from './crm-sync';
 
-const READ_LABEL = { pipelines: 'pipelines', owners: 'owners', deals: 'deals', archived: 'archived deals' } as const;
+const READ_LABEL = {
+  pipelines: 'pipelines',
+  owners: 'owners',
+  deals: 'deals',
+  archived: 'archived deals',
+} as const;
 
 /**
  * Progress output of `npm run sync`: one line per HubSpot read step (what was read, how many),

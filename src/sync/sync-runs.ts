@@ -1,7 +1,11 @@
 // trusted(): the operators here are ours, never client input (filters are sanitised globally).
 import { trusted } from 'mongoose';
 import type { ReadNotes } from '../data/request-data';
-import { CrmSyncStateModel, HUBSPOT_SYNC_STATE_ID, type CrmSyncStateDoc } from '../models/crm-sync-state.model';
+import {
+  CrmSyncStateModel,
+  HUBSPOT_SYNC_STATE_ID,
+  type CrmSyncStateDoc,
+} from '../models/crm-sync-state.model';
 import { CrmSyncModel, type CrmSyncDoc } from '../models/crm-sync.model';
 
 /** Runs kept: enough to look back over days of a frequent schedule; the rest is removed. */
@@ -9,7 +13,11 @@ export const KEPT_SYNC_RUNS = 200;
 
 /** Removes all but the KEPT_SYNC_RUNS most recent runs. */
 export async function pruneSyncRuns(): Promise<void> {
-  const oldestKept = await CrmSyncModel.find({}, { startedAt: 1 }).sort({ startedAt: -1 }).skip(KEPT_SYNC_RUNS - 1).limit(1).lean();
+  const oldestKept = await CrmSyncModel.find({}, { startedAt: 1 })
+    .sort({ startedAt: -1 })
+    .skip(KEPT_SYNC_RUNS - 1)
+    .limit(1)
+    .lean();
   const cut = oldestKept[0]?.startedAt;
   if (cut !== undefined) await CrmSyncModel.deleteMany({ startedAt: trusted({ $lt: cut }) });
 }
@@ -25,7 +33,11 @@ export interface LatestSyncRead {
  * The run under way, else the run finished last. A run still `running` whose lease is gone (its
  * process died) is answered as failed, as the next sync will record it.
  */
-export async function readLatestSync(notes: ReadNotes, now: number, interrupted: string): Promise<LatestSyncRead> {
+export async function readLatestSync(
+  notes: ReadNotes,
+  now: number,
+  interrupted: string,
+): Promise<LatestSyncRead> {
   // The status depends on the clock (a lease that ran out, the next run) as much as on the data.
   notes.noteUnkeepable();
   const [running, state] = await Promise.all([
@@ -37,6 +49,8 @@ export async function readLatestSync(notes: ReadNotes, now: number, interrupted:
     const alive = lease !== null && lease.syncId === running._id && lease.expiresAt.getTime() > now;
     return { run: alive ? running : { ...running, outcome: 'failed', error: interrupted }, state };
   }
-  const finished = await CrmSyncModel.findOne({ outcome: trusted({ $ne: 'running' }) }).sort({ finishedAt: -1 }).lean<CrmSyncDoc>();
+  const finished = await CrmSyncModel.findOne({ outcome: trusted({ $ne: 'running' }) })
+    .sort({ finishedAt: -1 })
+    .lean<CrmSyncDoc>();
   return { run: finished, state };
 }

@@ -58,10 +58,19 @@ export class SyncScheduler {
       .run(this.principal, 'schedule')
       .then(
         (result) => {
-          if (result === null) this.logger.info('scheduled HubSpot sync skipped: another sync is running');
-          else this.logger.info({ syncId: result.syncId, mode: result.mode, snapshotId: result.import.snapshotId }, 'scheduled HubSpot sync committed');
+          if (result === null)
+            this.logger.info('scheduled HubSpot sync skipped: another sync is running');
+          else
+            this.logger.info(
+              { syncId: result.syncId, mode: result.mode, snapshotId: result.import.snapshotId },
+              'scheduled HubSpot sync committed',
+            );
         },
-        (error: unknown) => this.logger.warn({ err: error }, `scheduled HubSpot sync failed: ${(error as Error).message}`),
+        (error: unknown) =>
+          this.logger.warn(
+            { err: error },
+            `scheduled HubSpot sync failed: ${(error as Error).message}`,
+          ),
       )
       .finally(() => {
         this.#running = null;

@@ -32,7 +32,11 @@ export async function syncCrmData(
 }
 
 /** The latest sync, the high-water mark and the next scheduled run (GET /crm/syncs/latest). Admin only. */
-export async function latestCrmSync(principal: Principal, gateway: GatewaySync, notes: ReadNotes): Promise<CrmSyncStatus> {
+export async function latestCrmSync(
+  principal: Principal,
+  gateway: GatewaySync,
+  notes: ReadNotes,
+): Promise<CrmSyncStatus> {
   requireAdmin(principal, 'read the HubSpot sync status');
   const { run, state } = await readLatestSync(notes, Date.now(), INTERRUPTED);
   return {

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { getMetadataStorage } from 'class-validator';
+import type { ClassType } from './class-type';
 
 const NUMERIC = /^-?(\d+(\.\d+)?|\.\d+)([eE][+-]?\d+)?$/;
 const NUMBER_RULES = new Set(['isInt', 'isNumber', 'min', 'max', 'isPositive', 'isNegative']);
@@ -10,7 +11,7 @@ type Kind = 'number' | 'boolean' | 'array' | 'other';
  * The kind a property expects: from its TypeScript design type when emitted, else from its
  * class-validator rules (`limit = 20` has no emitted design type under isolatedModules).
  */
-function kindOf(cls: Function, key: string): Kind {
+function kindOf(cls: ClassType, key: string): Kind {
   const type: unknown = Reflect.getMetadata('design:type', cls.prototype, key);
   if (type === Number) return 'number';
   if (type === Boolean) return 'boolean';
@@ -34,7 +35,14 @@ function coerceOne(kind: Kind, value: unknown): unknown {
   if (kind === 'array') {
     // `metrics=a,b`, repeated `metrics=a&metrics=b`, or both: one flat list.
     const parts = Array.isArray(value) ? value : [value];
-    return parts.flatMap((part) => (typeof part === 'string' ? part.split(',').map((s) => s.trim()).filter((s) => s !== '') : [part]));
+    return parts.flatMap((part) =>
+      typeof part === 'string'
+        ? part
+            .split(',')
+            .map((s) => s.trim())
+            .filter((s) => s !== '')
+        : [part],
+    );
   }
   // Anything else stays as it came, so validation can say what was expected and what came.
   return value;
@@ -44,10 +52,18 @@ function coerceOne(kind: Kind, value: unknown): unknown {
  * Query strings carry only text: turns the values of number, boolean and list properties of
  * `cls` into those types when they parse cleanly; everything else is left for validation.
  */
-export function coerceQuery(cls: Function, query: Record<string, unknown>): Record<string, unknown> {
+export function coerceQuery(
+  cls: ClassType,
+  query: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(query)) {
-    Object.defineProperty(out, key, { value: coerceOne(kindOf(cls, key), query[key]), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, key, {
+      value: coerceOne(kindOf(cls, key), query[key]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }

@@ -13,7 +13,9 @@ export function describeValue(value: unknown): string {
     case 'boolean':
       return `boolean ${String(value)}`;
     case 'object':
-      return value instanceof Date ? `date ${Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString()}` : 'an object';
+      return value instanceof Date
+        ? `date ${Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString()}`
+        : 'an object';
     default:
       return typeof value;
   }

@@ -8,7 +8,13 @@ const LONE_SURROGATE = /\p{Cs}/u;
 
 /** Objects whose own keys are walked; Dates, Buffers and the like are leaves. */
 function isWalkable(value: object): boolean {
-  return !(value instanceof Date || value instanceof RegExp || ArrayBuffer.isView(value) || value instanceof Map || value instanceof Set);
+  return !(
+    value instanceof Date ||
+    value instanceof RegExp ||
+    ArrayBuffer.isView(value) ||
+    value instanceof Map ||
+    value instanceof Set
+  );
 }
 
 /**
@@ -19,29 +25,47 @@ function isWalkable(value: object): boolean {
  */
 export function inspectRaw(raw: unknown, rootPath = ''): FieldError[] {
   const errors: FieldError[] = [];
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: raw, path: rootPath, depth: 0 }];
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [
+    { value: raw, path: rootPath, depth: 0 },
+  ];
   while (stack.length > 0 && errors.length < 20) {
     const { value, path, depth } = stack.pop()!;
     const field = path === '' ? '(input)' : path;
     if (typeof value === 'number') {
-      if (!Number.isFinite(value)) errors.push({ field, message: `expected a finite number, got ${describeValue(value)}` });
+      if (!Number.isFinite(value))
+        errors.push({ field, message: `expected a finite number, got ${describeValue(value)}` });
       continue;
     }
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) errors.push({ field, message: 'expected text without NUL bytes, got a string containing \\u0000' });
-      else if (LONE_SURROGATE.test(value)) errors.push({ field, message: 'expected well-formed Unicode text, got a lone surrogate (\\ud800–\\udfff)' });
+      if (value.includes('\u0000'))
+        errors.push({
+          field,
+          message: 'expected text without NUL bytes, got a string containing \\u0000',
+        });
+      else if (LONE_SURROGATE.test(value))
+        errors.push({
+          field,
+          message: 'expected well-formed Unicode text, got a lone surrogate (\\ud800–\\udfff)',
+        });
       else if (value.length > INPUT_LIMITS.maxStringLength) {
-        errors.push({ field, message: `expected at most ${INPUT_LIMITS.maxStringLength} characters, got ${value.length}` });
+        errors.push({
+          field,
+          message: `expected at most ${INPUT_LIMITS.maxStringLength} characters, got ${value.length}`,
+        });
       }
       continue;
     }
     if (value === null || typeof value !== 'object' || !isWalkable(value)) continue;
     if (depth >= INPUT_LIMITS.maxDepth) {
-      errors.push({ field, message: `expected at most ${INPUT_LIMITS.maxDepth} levels of nesting, got deeper input` });
+      errors.push({
+        field,
+        message: `expected at most ${INPUT_LIMITS.maxDepth} levels of nesting, got deeper input`,
+      });
       continue;
     }
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i -= 1) stack.push({ value: value[i], path: joinPath(path, i), depth: depth + 1 });
+      for (let i = value.length - 1; i >= 0; i -= 1)
+        stack.push({ value: value[i], path: joinPath(path, i), depth: depth + 1 });
       continue;
     }
     const keys = Object.keys(value);
@@ -53,7 +77,11 @@ export function inspectRaw(raw: unknown, rootPath = ''): FieldError[] {
       } else if (FORBIDDEN_KEYS.has(key)) {
         errors.push({ field: keyPath, message: `the key "${key}" is not allowed` });
       } else {
-        stack.push({ value: (value as Record<string, unknown>)[key], path: keyPath, depth: depth + 1 });
+        stack.push({
+          value: (value as Record<string, unknown>)[key],
+          path: keyPath,
+          depth: depth + 1,
+        });
       }
     }
   }

@@ -7,4 +7,8 @@ export const INPUT_LIMITS = {
 } as const;
 
 /** Keys that would reach Object.prototype or a constructor if merged into an object. */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set([
+  '__proto__',
+  'constructor',
+  'prototype',
+]);

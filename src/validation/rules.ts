@@ -16,6 +16,7 @@ import {
 } from 'class-validator';
 import { ROLES } from '../auth/role';
 import { PERIOD_UNITS } from '../domain/period';
+import type { ClassType } from './class-type';
 
 /**
  * Shared input rules, written once and used by the REST input classes (snake_case) and the
@@ -31,7 +32,9 @@ function compose(...decorators: PropertyDecorator[]): PropertyDecorator {
 const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
 
 export function isCurrencyCode(value: unknown): boolean {
-  return typeof value === 'string' && /^[A-Za-z]{3}$/.test(value) && CURRENCIES.has(value.toUpperCase());
+  return (
+    typeof value === 'string' && /^[A-Za-z]{3}$/.test(value) && CURRENCIES.has(value.toUpperCase())
+  );
 }
 
 /** An ISO 4217 alphabetic code in any case (`eur`, `EUR`); services store it upper-case. */
@@ -70,7 +73,9 @@ export const ENTITY_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 export function IsEntityId(): PropertyDecorator {
   return compose(
     IsString({ message: 'must be an id (a string)' }),
-    Matches(ENTITY_ID_PATTERN, { message: 'must be an id of 1–128 letters, digits, "_", ".", ":" or "-"' }),
+    Matches(ENTITY_ID_PATTERN, {
+      message: 'must be an id of 1–128 letters, digits, "_", ".", ":" or "-"',
+    }),
   );
 }
 
@@ -80,12 +85,15 @@ export function IsTargetAmounts(): PropertyDecorator {
     IsArray({ message: 'must be a list of amounts' }),
     ArrayMinSize(1, { message: 'must hold at least one amount' }),
     ArrayMaxSize(52, { message: 'must hold at most 52 amounts' }),
-    IsNumber({ allowNaN: false, allowInfinity: false }, { each: true, message: 'must hold only numbers' }),
+    IsNumber(
+      { allowNaN: false, allowInfinity: false },
+      { each: true, message: 'must hold only numbers' },
+    ),
     Min(0, { each: true, message: 'must hold only amounts of 0 or more' }),
   );
 }
 
 /** A nested input object of class `cls`, validated with the same rules (`memberOf: { team_id }`). */
-export function IsNestedInput(cls: () => Function): PropertyDecorator {
+export function IsNestedInput(cls: () => ClassType): PropertyDecorator {
   return compose(ValidateNested(), Type(cls) as PropertyDecorator);
 }

@@ -5,7 +5,9 @@ import { VALIDATOR_OPTIONS } from './options';
 import { invalidInput } from './validate-input';
 
 function hasRules(value: object): boolean {
-  return getMetadataStorage().getTargetValidationMetadatas(value.constructor, '', true, false).length > 0;
+  return (
+    getMetadataStorage().getTargetValidationMetadatas(value.constructor, '', true, false).length > 0
+  );
 }
 
 /**
@@ -18,7 +20,8 @@ export async function validateGraphQLArg(argValue: unknown): Promise<void> {
   if (rawErrors.length > 0) throw invalidInput('graphql', rawErrors);
   const items = Array.isArray(argValue) ? argValue : [argValue];
   for (const item of items) {
-    if (item === null || typeof item !== 'object' || item.constructor === Object || !hasRules(item)) continue;
+    if (item === null || typeof item !== 'object' || item.constructor === Object || !hasRules(item))
+      continue;
     const errors = await validate(item, VALIDATOR_OPTIONS);
     if (errors.length > 0) throw invalidInput('graphql', formatValidationErrors(errors));
   }

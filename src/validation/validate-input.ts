@@ -14,7 +14,11 @@ export interface ValidateInputOptions {
   source: InputSource;
 }
 
-const LABEL: Record<InputSource, string> = { query: 'query parameters', body: 'request body', graphql: 'arguments' };
+const LABEL: Record<InputSource, string> = {
+  query: 'query parameters',
+  body: 'request body',
+  graphql: 'arguments',
+};
 
 /** One BAD_USER_INPUT error listing every field problem, the first ones also in the message. */
 export function invalidInput(source: InputSource, fieldErrors: FieldError[]): BadUserInputError {
@@ -29,14 +33,21 @@ export function invalidInput(source: InputSource, fieldErrors: FieldError[]): Ba
  * over-long strings), then transformed (nested classes via `@Type`) and validated with the shared
  * options. Throws BadUserInputError naming each field path, what was expected and what came.
  */
-export async function validateInput<T extends object>(cls: new () => T, raw: unknown, options: ValidateInputOptions): Promise<T> {
+export async function validateInput<T extends object>(
+  cls: new () => T,
+  raw: unknown,
+  options: ValidateInputOptions,
+): Promise<T> {
   const rawErrors = inspectRaw(raw);
   if (rawErrors.length > 0) throw invalidInput(options.source, rawErrors);
   const input = raw === undefined || raw === null ? {} : raw;
   if (typeof input !== 'object' || Array.isArray(input)) {
-    throw invalidInput(options.source, [{ field: '(input)', message: `expected a JSON object, got ${describeValue(input)}` }]);
+    throw invalidInput(options.source, [
+      { field: '(input)', message: `expected a JSON object, got ${describeValue(input)}` },
+    ]);
   }
-  const plain = options.source === 'query' ? coerceQuery(cls, input as Record<string, unknown>) : input;
+  const plain =
+    options.source === 'query' ? coerceQuery(cls, input as Record<string, unknown>) : input;
   const instance = plainToInstance(cls, plain, { exposeDefaultValues: true });
   const errors = await validate(instance, VALIDATOR_OPTIONS);
   if (errors.length > 0) throw invalidInput(options.source, formatValidationErrors(errors));

@@ -15,7 +15,13 @@ function b64(value: object): string {
 describe('authentication', () => {
   let gw: TestGateway;
   let memberId: string;
-  const claims = () => ({ sub: memberId, role: 'admin', iss: 'pipeline-gateway', aud: 'pipeline-gateway', exp: Math.floor(Date.now() / 1000) + 600 });
+  const claims = () => ({
+    sub: memberId,
+    role: 'admin',
+    iss: 'pipeline-gateway',
+    aud: 'pipeline-gateway',
+    exp: Math.floor(Date.now() / 1000) + 600,
+  });
 
   beforeAll(async () => {
     gw = await startGateway();
@@ -27,14 +33,24 @@ describe('authentication', () => {
 
   async function rejected(authorization: string | undefined): Promise<void> {
     const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
-    const rest = await gw.request('POST', '/auth/tokens', { token: null, headers, body: { member_id: memberId } });
+    const rest = await gw.request('POST', '/auth/tokens', {
+      token: null,
+      headers,
+      body: { member_id: memberId },
+    });
     expect(rest.status).toBe(401);
     expect(rest.headers['www-authenticate']).toBe('Bearer');
     expect(rest.body).toEqual({ message: MESSAGE, success: false, statusCode: 401 });
-    const gql = await gw.request('POST', '/graphql', { token: null, headers, body: { query: VIEWER } });
+    const gql = await gw.request('POST', '/graphql', {
+      token: null,
+      headers,
+      body: { query: VIEWER },
+    });
     expect(gql.status).toBe(401);
     expect(gql.headers['www-authenticate']).toBe('Bearer');
-    expect(gql.body.errors).toEqual([{ message: MESSAGE, extensions: { code: 'UNAUTHENTICATED' } }]);
+    expect(gql.body.errors).toEqual([
+      { message: MESSAGE, extensions: { code: 'UNAUTHENTICATED' } },
+    ]);
   }
 
   it('rejects a request without a token', () => rejected(undefined));
@@ -45,23 +61,36 @@ describe('authentication', () => {
   });
   it('rejects garbage', () => rejected('Bearer not.a.jwt'));
   it('rejects an expired token', async () => {
-    const { token } = await gw.app.tokenSigner.sign(memberId, Role.MEMBER, 60, new Date(Date.now() - 3600_000));
+    const { token } = await gw.app.tokenSigner.sign(
+      memberId,
+      Role.MEMBER,
+      60,
+      new Date(Date.now() - 3600_000),
+    );
     await rejected(`Bearer ${token}`);
   });
   it('rejects a token signed with another key', async () => {
-    const other = new TokenSigner({ secret: new TextEncoder().encode('k'.repeat(40)), issuer: 'pipeline-gateway', audience: 'pipeline-gateway' });
+    const other = new TokenSigner({
+      secret: new TextEncoder().encode('k'.repeat(40)),
+      issuer: 'pipeline-gateway',
+      audience: 'pipeline-gateway',
+    });
     await rejected(`Bearer ${(await other.sign(memberId, Role.ADMIN, 600)).token}`);
   });
-  it('rejects alg none', () => rejected(`Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims())}.`));
+  it('rejects alg none', () =>
+    rejected(`Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims())}.`));
   it('rejects RS256 tokens', async () => {
     const { privateKey } = await generateKeyPair('RS256');
     const token = await new SignJWT(claims()).setProtectedHeader({ alg: 'RS256' }).sign(privateKey);
     await rejected(`Bearer ${token}`);
   });
   it('rejects a token for another issuer or audience', async () => {
-    const secret = (gw.app.tokenSigner as unknown as { options: { secret: Uint8Array } }).options.secret;
+    const secret = (gw.app.tokenSigner as unknown as { options: { secret: Uint8Array } }).options
+      .secret;
     for (const override of [{ iss: 'someone-else' }, { aud: 'another-api' }]) {
-      const token = await new SignJWT({ ...claims(), ...override }).setProtectedHeader({ alg: 'HS256' }).sign(secret);
+      const token = await new SignJWT({ ...claims(), ...override })
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(secret);
       await rejected(`Bearer ${token}`);
     }
   });
@@ -75,7 +104,9 @@ describe('authentication', () => {
 
   it('accepts the admin token', async () => {
     const res = await gw.graphql(VIEWER);
-    expect(res.body).toEqual({ data: { viewer: { subject: 'admin-token', role: 'ADMIN', memberId: null, teamId: null } } });
+    expect(res.body).toEqual({
+      data: { viewer: { subject: 'admin-token', role: 'ADMIN', memberId: null, teamId: null } },
+    });
   });
 
   it('takes role and team from the member document, not the token', async () => {
@@ -83,6 +114,11 @@ describe('authentication', () => {
     const token = await gw.tokenFor(id);
     await MemberModel.updateOne({ _id: id }, { $set: { role: Role.MANAGER, teamId: 'team-d' } });
     const res = await gw.graphql(VIEWER, undefined, token);
-    expect(res.body.data.viewer).toEqual({ subject: id, role: 'MANAGER', memberId: id, teamId: 'team-d' });
+    expect(res.body.data.viewer).toEqual({
+      subject: id,
+      role: 'MANAGER',
+      memberId: id,
+      teamId: 'team-d',
+    });
   });
 });

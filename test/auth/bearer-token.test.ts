@@ -8,14 +8,34 @@ describe('bearerToken', () => {
   });
 
   it('finds no token in anything else', () => {
-    for (const header of [undefined, null, 42, ['Bearer abc'], '', 'Bearer', 'Bearer ', 'Basic abc', 'Bearer a b', 'Bearer abc\u00e9', 'Bearerabc']) {
+    for (const header of [
+      undefined,
+      null,
+      42,
+      ['Bearer abc'],
+      '',
+      'Bearer',
+      'Bearer ',
+      'Basic abc',
+      'Bearer a b',
+      'Bearer abc\u00e9',
+      'Bearerabc',
+    ]) {
       expect(bearerToken(header)).toBeNull();
     }
   });
 
   // It remembers the last header it parsed: that memory must never answer for another header.
   it('answers each header for itself when headers alternate or repeat', () => {
-    const headers = ['Bearer one', 'Bearer two', 'Basic one', 'Bearer one', 'Bearer one', 'bearer two ', 'Bearer'];
+    const headers = [
+      'Bearer one',
+      'Bearer two',
+      'Basic one',
+      'Bearer one',
+      'Bearer one',
+      'bearer two ',
+      'Bearer',
+    ];
     const expected = ['one', 'two', null, 'one', 'one', 'two', null];
     for (let round = 0; round < 3; round++) {
       headers.forEach((header, i) => expect(bearerToken(header)).toBe(expected[i]));

@@ -33,7 +33,11 @@ describe('loadSecrets on the embedded database', () => {
   });
 
   it('prefers the environment and writes nothing then', async () => {
-    const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN: 'x'.repeat(20), JWT_SECRET: 'y'.repeat(32) });
+    const config = loadConfig({
+      DATA_DIR: dir,
+      ADMIN_TOKEN: 'x'.repeat(20),
+      JWT_SECRET: 'y'.repeat(32),
+    });
     const secrets = await loadSecrets(config, noConnection);
     expect(secrets).toMatchObject({ adminToken: 'x'.repeat(20), generatedAdminToken: null });
     expect(Buffer.from(secrets.jwtSecret).toString()).toBe('y'.repeat(32));
@@ -50,12 +54,17 @@ describe('loadSecrets with MONGODB_URI', () => {
     const b = mongoose.createConnection(server.uri);
     try {
       await Promise.all([a.asPromise(), b.asPromise()]);
-      const config = loadConfig({ MONGODB_URI: server.uri, DATA_DIR: '/nonexistent/never-written' });
+      const config = loadConfig({
+        MONGODB_URI: server.uri,
+        DATA_DIR: '/nonexistent/never-written',
+      });
       const [first, second] = await Promise.all([loadSecrets(config, a), loadSecrets(config, b)]);
       expect(second.adminToken).toBe(first.adminToken);
       expect(Buffer.from(second.jwtSecret).equals(Buffer.from(first.jwtSecret))).toBe(true);
       // Exactly one of the two instances generated (and would print) the admin token.
-      expect([first.generatedAdminToken, second.generatedAdminToken].filter((t) => t !== null)).toEqual([first.adminToken]);
+      expect(
+        [first.generatedAdminToken, second.generatedAdminToken].filter((t) => t !== null),
+      ).toEqual([first.adminToken]);
       const third = await loadSecrets(config, a);
       expect(third).toMatchObject({ adminToken: first.adminToken, generatedAdminToken: null });
     } finally {

@@ -2,7 +2,8 @@ import { Role } from '../../src/auth/role';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 import { insertMember } from './members.fixture';
 
-const ISSUE = 'mutation($memberId: ID!, $expiresIn: Int) { issueToken(memberId: $memberId, expiresIn: $expiresIn) { token expiresAt memberId role } }';
+const ISSUE =
+  'mutation($memberId: ID!, $expiresIn: Int) { issueToken(memberId: $memberId, expiresIn: $expiresIn) { token expiresAt memberId role } }';
 
 describe('issuing tokens', () => {
   let gw: TestGateway;
@@ -19,15 +20,32 @@ describe('issuing tokens', () => {
 
   it('issues a token an admin can hand to a member, which then authenticates as that member', async () => {
     const before = Date.now();
-    const res = await gw.request('POST', '/auth/tokens', { body: { member_id: memberId, expires_in: 120 } });
+    const res = await gw.request('POST', '/auth/tokens', {
+      body: { member_id: memberId, expires_in: 120 },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ message: 'Token issued', success: true, statusCode: 200 });
-    expect(Object.keys(res.body).sort()).toEqual(['expires_at', 'message', 'statusCode', 'success', 'token']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'expires_at',
+      'message',
+      'statusCode',
+      'success',
+      'token',
+    ]);
     const expiresAt = Date.parse(res.body.expires_at);
     expect(expiresAt).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 120_000);
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + 120_000);
-    const viewer = await gw.graphql('{ viewer { subject role memberId teamId } }', undefined, res.body.token);
-    expect(viewer.body.data.viewer).toEqual({ subject: memberId, role: 'MEMBER', memberId, teamId: 'team-a' });
+    const viewer = await gw.graphql(
+      '{ viewer { subject role memberId teamId } }',
+      undefined,
+      res.body.token,
+    );
+    expect(viewer.body.data.viewer).toEqual({
+      subject: memberId,
+      role: 'MEMBER',
+      memberId,
+      teamId: 'team-a',
+    });
   });
 
   it('defaults to one day', async () => {
@@ -38,7 +56,10 @@ describe('issuing tokens', () => {
   it('refuses managers and members with 403', async () => {
     for (const id of [managerId, memberId]) {
       const token = await gw.tokenFor(id);
-      const res = await gw.request('POST', '/auth/tokens', { token, body: { member_id: memberId } });
+      const res = await gw.request('POST', '/auth/tokens', {
+        token,
+        body: { member_id: memberId },
+      });
       expect(res.status).toBe(403);
       expect(res.body.success).toBe(false);
       expect(res.body.message).toMatch(/admin role/);
@@ -51,12 +72,18 @@ describe('issuing tokens', () => {
   it('answers 404 for an unknown member', async () => {
     const res = await gw.request('POST', '/auth/tokens', { body: { member_id: 'no-such-member' } });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ message: 'Member no-such-member not found', success: false, statusCode: 404 });
+    expect(res.body).toEqual({
+      message: 'Member no-such-member not found',
+      success: false,
+      statusCode: 404,
+    });
   });
 
   it('rejects bad expires_in values with 400 naming the field', async () => {
     for (const expires_in of [0, 59, 30 * 24 * 3600 + 1, 1.5, '3600', 'soon']) {
-      const res = await gw.request('POST', '/auth/tokens', { body: { member_id: memberId, expires_in } });
+      const res = await gw.request('POST', '/auth/tokens', {
+        body: { member_id: memberId, expires_in },
+      });
       expect(res.status).toBe(400);
       expect(res.body.errors.map((e: { field: string }) => e.field)).toContain('expires_in');
     }
@@ -69,7 +96,11 @@ describe('issuing tokens', () => {
     const res = await gw.graphql(ISSUE, { memberId: managerId, expiresIn: 600 });
     expect(res.status).toBe(200);
     expect(res.body.data.issueToken).toMatchObject({ memberId: managerId, role: 'MANAGER' });
-    const viewer = await gw.graphql('{ viewer { role } }', undefined, res.body.data.issueToken.token);
+    const viewer = await gw.graphql(
+      '{ viewer { role } }',
+      undefined,
+      res.body.data.issueToken.token,
+    );
     expect(viewer.body.data.viewer.role).toBe('MANAGER');
     const bad = await gw.graphql(ISSUE, { memberId: managerId, expiresIn: 10 });
     expect(bad.status).toBe(400);
@@ -88,7 +119,9 @@ describe('a chosen ADMIN_TOKEN', () => {
       expect(gw.adminToken).toBe(adminToken);
       const res = await gw.graphql('{ viewer { subject } }', undefined, adminToken);
       expect(res.body).toEqual({ data: { viewer: { subject: 'admin-token' } } });
-      expect((await gw.graphql('{ viewer { subject } }', undefined, `${adminToken}x`)).status).toBe(401);
+      expect((await gw.graphql('{ viewer { subject } }', undefined, `${adminToken}x`)).status).toBe(
+        401,
+      );
     } finally {
       await gw.stop();
     }

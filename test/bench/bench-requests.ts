@@ -10,12 +10,19 @@ import type { WrkRequest } from './wrk/run-wrk';
 /** The explorer's default query, as the GraphiQL page sends it. */
 // In the source tree, whether this file runs from source or from dist/test/bench.
 export const DASHBOARD_QUERY = readFileSync(
-  ['../..', '../../..'].map((up) => path.resolve(__dirname, up, 'src/graphql/operations/explorer-overview.graphql')).find((file) => existsSync(file))!,
+  ['../..', '../../..']
+    .map((up) => path.resolve(__dirname, up, 'src/graphql/operations/explorer-overview.graphql'))
+    .find((file) => existsSync(file))!,
   'utf8',
 );
 
 /** Metric filters of the mix: none (all metrics) and named sets, none derived from targets (which some callers may not read: a 403). */
-export const METRIC_FILTERS: Array<string | null> = [null, 'win_rate,average_deal_size', 'pipeline_value', 'open_opportunities,average_sales_cycle'];
+export const METRIC_FILTERS: Array<string | null> = [
+  null,
+  'win_rate,average_deal_size',
+  'pipeline_value',
+  'open_opportunities,average_sales_cycle',
+];
 
 export const CALLERS = 12;
 
@@ -42,7 +49,11 @@ export function mixList(tokens: MemberToken[], pipelineIds: string[]): WrkReques
     for (const caller of tokens.slice(0, CALLERS)) {
       for (const filter of METRIC_FILTERS) {
         const query = `pipeline_id=${encodeURIComponent(id)}${filter ? `&metrics=${filter}` : ''}`;
-        list.push({ method: 'GET', path: `/pipelines/metrics?${query}`, headers: bearer(caller.token) });
+        list.push({
+          method: 'GET',
+          path: `/pipelines/metrics?${query}`,
+          headers: bearer(caller.token),
+        });
       }
     }
   }
@@ -54,8 +65,15 @@ export function dashboardList(tokens: MemberToken[]): WrkRequest[] {
   return tokens.slice(0, CALLERS).map((caller) => dashboardRequest(caller.token));
 }
 
-export async function send(base: string, request: WrkRequest): Promise<{ status: number; text: string }> {
-  const response = await fetch(`${base}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+export async function send(
+  base: string,
+  request: WrkRequest,
+): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${base}${request.path}`, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  });
   return { status: response.status, text: await response.text() };
 }
 
@@ -64,7 +82,9 @@ export async function checkAll(base: string, name: string, list: WrkRequest[]): 
   for (const request of list) {
     const { status, text } = await send(base, request);
     if (status !== 200 || (JSON.parse(text) as { errors?: unknown }).errors !== undefined) {
-      throw new Error(`${name}: ${request.method} ${request.path} answered ${status}: ${text.slice(0, 300)}`);
+      throw new Error(
+        `${name}: ${request.method} ${request.path} answered ${status}: ${text.slice(0, 300)}`,
+      );
     }
   }
 }

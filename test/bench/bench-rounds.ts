@@ -67,7 +67,9 @@ export function median(values: number[]): number {
 
 async function measureOnce(c: BenchCase, seconds: number): Promise<Run> {
   if (c.counter) await ask(c.counter, { type: 'reset' });
-  const writer = c.writer ? startSettingsWriter(c.writer.baseUrl, c.writer.adminToken, c.writer.perSecond) : null;
+  const writer = c.writer
+    ? startSettingsWriter(c.writer.baseUrl, c.writer.adminToken, c.writer.perSecond)
+    : null;
   const wrk = await runWrk({ ...c.load, seconds });
   const writes = writer ? await writer.stop() : null;
   const commands = c.counter ? (await ask(c.counter, { type: 'count' })).commands : 0;
@@ -78,7 +80,10 @@ async function measureOnce(c: BenchCase, seconds: number): Promise<Run> {
  * Warms every case up (no writes), then measures them `rounds` times in turn. The first case
  * must be the bare server and some case the Mercurius reference: the ratios are taken to them.
  */
-export async function measureRounds(cases: BenchCase[], opts: { seconds: number; warmup: number; rounds: number }): Promise<CaseResult[]> {
+export async function measureRounds(
+  cases: BenchCase[],
+  opts: { seconds: number; warmup: number; rounds: number },
+): Promise<CaseResult[]> {
   for (const c of cases) {
     process.stdout.write(`  warm-up ${c.label}\n`);
     await runWrk({ ...c.load, seconds: opts.warmup });
@@ -88,17 +93,22 @@ export async function measureRounds(cases: BenchCase[], opts: { seconds: number;
     for (const c of cases) {
       const run = await measureOnce(c, opts.seconds);
       runs.get(c.id)!.push(run);
-      const faults = run.wrk.non2xx + run.wrk.socketErrors > 0 ? `  NON-2XX ${run.wrk.non2xx} SOCKET ERRORS ${run.wrk.socketErrors}` : '';
+      const faults =
+        run.wrk.non2xx + run.wrk.socketErrors > 0
+          ? `  NON-2XX ${run.wrk.non2xx} SOCKET ERRORS ${run.wrk.socketErrors}`
+          : '';
       const writes = run.writes ? `  writes ${run.writes.ok}/${run.writes.sent}` : '';
       console.log(
         `  round ${round}  ${c.label.padEnd(40)} ${(answered(run.wrk) / run.wrk.seconds).toFixed(0).padStart(7)} req/s  p50 ${run.wrk.p50Ms.toFixed(2)} ms  p99 ${run.wrk.p99Ms.toFixed(2)} ms${writes}${faults}`,
       );
     }
   }
-  const rateOf = (id: string): number[] => runs.get(id)!.map((run) => answered(run.wrk) / run.wrk.seconds);
+  const rateOf = (id: string): number[] =>
+    runs.get(id)!.map((run) => answered(run.wrk) / run.wrk.seconds);
   const bare = rateOf(cases[0]!.id);
   const mercurius = rateOf(cases.find((c) => c.kind === 'mercurius')!.id);
-  const ratio = (rates: number[], reference: number[]): number => Math.round(median(rates.map((rate, i) => rate / reference[i]!)) * 1000) / 1000;
+  const ratio = (rates: number[], reference: number[]): number =>
+    Math.round(median(rates.map((rate, i) => rate / reference[i]!)) * 1000) / 1000;
   return cases.map((c) => {
     const list = runs.get(c.id)!;
     const rates = rateOf(c.id);
@@ -117,11 +127,14 @@ export async function measureRounds(cases: BenchCase[], opts: { seconds: number;
       p99Ms: Math.max(...list.map((run) => run.wrk.p99Ms)),
       non2xx: list.reduce((sum, run) => sum + run.wrk.non2xx, 0),
       socketErrors: list.reduce((sum, run) => sum + run.wrk.socketErrors, 0),
-      roundTripsPerRequest: c.counter ? Math.round((list.reduce((sum, run) => sum + run.commands, 0) / ok) * 1000) / 1000 : null,
+      roundTripsPerRequest: c.counter
+        ? Math.round((list.reduce((sum, run) => sum + run.commands, 0) / ok) * 1000) / 1000
+        : null,
     };
     if (c.writer) {
       const tallies = list.map((run) => run.writes!);
-      const sum = (key: 'sent' | 'ok' | 'failed' | 'seconds'): number => tallies.reduce((total, t) => total + t[key], 0);
+      const sum = (key: 'sent' | 'ok' | 'failed' | 'seconds'): number =>
+        tallies.reduce((total, t) => total + t[key], 0);
       result.writes = {
         sent: sum('sent'),
         ok: sum('ok'),

@@ -26,7 +26,13 @@ const start = (): Start => ({ wall: now(), cpu: process.cpuUsage() });
 function rate(ops: number, started: Start): Rate {
   const seconds = Number(now() - started.wall) / 1e9;
   const cpu = process.cpuUsage(started.cpu);
-  return { ops, seconds, perSecond: ops / seconds, meanMicros: (seconds * 1e6) / ops, cpuMicros: (cpu.user + cpu.system) / ops };
+  return {
+    ops,
+    seconds,
+    perSecond: ops / seconds,
+    meanMicros: (seconds * 1e6) / ops,
+    cpuMicros: (cpu.user + cpu.system) / ops,
+  };
 }
 
 /** The round with the median rate. */
@@ -36,7 +42,11 @@ export function median(rates: Rate[]): Rate {
 }
 
 /** Runs `op(i)` `ops` times one after the other (after `warmup` untimed runs). */
-export async function timeSequential(ops: number, op: (i: number) => Promise<unknown>, warmup = Math.min(200, ops)): Promise<Rate> {
+export async function timeSequential(
+  ops: number,
+  op: (i: number) => Promise<unknown>,
+  warmup = Math.min(200, ops),
+): Promise<Rate> {
   for (let i = 0; i < warmup; i++) await op(i);
   const started = start();
   for (let i = 0; i < ops; i++) await op(i);
@@ -44,7 +54,11 @@ export async function timeSequential(ops: number, op: (i: number) => Promise<unk
 }
 
 /** Runs `op(i)` `ops` times with `concurrency` of them in flight at once. */
-export async function timeConcurrent(ops: number, concurrency: number, op: (i: number) => Promise<unknown>): Promise<Rate & { latenciesMicros: number[] }> {
+export async function timeConcurrent(
+  ops: number,
+  concurrency: number,
+  op: (i: number) => Promise<unknown>,
+): Promise<Rate & { latenciesMicros: number[] }> {
   let next = 0;
   const latencies: number[] = [];
   const started = start();
@@ -85,12 +99,25 @@ export function busyWork(micros: number): void {
 }
 
 /** Prints rows as an aligned text table. */
-export function printTable(title: string, header: string[], rows: Array<Array<string | number>>): void {
-  const cells = [header, ...rows.map((row) => row.map((cell) => (typeof cell === 'number' ? formatNumber(cell) : cell)))];
+export function printTable(
+  title: string,
+  header: string[],
+  rows: Array<Array<string | number>>,
+): void {
+  const cells = [
+    header,
+    ...rows.map((row) => row.map((cell) => (typeof cell === 'number' ? formatNumber(cell) : cell))),
+  ];
   const widths = header.map((_, c) => Math.max(...cells.map((row) => String(row[c]).length)));
   console.log(`\n${title}`);
   cells.forEach((row, r) => {
-    console.log(row.map((cell, c) => (c === 0 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]))).join('  '));
+    console.log(
+      row
+        .map((cell, c) =>
+          c === 0 ? String(cell).padEnd(widths[c]) : String(cell).padStart(widths[c]),
+        )
+        .join('  '),
+    );
     if (r === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   });
 }

@@ -12,13 +12,18 @@ export function start<T extends { type: string }>(
   const child = fork(path.join(__dirname, script), options.args ?? [], {
     // BENCH_NODE_ARGS: Node options for the servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`
     // to profile them under the bench's load (NODE_OPTIONS refuses --cpu-prof).
-    execArgv: [...process.execArgv, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '')],
+    execArgv: [
+      ...process.execArgv,
+      ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== ''),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, ...options.env },
   });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`${script} exited with code ${code} before it was ready`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${script} exited with code ${code} before it was ready`)),
+    );
     child.on('message', function onReady(message: T) {
       if (message.type !== 'ready') return;
       child.off('message', onReady);
@@ -30,7 +35,10 @@ export function start<T extends { type: string }>(
 }
 
 /** Sends a request to a gateway child and waits for its count answer. */
-export function ask(child: ChildProcess, request: GatewayRequest): Promise<Extract<GatewayAnswer, { type: 'count' }>> {
+export function ask(
+  child: ChildProcess,
+  request: GatewayRequest,
+): Promise<Extract<GatewayAnswer, { type: 'count' }>> {
   return new Promise((resolve) => {
     child.on('message', function onAnswer(message: GatewayAnswer) {
       if (message.type !== 'count') return;

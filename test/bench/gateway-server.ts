@@ -21,7 +21,15 @@ import { buildApp } from '../../src/server/build-app';
 import { tuneRuntime } from '../../src/server/tune-runtime';
 
 /** Commands the driver sends on its own (monitoring, sessions): not round trips of a request. */
-const HEARTBEATS = new Set(['hello', 'ismaster', 'isMaster', 'ping', 'endSessions', 'buildInfo', 'buildinfo']);
+const HEARTBEATS = new Set([
+  'hello',
+  'ismaster',
+  'isMaster',
+  'ping',
+  'endSessions',
+  'buildInfo',
+  'buildinfo',
+]);
 
 export interface MemberToken {
   memberId: string;
@@ -42,10 +50,12 @@ export interface GatewayReady {
 }
 
 export type GatewayRequest = { type: 'reset' } | { type: 'count' } | { type: 'stop' };
-export type GatewayAnswer = GatewayReady | { type: 'count'; commands: number; byName: Record<string, number> };
+export type GatewayAnswer =
+  GatewayReady | { type: 'count'; commands: number; byName: Record<string, number> };
 
 function send(message: GatewayAnswer): void {
-  if (!process.send) throw new Error('gateway-server must run as a child process with an IPC channel');
+  if (!process.send)
+    throw new Error('gateway-server must run as a child process with an IPC channel');
   process.send(message);
 }
 
@@ -53,10 +63,13 @@ async function main(): Promise<void> {
   tuneRuntime(); // as the entry does
   const dealsArg = process.argv.indexOf('--deals');
   const deals = dealsArg > 0 ? Number(process.argv[dealsArg + 1]) : 3000;
-  if (!Number.isInteger(deals) || deals < 1) throw new Error(`--deals must be a positive integer, got ${process.argv[dealsArg + 1]}`);
+  if (!Number.isInteger(deals) || deals < 1)
+    throw new Error(`--deals must be a positive integer, got ${process.argv[dealsArg + 1]}`);
   const uri = process.env.BENCH_MONGODB_URI;
 
-  const database = uri ? await connectDatabase({ uri }) : await connectDatabase({ inMemory: true, uri: '' });
+  const database = uri
+    ? await connectDatabase({ uri })
+    : await connectDatabase({ inMemory: true, uri: '' });
   const server = database.embedded;
   if (!uri && !server) throw new Error('connectDatabase did not start the embedded server');
   let seedSeconds = 0;
@@ -67,10 +80,21 @@ async function main(): Promise<void> {
     seedSeconds = (performance.now() - seeded) / 1000;
   }
 
-  const config = { ...loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT: '0' }), port: 0, host: '127.0.0.1' };
+  const config = {
+    ...loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT: '0' }),
+    port: 0,
+    host: '127.0.0.1',
+  };
   const adminToken = process.env.BENCH_ADMIN_TOKEN || randomBytes(24).toString('base64url');
-  const jwtSecret = new TextEncoder().encode(process.env.BENCH_JWT_SECRET || randomBytes(32).toString('base64url'));
-  const app = await buildApp({ connection: database.connection, embedded: database.embedded, config, secrets: { jwtSecret, adminToken, generatedAdminToken: null } });
+  const jwtSecret = new TextEncoder().encode(
+    process.env.BENCH_JWT_SECRET || randomBytes(32).toString('base64url'),
+  );
+  const app = await buildApp({
+    connection: database.connection,
+    embedded: database.embedded,
+    config,
+    secrets: { jwtSecret, adminToken, generatedAdminToken: null },
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
 
   const members = await MemberModel.find({}, { role: 1 }).sort({ _id: 1 }).lean();
@@ -78,7 +102,11 @@ async function main(): Promise<void> {
   if (!admin) throw new Error('the demo seed made no admin member');
   const memberTokens: MemberToken[] = [];
   for (const member of [admin, ...members.filter((m) => m !== admin)]) {
-    memberTokens.push({ memberId: member._id, role: member.role, token: (await app.tokenSigner.sign(member._id, member.role, 3600)).token });
+    memberTokens.push({
+      memberId: member._id,
+      role: member.role,
+      token: (await app.tokenSigner.sign(member._id, member.role, 3600)).token,
+    });
   }
 
   let commands = 0;
@@ -108,7 +136,14 @@ async function main(): Promise<void> {
         break;
     }
   });
-  send({ type: 'ready', port: (app.server.address() as AddressInfo).port, adminToken, memberTokens, seedSeconds, counts: server !== null });
+  send({
+    type: 'ready',
+    port: (app.server.address() as AddressInfo).port,
+    adminToken,
+    memberTokens,
+    seedSeconds,
+    counts: server !== null,
+  });
 }
 
 main().catch((error) => {

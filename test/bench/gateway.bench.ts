@@ -17,7 +17,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
-import { checkAll, dashboardList, dashboardRequest, hotList, mixList, send, CALLERS, METRIC_FILTERS } from './bench-requests';
+import {
+  checkAll,
+  dashboardList,
+  dashboardRequest,
+  hotList,
+  mixList,
+  send,
+  CALLERS,
+  METRIC_FILTERS,
+} from './bench-requests';
 import { printResults } from './bench-report';
 import { measureRounds, type BenchCase, type CaseKind } from './bench-rounds';
 import { start, stop } from './child-processes';
@@ -66,12 +75,15 @@ function options(): Options {
   }
   const number = (name: string, raw: string, min = 1): number => {
     const value = Number(raw);
-    if (!Number.isFinite(value) || value < min) throw new Error(`--${name} must be a number of at least ${min}, got "${raw}"\n${USAGE}`);
+    if (!Number.isFinite(value) || value < min)
+      throw new Error(`--${name} must be a number of at least ${min}, got "${raw}"\n${USAGE}`);
     return value;
   };
   const list = <T extends string>(name: string, raw: string, allowed: readonly T[]): T[] => {
     const items = raw.split(',').map((s) => s.trim());
-    for (const item of items) if (!allowed.includes(item as T)) throw new Error(`--${name} takes ${allowed.join(', ')}; got "${item}"\n${USAGE}`);
+    for (const item of items)
+      if (!allowed.includes(item as T))
+        throw new Error(`--${name} takes ${allowed.join(', ')}; got "${item}"\n${USAGE}`);
     return items as T[];
   };
   return {
@@ -87,7 +99,8 @@ function options(): Options {
 
 async function fetchJson(base: string, request: WrkRequest): Promise<any> {
   const { status, text } = await send(base, request);
-  if (status !== 200) throw new Error(`${request.method} ${request.path} answered ${status}: ${text.slice(0, 300)}`);
+  if (status !== 200)
+    throw new Error(`${request.method} ${request.path} answered ${status}: ${text.slice(0, 300)}`);
   return JSON.parse(text);
 }
 
@@ -113,13 +126,28 @@ const KIND_LABELS: Record<CaseKind, string> = {
   dashboard: 'dashboard, 12 callers',
 };
 
-async function prepareTarget(mode: Mode, ready: GatewayReady[], listDir: string, counter?: ChildProcess): Promise<GatewayTarget> {
+async function prepareTarget(
+  mode: Mode,
+  ready: GatewayReady[],
+  listDir: string,
+  counter?: ChildProcess,
+): Promise<GatewayTarget> {
   const bases = ready.map((r) => `http://127.0.0.1:${r.port}`);
   const tokens = ready[0]!.memberTokens;
-  if (tokens.length < CALLERS) throw new Error(`${mode}: the demo company has ${tokens.length} members, the bench needs ${CALLERS}`);
-  const source = await fetchJson(bases[0]!, { ...dashboardRequest(tokens[0]!.token), body: JSON.stringify({ query: DASHBOARD_SOURCE_QUERY }) });
+  if (tokens.length < CALLERS)
+    throw new Error(
+      `${mode}: the demo company has ${tokens.length} members, the bench needs ${CALLERS}`,
+    );
+  const source = await fetchJson(bases[0]!, {
+    ...dashboardRequest(tokens[0]!.token),
+    body: JSON.stringify({ query: DASHBOARD_SOURCE_QUERY }),
+  });
   const pipelineIds = toDashboardArrays(source.data).pipelines.map((p) => p.id);
-  const lists: Record<GatewayKind, WrkRequest[]> = { hot: hotList(tokens), mix: mixList(tokens, pipelineIds), dashboard: dashboardList(tokens) };
+  const lists: Record<GatewayKind, WrkRequest[]> = {
+    hot: hotList(tokens),
+    mix: mixList(tokens, pipelineIds),
+    dashboard: dashboardList(tokens),
+  };
   const files = {} as Record<GatewayKind, string>;
   for (const kind of KINDS) {
     // Every instance must answer every request: the tokens of one are valid on the other.
@@ -127,8 +155,18 @@ async function prepareTarget(mode: Mode, ready: GatewayReady[], listDir: string,
     files[kind] = path.join(listDir, `${mode}-${kind}.txt`);
     writeRequestList(files[kind], lists[kind]);
   }
-  console.log(`   ${mode}: ${pipelineIds.length} pipelines; the mix is ${lists.mix.length} requests (× ${CALLERS} callers × ${METRIC_FILTERS.length} filters), all answering 200`);
-  return { mode, base: bases[0]!, addresses: bases.length > 1 ? bases.map((b) => b.slice('http://'.length)) : undefined, counter, adminToken: ready[0]!.adminToken, adminMemberToken: tokens[0]!.token, files };
+  console.log(
+    `   ${mode}: ${pipelineIds.length} pipelines; the mix is ${lists.mix.length} requests (× ${CALLERS} callers × ${METRIC_FILTERS.length} filters), all answering 200`,
+  );
+  return {
+    mode,
+    base: bases[0]!,
+    addresses: bases.length > 1 ? bases.map((b) => b.slice('http://'.length)) : undefined,
+    counter,
+    adminToken: ready[0]!.adminToken,
+    adminMemberToken: tokens[0]!.token,
+    files,
+  };
 }
 
 function gatewayCases(target: GatewayTarget, opts: Options): BenchCase[] {
@@ -149,7 +187,9 @@ function gatewayCases(target: GatewayTarget, opts: Options): BenchCase[] {
           connections: 10,
         },
         counter: target.counter,
-        writer: writes ? { baseUrl: target.base, adminToken: target.adminToken, perSecond: opts.writesPerSecond } : undefined,
+        writer: writes
+          ? { baseUrl: target.base, adminToken: target.adminToken, perSecond: opts.writesPerSecond }
+          : undefined,
       });
     }
   }
@@ -159,45 +199,61 @@ function gatewayCases(target: GatewayTarget, opts: Options): BenchCase[] {
 async function main(): Promise<void> {
   const opts = options();
   ensureWrk();
-  const wrkVersion = execFileSync('sh', ['-c', 'wrk --version 2>&1 || true'], { encoding: 'utf8' }).split('\n')[0]!.trim();
+  const wrkVersion = execFileSync('sh', ['-c', 'wrk --version 2>&1 || true'], { encoding: 'utf8' })
+    .split('\n')[0]!
+    .trim();
   console.log(
     `Gateway benchmark: ${wrkVersion}; 10 connections (one wrk thread; two of 5 for two instances), ${opts.warmup} s warm-up per case, then ${opts.rounds} round(s) of ${opts.seconds} s per case (cases interleaved; medians, ratios per round); ${opts.writesPerSecond} settings writes/s in the "+ writes" cases.`,
   );
   const listDir = mkdtempSync(path.join(tmpdir(), 'bench-wrk-'));
   const children: ChildProcess[] = [];
   let store: StoreProcess | null = null;
-  const secrets = { BENCH_JWT_SECRET: randomBytes(32).toString('base64url'), BENCH_ADMIN_TOKEN: randomBytes(24).toString('base64url') };
+  const secrets = {
+    BENCH_JWT_SECRET: randomBytes(32).toString('base64url'),
+    BENCH_ADMIN_TOKEN: randomBytes(24).toString('base64url'),
+  };
   const seedSeconds: Record<string, number> = {};
   try {
     const targets: GatewayTarget[] = [];
     if (opts.modes.includes('embedded')) {
       console.log(`\n== embedded: ${opts.deals} deals, seeded in the gateway process`);
-      const gateway = await start<GatewayReady>('gateway-server.js', { args: ['--deals', String(opts.deals)], env: secrets });
+      const gateway = await start<GatewayReady>('gateway-server.js', {
+        args: ['--deals', String(opts.deals)],
+        env: secrets,
+      });
       children.push(gateway.child);
       seedSeconds.embedded = gateway.ready.seedSeconds;
       targets.push(await prepareTarget('embedded', [gateway.ready], listDir, gateway.child));
     }
     const uriModes = opts.modes.filter((m): m is 'uri' | 'uri-2' => m !== 'embedded');
     if (uriModes.length > 0) {
-      console.log(`\n== MONGODB_URI: a store process (npm run db), seeded with ${opts.deals} deals by npm run seed's program`);
+      console.log(
+        `\n== MONGODB_URI: a store process (npm run db), seeded with ${opts.deals} deals by npm run seed's program`,
+      );
       store = await startSeededStore(opts.deals);
       seedSeconds.uri = store.seedSeconds;
       const env = { ...secrets, BENCH_MONGODB_URI: store.uri };
       const first = await start<GatewayReady>('gateway-server.js', { env });
       children.push(first.child);
-      if (uriModes.includes('uri')) targets.push(await prepareTarget('uri', [first.ready], listDir));
+      if (uriModes.includes('uri'))
+        targets.push(await prepareTarget('uri', [first.ready], listDir));
       if (uriModes.includes('uri-2')) {
         const second = await start<GatewayReady>('gateway-server.js', { env });
         children.push(second.child);
         targets.push(await prepareTarget('uri-2', [first.ready, second.ready], listDir));
       }
     }
-    for (const [mode, seconds] of Object.entries(seedSeconds)) console.log(`   ${mode}: seeded in ${seconds.toFixed(1)} s`);
+    for (const [mode, seconds] of Object.entries(seedSeconds))
+      console.log(`   ${mode}: seeded in ${seconds.toFixed(1)} s`);
 
     // The references serve the first gateway's own answers, as the admin member sees them.
     const source = targets[0]!;
     const adminHeaders = { authorization: `Bearer ${source.adminMemberToken}` };
-    const pipelinesAnswer = await fetchJson(source.base, { method: 'GET', path: '/pipelines', headers: adminHeaders });
+    const pipelinesAnswer = await fetchJson(source.base, {
+      method: 'GET',
+      path: '/pipelines',
+      headers: adminHeaders,
+    });
     const dashboardSource = await fetchJson(source.base, {
       method: 'POST',
       path: '/graphql',
@@ -206,16 +262,27 @@ async function main(): Promise<void> {
     });
     const dashboardAnswer = await fetchJson(source.base, dashboardRequest(source.adminMemberToken));
 
-    const bare = await start<ReferenceReady>('reference/bare-server.js', { first: { type: 'serve', body: pipelinesAnswer } });
+    const bare = await start<ReferenceReady>('reference/bare-server.js', {
+      first: { type: 'serve', body: pipelinesAnswer },
+    });
     children.push(bare.child);
     const bareBase = `http://127.0.0.1:${bare.ready.port}`;
-    if (!isDeepStrictEqual(await fetchJson(bareBase, { method: 'GET', path: '/pipelines', headers: {} }), pipelinesAnswer)) {
+    if (
+      !isDeepStrictEqual(
+        await fetchJson(bareBase, { method: 'GET', path: '/pipelines', headers: {} }),
+        pipelinesAnswer,
+      )
+    ) {
       throw new Error('the bare server does not answer what GET /pipelines answers');
     }
-    const mercurius = await start<ReferenceReady>('reference/mercurius-server.js', { first: { type: 'serve', body: toDashboardArrays(dashboardSource.data) } });
+    const mercurius = await start<ReferenceReady>('reference/mercurius-server.js', {
+      first: { type: 'serve', body: toDashboardArrays(dashboardSource.data) },
+    });
     children.push(mercurius.child);
     const mercuriusBase = `http://127.0.0.1:${mercurius.ready.port}`;
-    if (!isDeepStrictEqual(await fetchJson(mercuriusBase, dashboardRequest(null)), dashboardAnswer)) {
+    if (
+      !isDeepStrictEqual(await fetchJson(mercuriusBase, dashboardRequest(null)), dashboardAnswer)
+    ) {
       throw new Error('Mercurius does not answer the dashboard query as the gateway does');
     }
     const bareFile = path.join(listDir, 'bare.txt');
@@ -227,28 +294,50 @@ async function main(): Promise<void> {
       const { status, text } = await send(target.base, {
         method: 'POST',
         path: '/settings/currencies',
-        headers: { authorization: `Bearer ${target.adminToken}`, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${target.adminToken}`,
+          'content-type': 'application/json',
+        },
         body: JSON.stringify({ currency: 'EUR' }),
       });
-      if (status !== 200) throw new Error(`${target.mode}: the settings write answered ${status}: ${text.slice(0, 300)}`);
+      if (status !== 200)
+        throw new Error(
+          `${target.mode}: the settings write answered ${status}: ${text.slice(0, 300)}`,
+        );
     }
 
-    const reference = (kind: 'bare' | 'mercurius', url: string, requestFile: string): BenchCase => ({
+    const reference = (
+      kind: 'bare' | 'mercurius',
+      url: string,
+      requestFile: string,
+    ): BenchCase => ({
       id: kind,
       mode: 'reference',
       kind,
       label: KIND_LABELS[kind],
       load: { requestFile, url, threads: 1, connections: 10 },
     });
-    const cases = [reference('bare', bareBase, bareFile), reference('mercurius', mercuriusBase, mercuriusFile), ...targets.flatMap((t) => gatewayCases(t, opts))];
+    const cases = [
+      reference('bare', bareBase, bareFile),
+      reference('mercurius', mercuriusBase, mercuriusFile),
+      ...targets.flatMap((t) => gatewayCases(t, opts)),
+    ];
     console.log(`\n== ${cases.length} cases`);
     const results = await measureRounds(cases, opts);
     printResults(results);
 
     const file = path.resolve(__dirname, '../../../test/bench/results/gateway.json');
     mkdirSync(path.dirname(file), { recursive: true });
-    const machine = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', wrk: wrkVersion };
-    writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), ...machine, options: opts, seedSeconds, results }, null, 2)}\n`);
+    const machine = {
+      node: process.version,
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model ?? 'unknown',
+      wrk: wrkVersion,
+    };
+    writeFileSync(
+      file,
+      `${JSON.stringify({ at: new Date().toISOString(), ...machine, options: opts, seedSeconds, results }, null, 2)}\n`,
+    );
     console.log(`\nwritten to ${path.relative(process.cwd(), file)}`);
   } finally {
     for (const child of children.reverse()) await stop(child);

@@ -27,7 +27,11 @@ export interface GrowthResult {
 const SNAPSHOTS = 100;
 const BATCH = 1000;
 const WINDOWS = 10;
-const INDEXES: IndexDescription[] = [{ key: { snapshotId: 1, definitionId: 1, stageId: 1 } }, { key: { snapshotId: 1, memberId: 1 } }, { key: { snapshotId: 1, teamId: 1 } }];
+const INDEXES: IndexDescription[] = [
+  { key: { snapshotId: 1, definitionId: 1, stageId: 1 } },
+  { key: { snapshotId: 1, memberId: 1 } },
+  { key: { snapshotId: 1, teamId: 1 } },
+];
 
 function opportunity(i: number): Document {
   const snapshotId = `snap-${String(i % SNAPSHOTS).padStart(3, '0')}`;
@@ -68,12 +72,19 @@ export async function growthBench(docs: number): Promise<GrowthResult> {
       let started = performance.now();
       let cpu = process.cpuUsage();
       for (let i = 0; i < docs; i += BATCH) {
-        await coll.insertMany(Array.from({ length: Math.min(BATCH, docs - i) }, (_, k) => opportunity(i + k)), { ordered: false });
+        await coll.insertMany(
+          Array.from({ length: Math.min(BATCH, docs - i) }, (_, k) => opportunity(i + k)),
+          { ordered: false },
+        );
         const stored = Math.min(i + BATCH, docs);
         if (stored % window === 0 || stored === docs) {
           const inWindow = stored - (windows.at(-1)?.stored ?? 0);
           const used = process.cpuUsage(cpu);
-          windows.push({ stored, wallMicrosPerDoc: ((performance.now() - started) * 1000) / inWindow, cpuMicrosPerDoc: (used.user + used.system) / inWindow });
+          windows.push({
+            stored,
+            wallMicrosPerDoc: ((performance.now() - started) * 1000) / inWindow,
+            cpuMicrosPerDoc: (used.user + used.system) / inWindow,
+          });
           started = performance.now();
           cpu = process.cpuUsage();
         }
@@ -82,7 +93,10 @@ export async function growthBench(docs: number): Promise<GrowthResult> {
       await client.close();
       await writer.stop();
     }
-    const dataDirBytes = readdirSync(dir).reduce((sum, name) => sum + statSync(join(dir, name)).size, 0);
+    const dataDirBytes = readdirSync(dir).reduce(
+      (sum, name) => sum + statSync(join(dir, name)).size,
+      0,
+    );
     gc();
     const heapBefore = process.memoryUsage().heapUsed;
     const started = performance.now();
@@ -93,7 +107,14 @@ export async function growthBench(docs: number): Promise<GrowthResult> {
     gc();
     const heapBytesPerDoc = (process.memoryUsage().heapUsed - heapBefore) / docs;
     await reader.stop();
-    return { docs, windows, dataDirBytes, loadSeconds, loadCpuMicrosPerDoc: (used.user + used.system) / docs, heapBytesPerDoc };
+    return {
+      docs,
+      windows,
+      dataDirBytes,
+      loadSeconds,
+      loadCpuMicrosPerDoc: (used.user + used.system) / docs,
+      heapBytesPerDoc,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -46,13 +46,25 @@ interface Answer {
 function post(port: number, token: string, query: string): Promise<Answer> {
   const body = JSON.stringify({ query });
   return new Promise((resolve, reject) => {
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
-    const req = http.request({ host: '127.0.0.1', port, path: '/graphql', method: 'POST', agent: false, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
-      res.on('error', reject);
-    });
+    const headers = {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+    };
+    const req = http.request(
+      { host: '127.0.0.1', port, path: '/graphql', method: 'POST', agent: false, headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -81,7 +93,8 @@ function cpuMillis(pid: number): number | null {
   }
 }
 
-const quantile = (sorted: number[], q: number): number | undefined => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const quantile = (sorted: number[], q: number): number | undefined =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 const ms = (x: number | undefined): string => (x === undefined ? 'n/a' : `${x.toFixed(1)} ms`);
 
 /** A query of the table: its text for a suffix that makes it new. */
@@ -92,11 +105,16 @@ interface BenchQuery {
   evaluations?: boolean;
 }
 
-const aliased = (count: number, field: (alias: string) => string) => (suffix: string) => Array.from({ length: count }, (_, i) => field(`a${i + 1}${suffix}`)).join(' ');
+const aliased = (count: number, field: (alias: string) => string) => (suffix: string) =>
+  Array.from({ length: count }, (_, i) => field(`a${i + 1}${suffix}`)).join(' ');
 
 /** `count` aliased `timeseries(duration)` under every pipeline of every definition (the shape of finding 5). */
 function underDefinitions(count: number, duration: number): BenchQuery {
-  const fields = aliased(count, (alias) => `${alias}: timeseries(metric: "win_rate", duration: ${duration}) { points { value } }`);
+  const fields = aliased(
+    count,
+    (alias) =>
+      `${alias}: timeseries(metric: "win_rate", duration: ${duration}) { points { value } }`,
+  );
   return {
     name: `snapshot.definitions.pipelines { ${count} × timeseries(duration: ${duration}) }`,
     text: (s) => `query { snapshot { definitions { pipelines { ${fields(s)} } } } }`,
@@ -107,7 +125,8 @@ function underDefinitions(count: number, duration: number): BenchQuery {
 /** The longest duration the cost limit accepts for `count` aliased series under every pipeline. */
 function longestAccepted(schema: GraphQLSchema, count: number): number {
   let duration = 0;
-  for (let d = 1; d <= 104; d++) if (costOf(schema, underDefinitions(count, d)) <= QUERY_COST.maxCost) duration = d;
+  for (let d = 1; d <= 104; d++)
+    if (costOf(schema, underDefinitions(count, d)) <= QUERY_COST.maxCost) duration = d;
   return duration;
 }
 
@@ -125,21 +144,42 @@ function projectRoot(): string {
 
 async function startGateway(deals: string): Promise<{ child: ChildProcess; ready: GatewayReady }> {
   const script = path.join(__dirname, `gateway-server${path.extname(__filename)}`);
-  const child = fork(script, ['--deals', deals], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(script, ['--deals', deals], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const ready = await new Promise<GatewayReady>((resolve, reject) => {
-    child.once('message', (message: GatewayAnswer) => (message.type === 'ready' ? resolve(message) : reject(new Error(`unexpected ${message.type}`))));
+    child.once('message', (message: GatewayAnswer) =>
+      message.type === 'ready' ? resolve(message) : reject(new Error(`unexpected ${message.type}`)),
+    );
     child.once('exit', (code) => reject(new Error(`gateway exited with ${code}`)));
   });
   return { child, ready };
 }
 
 /** A member-role token of the demo company, issued by the admin, and the pipeline ids of the latest snapshot. */
-async function memberAndPipelines(port: number, adminToken: string): Promise<{ token: string; pipelines: string[] }> {
-  const members = await post(port, adminToken, '{ members(role: MEMBER, first: 1) { edges { node { id } } } }');
+async function memberAndPipelines(
+  port: number,
+  adminToken: string,
+): Promise<{ token: string; pipelines: string[] }> {
+  const members = await post(
+    port,
+    adminToken,
+    '{ members(role: MEMBER, first: 1) { edges { node { id } } } }',
+  );
   const id = members.body.data.members.edges[0].node.id as string;
-  const issued = await post(port, adminToken, `mutation { issueToken(memberId: "${id}") { token } }`);
-  const snapshot = await post(port, adminToken, '{ snapshot { definitions { pipelines { id } } } }');
-  const pipelines = (snapshot.body.data.snapshot.definitions as Array<{ pipelines: Array<{ id: string }> }>).flatMap((d) => d.pipelines.map((p) => p.id));
+  const issued = await post(
+    port,
+    adminToken,
+    `mutation { issueToken(memberId: "${id}") { token } }`,
+  );
+  const snapshot = await post(
+    port,
+    adminToken,
+    '{ snapshot { definitions { pipelines { id } } } }',
+  );
+  const pipelines = (
+    snapshot.body.data.snapshot.definitions as Array<{ pipelines: Array<{ id: string }> }>
+  ).flatMap((d) => d.pipelines.map((p) => p.id));
   return { token: issued.body.data.issueToken.token as string, pipelines };
 }
 
@@ -151,49 +191,77 @@ async function main(): Promise<void> {
   let unique = 0;
   const next = () => `_${(unique += 1)}`;
 
-  const explorer = readFileSync(path.join(projectRoot(), 'src/graphql/operations/explorer-overview.graphql'), 'utf8');
-  const pipelineSeries = aliased(15, (alias) => `${alias}: pipeline(id: "${pipelines[0]}") { timeseries(metric: "win_rate", duration: 104) { points { value } } }`);
+  const explorer = readFileSync(
+    path.join(projectRoot(), 'src/graphql/operations/explorer-overview.graphql'),
+    'utf8',
+  );
+  const pipelineSeries = aliased(
+    15,
+    (alias) =>
+      `${alias}: pipeline(id: "${pipelines[0]}") { timeseries(metric: "win_rate", duration: 104) { points { value } } }`,
+  );
   const longest = longestAccepted(schema, 1);
   const queries: BenchQuery[] = [
     underDefinitions(14, 104),
     underDefinitions(1, 104),
     underDefinitions(1, longest),
     underDefinitions(4, longestAccepted(schema, 4)),
-    { name: '15 × pipeline(id).timeseries(duration: 104)', text: (s) => `query { ${pipelineSeries(s)} }`, evaluations: true },
-    { name: 'explorer default query', text: (s) => explorer.replace('query ExplorerOverview', `query ExplorerOverview${s}`) },
+    {
+      name: '15 × pipeline(id).timeseries(duration: 104)',
+      text: (s) => `query { ${pipelineSeries(s)} }`,
+      evaluations: true,
+    },
+    {
+      name: 'explorer default query',
+      text: (s) => explorer.replace('query ExplorerOverview', `query ExplorerOverview${s}`),
+    },
     {
       name: 'snapshot.definitions.pipelines { 15 × metrics }',
-      text: (s) => `query { snapshot { definitions { pipelines { ${aliased(15, (alias) => `${alias}: metrics { value }`)(s)} } } } }`,
+      text: (s) =>
+        `query { snapshot { definitions { pipelines { ${aliased(15, (alias) => `${alias}: metrics { value }`)(s)} } } } }`,
       evaluations: true,
     },
     {
       name: 'snapshot.definitions.pipelines { 15 × metrics(names: [2 names]) }',
-      text: (s) => `query { snapshot { definitions { pipelines { ${aliased(15, (alias) => `${alias}: metrics(names: ["win_rate", "pipeline_value"]) { value }`)(s)} } } } }`,
+      text: (s) =>
+        `query { snapshot { definitions { pipelines { ${aliased(15, (alias) => `${alias}: metrics(names: ["win_rate", "pipeline_value"]) { value }`)(s)} } } } }`,
       evaluations: true,
     },
     {
       name: '15 × pipeline(id).opportunities(first: 100)',
-      text: (s) => `query { ${aliased(15, (alias) => `${alias}: pipeline(id: "${pipelines[0]}") { opportunities(first: 100) { edges { node { id amount name } } } }`)(s)} }`,
+      text: (s) =>
+        `query { ${aliased(15, (alias) => `${alias}: pipeline(id: "${pipelines[0]}") { opportunities(first: 100) { edges { node { id amount name } } } }`)(s)} }`,
     },
     {
       name: 'teams.pipelines.opportunities(first: 35)',
-      text: (s) => `query Q${s} { teams { pipelines { opportunities(first: 35) { edges { node { id amount name } } } } } }`,
+      text: (s) =>
+        `query Q${s} { teams { pipelines { opportunities(first: 35) { edges { node { id amount name } } } } } }`,
     },
     {
       name: 'finding 4: teams.pipelines.opportunities(first: $n = 100), no variables',
-      text: (s) => `query Q${s}($n: Int! = 100) { teams { pipelines { opportunities(first: $n) { edges { node { id amount } } } } } }`,
+      text: (s) =>
+        `query Q${s}($n: Int! = 100) { teams { pipelines { opportunities(first: $n) { edges { node { id amount } } } } } }`,
     },
   ];
 
-  console.log(`healthz-under-load bench: demo company (${values.deals} deals, ${pipelines.length} pipelines in the latest snapshot), gateway in its own process, member token, ${new Date().toISOString()}`);
-  console.log(`cost limit ${QUERY_COST.maxCost}; CPU: the gateway process's, mean of ${runs} queries sent one at a time`);
-  console.log(`${'query'.padEnd(72)}${'estimate'.padStart(9)}  ${'answer'.padEnd(10)}CPU per query`);
+  console.log(
+    `healthz-under-load bench: demo company (${values.deals} deals, ${pipelines.length} pipelines in the latest snapshot), gateway in its own process, member token, ${new Date().toISOString()}`,
+  );
+  console.log(
+    `cost limit ${QUERY_COST.maxCost}; CPU: the gateway process's, mean of ${runs} queries sent one at a time`,
+  );
+  console.log(
+    `${'query'.padEnd(72)}${'estimate'.padStart(9)}  ${'answer'.padEnd(10)}CPU per query`,
+  );
   const accepted: Array<{ query: BenchQuery; cpu: number }> = [];
   for (const query of queries) {
     const estimate = costOf(schema, query);
     const first = await post(port, token, query.text(next()));
-    const errors = first.body.errors as Array<{ message: string; extensions: { code: string } }> | undefined;
-    const refused = first.status !== 200 || errors?.some((e) => e.extensions.code === 'GRAPHQL_VALIDATION_FAILED');
+    const errors = first.body.errors as
+      Array<{ message: string; extensions: { code: string } }> | undefined;
+    const refused =
+      first.status !== 200 ||
+      errors?.some((e) => e.extensions.code === 'GRAPHQL_VALIDATION_FAILED');
     let cpu = '';
     if (!refused) {
       const before = cpuMillis(child.pid!);
@@ -206,17 +274,23 @@ async function main(): Promise<void> {
       }
       if (errors) cpu += ` (errors: ${errors.map((e) => e.extensions.code).join(', ')})`;
     }
-    if (refused && errors?.[0]?.message.startsWith('Query cost') !== true) cpu = `(${errors?.[0]?.message ?? first.status})`;
-    console.log(`${query.name.padEnd(72)}${String(estimate).padStart(9)}  ${(refused ? `refused ${first.status}` : 'accepted').padEnd(10)}${cpu}`);
+    if (refused && errors?.[0]?.message.startsWith('Query cost') !== true)
+      cpu = `(${errors?.[0]?.message ?? first.status})`;
+    console.log(
+      `${query.name.padEnd(72)}${String(estimate).padStart(9)}  ${(refused ? `refused ${first.status}` : 'accepted').padEnd(10)}${cpu}`,
+    );
   }
 
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const idle: number[] = [];
   for (let i = 0; i < 200; i++) idle.push(await healthz(agent, port));
   idle.sort((a, b) => a - b);
-  console.log(`/healthz idle:       p50 ${ms(quantile(idle, 0.5))}, p99 ${ms(quantile(idle, 0.99))} (${idle.length} probes)`);
+  console.log(
+    `/healthz idle:       p50 ${ms(quantile(idle, 0.5))}, p99 ${ms(quantile(idle, 0.99))} (${idle.length} probes)`,
+  );
 
-  const heaviest = (candidates: typeof accepted) => [...candidates].sort((a, b) => b.cpu - a.cpu)[0]?.query;
+  const heaviest = (candidates: typeof accepted) =>
+    [...candidates].sort((a, b) => b.cpu - a.cpu)[0]?.query;
   const loads =
     values.load === undefined
       ? [heaviest(accepted.filter(({ query }) => query.evaluations)), heaviest(accepted)]
@@ -246,9 +320,16 @@ async function main(): Promise<void> {
     await Promise.all([...Array.from({ length: clients }, load), probe()]);
     const after = cpuMillis(child.pid!);
     loaded.sort((a, b) => a - b);
-    const busy = before === null || after === null ? '' : `, gateway CPU ${(((after - before) / (seconds * 1000)) * 100).toFixed(0)}% of one core`;
-    console.log(`load: ${clients} clients × "${query.name}" for ${seconds} s: ${answered} answers (${(answered / seconds).toFixed(1)}/s)${busy}`);
-    console.log(`  /healthz under load: p50 ${ms(quantile(loaded, 0.5))}, p99 ${ms(quantile(loaded, 0.99))}, max ${ms(loaded.at(-1))} (${loaded.length} probes)`);
+    const busy =
+      before === null || after === null
+        ? ''
+        : `, gateway CPU ${(((after - before) / (seconds * 1000)) * 100).toFixed(0)}% of one core`;
+    console.log(
+      `load: ${clients} clients × "${query.name}" for ${seconds} s: ${answered} answers (${(answered / seconds).toFixed(1)}/s)${busy}`,
+    );
+    console.log(
+      `  /healthz under load: p50 ${ms(quantile(loaded, 0.5))}, p99 ${ms(quantile(loaded, 0.99))}, max ${ms(loaded.at(-1))} (${loaded.length} probes)`,
+    );
   }
   agent.destroy();
   child.send({ type: 'stop' });

@@ -25,12 +25,24 @@ export class HistoryClient {
         headers['content-type'] = 'application/json';
         headers['content-length'] = Buffer.byteLength(body);
       }
-      const req = http.request({ host: '127.0.0.1', port: this.port, method, path: pathAndQuery, headers, agent: this.agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port: this.port,
+          method,
+          path: pathAndQuery,
+          headers,
+          agent: this.agent,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+          );
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -38,8 +50,15 @@ export class HistoryClient {
 
   /** A request that must answer 200; answers the parsed body. */
   async ok<T>(method: string, pathAndQuery: string, body?: unknown): Promise<T> {
-    const answer = await this.request(method, pathAndQuery, body === undefined ? undefined : JSON.stringify(body));
-    if (answer.status !== 200) throw new Error(`${method} ${pathAndQuery} answered ${answer.status}: ${answer.body.slice(0, 500)}`);
+    const answer = await this.request(
+      method,
+      pathAndQuery,
+      body === undefined ? undefined : JSON.stringify(body),
+    );
+    if (answer.status !== 200)
+      throw new Error(
+        `${method} ${pathAndQuery} answered ${answer.status}: ${answer.body.slice(0, 500)}`,
+      );
     return JSON.parse(answer.body) as T;
   }
 
@@ -48,7 +67,8 @@ export class HistoryClient {
     const started = performance.now();
     const answer = await this.request('POST', '/crm/imports', body);
     const seconds = (performance.now() - started) / 1000;
-    if (answer.status !== 200) throw new Error(`POST /crm/imports answered ${answer.status}: ${answer.body.slice(0, 1000)}`);
+    if (answer.status !== 200)
+      throw new Error(`POST /crm/imports answered ${answer.status}: ${answer.body.slice(0, 1000)}`);
     const parsed = JSON.parse(answer.body) as { snapshot_id: string; counts: { deals: number } };
     return { seconds, deals: parsed.counts.deals, snapshotId: parsed.snapshot_id };
   }
@@ -73,8 +93,14 @@ export class HistoryClient {
     } while (cursor);
     for (const [i, memberId] of members.entries()) {
       for (const year of years) {
-        const targets = Array.from({ length: periodsPerYear }, (_, p) => 20_000 + ((i * 7 + p) % 10) * 2_500);
-        await this.ok('POST', `/teams/members/${encodeURIComponent(memberId)}/targets`, { targets, year });
+        const targets = Array.from(
+          { length: periodsPerYear },
+          (_, p) => 20_000 + ((i * 7 + p) % 10) * 2_500,
+        );
+        await this.ok('POST', `/teams/members/${encodeURIComponent(memberId)}/targets`, {
+          targets,
+          year,
+        });
       }
     }
     return members.length;
@@ -82,8 +108,13 @@ export class HistoryClient {
 
   /** Every pipeline id of the latest snapshot (complete pipelines and sub-pipelines). */
   async pipelineIds(): Promise<{ all: string[]; complete: string[] }> {
-    const latest = await this.ok<{ pipeline_definitions: { pipelines: { id: string; is_sub_pipeline: boolean }[] }[] }>('GET', '/pipelines');
+    const latest = await this.ok<{
+      pipeline_definitions: { pipelines: { id: string; is_sub_pipeline: boolean }[] }[];
+    }>('GET', '/pipelines');
     const pipelines = latest.pipeline_definitions.flatMap((d) => d.pipelines);
-    return { all: pipelines.map((p) => p.id), complete: pipelines.filter((p) => !p.is_sub_pipeline).map((p) => p.id) };
+    return {
+      all: pipelines.map((p) => p.id),
+      complete: pipelines.filter((p) => !p.is_sub_pipeline).map((p) => p.id),
+    };
   }
 }

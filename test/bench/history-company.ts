@@ -4,7 +4,12 @@
  * history at day 0, then each day about 2 % of the deals change (stages forward, some back, some
  * closing won or lost, amounts, owners, close dates), 0.2 % are new and a few are archived.
  */
-import type { HubSpotDeal, HubSpotOwner, HubSpotPage, HubSpotPipeline } from '../../src/import/hubspot.types';
+import type {
+  HubSpotDeal,
+  HubSpotOwner,
+  HubSpotPage,
+  HubSpotPipeline,
+} from '../../src/import/hubspot.types';
 import { Prng } from '../../src/seed/prng';
 
 const DAY_MS = 86_400_000;
@@ -29,8 +34,18 @@ interface PipelineSpec {
   stages: StageSpec[];
 }
 
-const open = (id: string, label: string, probability: number): StageSpec => ({ id, label, probability, isClosed: false });
-const closed = (id: string, label: string, probability: number): StageSpec => ({ id, label, probability, isClosed: true });
+const open = (id: string, label: string, probability: number): StageSpec => ({
+  id,
+  label,
+  probability,
+  isClosed: false,
+});
+const closed = (id: string, label: string, probability: number): StageSpec => ({
+  id,
+  label,
+  probability,
+  isClosed: true,
+});
 
 const PIPELINES: PipelineSpec[] = [
   {
@@ -83,11 +98,57 @@ const PIPELINES: PipelineSpec[] = [
   },
 ];
 
-const TEAMS = ['Nordics', 'DACH', 'Benelux', 'France', 'Iberia', 'UK & Ireland'].map((name, i) => ({ id: String(8101 + i), name }));
-const FIRST_NAMES = ['Astrid', 'Mikkel', 'Aino', 'Erik', 'Katharina', 'Jonas', 'Lea', 'Felix', 'Sanne', 'Bram', 'Noor', 'Luc', 'Camille', 'Hugo', 'Lucia', 'Mateo'];
-const LAST_NAMES = ['Lindqvist', 'Sorensen', 'Virtanen', 'Hansen', 'Vogel', 'Brandt', 'Hofer', 'Keller', 'Vries', 'Janssens', 'Bakker', 'Peeters'];
+const TEAMS = ['Nordics', 'DACH', 'Benelux', 'France', 'Iberia', 'UK & Ireland'].map((name, i) => ({
+  id: String(8101 + i),
+  name,
+}));
+const FIRST_NAMES = [
+  'Astrid',
+  'Mikkel',
+  'Aino',
+  'Erik',
+  'Katharina',
+  'Jonas',
+  'Lea',
+  'Felix',
+  'Sanne',
+  'Bram',
+  'Noor',
+  'Luc',
+  'Camille',
+  'Hugo',
+  'Lucia',
+  'Mateo',
+];
+const LAST_NAMES = [
+  'Lindqvist',
+  'Sorensen',
+  'Virtanen',
+  'Hansen',
+  'Vogel',
+  'Brandt',
+  'Hofer',
+  'Keller',
+  'Vries',
+  'Janssens',
+  'Bakker',
+  'Peeters',
+];
 const OWNERS = 48;
-const COMPANIES = ['Fjord', 'Alpen', 'Polder', 'Nord', 'Rhein', 'Baltic', 'Meridian', 'Kestrel', 'Lumen', 'Granite', 'Harbor', 'Vantage'];
+const COMPANIES = [
+  'Fjord',
+  'Alpen',
+  'Polder',
+  'Nord',
+  'Rhein',
+  'Baltic',
+  'Meridian',
+  'Kestrel',
+  'Lumen',
+  'Granite',
+  'Harbor',
+  'Vantage',
+];
 const KINDS = ['Logistics', 'Foods', 'Analytics', 'Energy', 'Systems', 'Retail', 'Health', 'Labs'];
 
 /** Share of the deals that change each day, that are new each day, that are archived each day. */
@@ -157,7 +218,8 @@ export class HistoryCompany {
 
   counts(): CompanyCounts {
     let openDeals = 0;
-    for (const deal of this.live.values()) if (!PIPELINES[deal.pipeline].stages[deal.stage].isClosed) openDeals += 1;
+    for (const deal of this.live.values())
+      if (!PIPELINES[deal.pipeline].stages[deal.stage].isClosed) openDeals += 1;
     return { live: this.live.size, open: openDeals };
   }
 
@@ -239,7 +301,11 @@ export class HistoryCompany {
       this.live.delete(index);
       this.touched.delete(index);
       deal.modified = during();
-      this.archivedToday.push({ ...toHubSpot(deal), archived: true, archivedAt: new Date(deal.modified).toISOString() } as HubSpotDeal);
+      this.archivedToday.push({
+        ...toHubSpot(deal),
+        archived: true,
+        archivedAt: new Date(deal.modified).toISOString(),
+      } as HubSpotDeal);
     }
 
     const newCount = Math.max(1, Math.round(this.deals * DAILY_NEW));
@@ -262,7 +328,13 @@ export class HistoryCompany {
       this.addDeal(deal);
       this.touched.add(deal.index);
     }
-    return { day, snapshotAt: new Date(end).toISOString(), changed, created: newCount, archived: this.archivedToday.length };
+    return {
+      day,
+      snapshotAt: new Date(end).toISOString(),
+      changed,
+      created: newCount,
+      archived: this.archivedToday.length,
+    };
   }
 
   private isClosed(deal: Deal): boolean {
@@ -309,7 +381,8 @@ export class HistoryCompany {
 
   private blankDeal(created: number): Deal {
     const r = this.rng.next();
-    const pipeline = r < PIPELINES[0].share ? 0 : r < PIPELINES[0].share + PIPELINES[1].share ? 1 : 2;
+    const pipeline =
+      r < PIPELINES[0].share ? 0 : r < PIPELINES[0].share + PIPELINES[1].share ? 1 : 2;
     const spec = PIPELINES[pipeline];
     const entered: (number | null)[] = spec.stages.map(() => null);
     entered[0] = created;
@@ -344,7 +417,8 @@ export class HistoryCompany {
       const next = at + Math.max(1, this.rng.exponential(spec.daysPerStage)) * DAY_MS;
       if (next > now) break;
       at = Math.round(next);
-      if (this.rng.chance(spec.lossPerStage)) deal.stage = spec.stages.findIndex((s) => s.isClosed && s.probability === 0);
+      if (this.rng.chance(spec.lossPerStage))
+        deal.stage = spec.stages.findIndex((s) => s.isClosed && s.probability === 0);
       else if (deal.stage < lastOpen) deal.stage += 1;
       else deal.stage = spec.stages.findIndex((s) => s.isClosed && s.probability === 1);
       deal.entered[deal.stage] = at;
@@ -381,7 +455,13 @@ function toHubSpot(deal: Deal): HubSpotDeal {
     const entered = deal.entered[i];
     properties[`hs_date_entered_${stage.id}`] = entered === null ? null : iso(entered);
   });
-  return { id, properties, createdAt: iso(deal.created), updatedAt: iso(deal.modified), archived: false };
+  return {
+    id,
+    properties,
+    createdAt: iso(deal.created),
+    updatedAt: iso(deal.modified),
+    archived: false,
+  };
 }
 
 function pages(deals: HubSpotDeal[]): HubSpotPage<HubSpotDeal>[] {
@@ -389,7 +469,9 @@ function pages(deals: HubSpotDeal[]): HubSpotPage<HubSpotDeal>[] {
   for (let start = 0; start < deals.length || result.length === 0; start += PAGE_SIZE) {
     const results = deals.slice(start, start + PAGE_SIZE);
     const last = start + PAGE_SIZE >= deals.length;
-    result.push(last ? { results } : { results, paging: { next: { after: String(start + PAGE_SIZE) } } });
+    result.push(
+      last ? { results } : { results, paging: { next: { after: String(start + PAGE_SIZE) } } },
+    );
   }
   return result;
 }

@@ -2,7 +2,11 @@
 import { type Db, MongoClient } from 'mongodb';
 
 /** `measure` of every collection of the gateway's database `dbName` on the store at `uri`, by name. */
-async function perCollection(uri: string, dbName: string, measure: (db: Db, name: string) => Promise<number>): Promise<Record<string, number>> {
+async function perCollection(
+  uri: string,
+  dbName: string,
+  measure: (db: Db, name: string) => Promise<number>,
+): Promise<Record<string, number>> {
   const client = new MongoClient(uri, { directConnection: true });
   try {
     const db = client.db(dbName);
@@ -31,5 +35,7 @@ export function countDocuments(uri: string, dbName: string): Promise<Record<stri
  * a compacted data directory holds of each.
  */
 export function collectionBytes(uri: string, dbName: string): Promise<Record<string, number>> {
-  return perCollection(uri, dbName, async (db, name) => Number((await db.command({ collStats: name })).size));
+  return perCollection(uri, dbName, async (db, name) =>
+    Number((await db.command({ collStats: name })).size),
+  );
 }

@@ -80,12 +80,18 @@ export async function startGateway(options: GatewayOptions): Promise<Started> {
   if (options.uri) env.MONGODB_URI = options.uri;
   else delete env.MONGODB_URI;
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(DIST, 'src/index.js')], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(DIST, 'src/index.js')], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the gateway exited with code ${child.exitCode} before answering /healthz`);
+    if (child.exitCode !== null)
+      throw new Error(`the gateway exited with code ${child.exitCode} before answering /healthz`);
     if (performance.now() - started > START_LIMIT_MS) {
       await stop(child);
-      throw new Error(`the gateway did not answer /healthz within ${START_LIMIT_MS / 60_000} minutes`);
+      throw new Error(
+        `the gateway did not answer /healthz within ${START_LIMIT_MS / 60_000} minutes`,
+      );
     }
     const ok = await fetch(`http://127.0.0.1:${options.port}/healthz`).then(
       (res) => res.ok,
@@ -98,16 +104,25 @@ export async function startGateway(options: GatewayOptions): Promise<Started> {
 }
 
 /** Starts the standalone store on `dataDir` and `port`; answers its URI with the generated credential. */
-export async function startStore(dataDir: string, port: number): Promise<Started & { uri: string }> {
+export async function startStore(
+  dataDir: string,
+  port: number,
+): Promise<Started & { uri: string }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(DIST, 'src/store/cli.js'), '--port', String(port)], {
-    env: { ...process.env, DATA_DIR: dataDir, STORE_USER: '', STORE_PASSWORD: '' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(DIST, 'src/store/cli.js'), '--port', String(port)],
+    {
+      env: { ...process.env, DATA_DIR: dataDir, STORE_USER: '', STORE_PASSWORD: '' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`the store exited with code ${code} before it listened:\n${out}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`the store exited with code ${code} before it listened:\n${out}`)),
+    );
     const onOutput = (chunk: Buffer): void => {
       out += chunk;
       if (!/listening on /.test(out)) return;

@@ -33,9 +33,15 @@ async function sweep(client: HistoryClient, paths: string[]): Promise<Sweep> {
     const started = performance.now();
     const answer = await client.request('GET', path);
     times.push(performance.now() - started);
-    if (answer.status !== 200) throw new Error(`GET ${path} answered ${answer.status}: ${answer.body.slice(0, 500)}`);
+    if (answer.status !== 200)
+      throw new Error(`GET ${path} answered ${answer.status}: ${answer.body.slice(0, 500)}`);
   }
-  return { requests: paths.length, totalMs: times.reduce((a, b) => a + b, 0), firstMs: times[0], medianMs: median(times) };
+  return {
+    requests: paths.length,
+    totalMs: times.reduce((a, b) => a + b, 0),
+    firstMs: times[0],
+    medianMs: median(times),
+  };
 }
 
 /** The sweep whose total is the median of `WARM_SWEEPS` runs. */
@@ -49,10 +55,17 @@ async function warmSweep(client: HistoryClient, paths: string[]): Promise<Sweep>
  * Cold (the first sweep, which must be the first reads since the gateway started) then warm.
  * `weeks`: the time series' duration, covering every simulated day.
  */
-export async function measureReads(client: HistoryClient, pipelineIds: string[], weeks: number): Promise<ReadCost> {
+export async function measureReads(
+  client: HistoryClient,
+  pipelineIds: string[],
+  weeks: number,
+): Promise<ReadCost> {
   const q = encodeURIComponent;
   const metrics = pipelineIds.map((id) => `/pipelines/metrics?pipeline_id=${q(id)}`);
-  const series = pipelineIds.map((id) => `/pipelines/timeseries?pipeline_id=${q(id)}&metric_name=pipeline_value&duration=${weeks}`);
+  const series = pipelineIds.map(
+    (id) =>
+      `/pipelines/timeseries?pipeline_id=${q(id)}&metric_name=pipeline_value&duration=${weeks}`,
+  );
   const coldMetrics = await sweep(client, metrics);
   const coldSeries = await sweep(client, series);
   return {

@@ -18,9 +18,24 @@ import { parseArgs } from 'node:util';
 import { HistoryClient } from './history-client';
 import { HistoryCompany } from './history-company';
 import { collectionBytes, countDocuments } from './history-documents';
-import { dirBytes, freePort, rssOf, startGateway, startStore, stop, type Started } from './history-processes';
+import {
+  dirBytes,
+  freePort,
+  rssOf,
+  startGateway,
+  startStore,
+  stop,
+  type Started,
+} from './history-processes';
 import { measureReads } from './history-reads';
-import { printHistory, progressLine, ratiosOf, type DayFigures, type HistoryResult, type RestartFigures } from './history-report';
+import {
+  printHistory,
+  progressLine,
+  ratiosOf,
+  type DayFigures,
+  type HistoryResult,
+  type RestartFigures,
+} from './history-report';
 
 const DAY_MS = 86_400_000;
 const DB_NAME = 'pipeline-gateway';
@@ -47,12 +62,21 @@ function parseOptions(): Options {
     },
   });
   const whole = (name: string, raw: string, min: number): number => {
-    if (!/^\d+$/.test(raw) || Number(raw) < min) throw new Error(`--${name} takes a whole number of ${min} or more, got "${raw}"`);
+    if (!/^\d+$/.test(raw) || Number(raw) < min)
+      throw new Error(`--${name} takes a whole number of ${min} or more, got "${raw}"`);
     return Number(raw);
   };
-  if (values.mode !== 'incremental' && values.mode !== 'full') throw new Error(`--mode takes incremental or full, got "${values.mode}"`);
-  if (values.db !== 'embedded' && values.db !== 'uri') throw new Error(`--db takes embedded or uri, got "${values.db}"`);
-  return { deals: whole('deals', values.deals, 1), days: whole('days', values.days, 1), mode: values.mode, db: values.db, seed: whole('seed', values.seed, 0) };
+  if (values.mode !== 'incremental' && values.mode !== 'full')
+    throw new Error(`--mode takes incremental or full, got "${values.mode}"`);
+  if (values.db !== 'embedded' && values.db !== 'uri')
+    throw new Error(`--db takes embedded or uri, got "${values.db}"`);
+  return {
+    deals: whole('deals', values.deals, 1),
+    days: whole('days', values.days, 1),
+    mode: values.mode,
+    db: values.db,
+    seed: whole('seed', values.seed, 0),
+  };
 }
 
 /** The store's URI naming the gateway's database (the stored one names none). */
@@ -103,11 +127,17 @@ class Servers {
   }
 
   rss(): { gateway: number; store: number | null } {
-    return { gateway: rssOf(this.gateway!.child.pid!), store: this.store ? rssOf(this.store.child.pid!) : null };
+    return {
+      gateway: rssOf(this.gateway!.child.pid!),
+      store: this.store ? rssOf(this.store.child.pid!) : null,
+    };
   }
 }
 
-async function importDay(client: HistoryClient, body: Record<string, unknown>): Promise<{ seconds: number; bytes: number }> {
+async function importDay(
+  client: HistoryClient,
+  body: Record<string, unknown>,
+): Promise<{ seconds: number; bytes: number }> {
   const text = JSON.stringify(body);
   const { seconds } = await client.importBody(text);
   return { seconds, bytes: Buffer.byteLength(text) };
@@ -138,7 +168,14 @@ async function restart(servers: Servers, day: number, weeks: number): Promise<Re
   };
 }
 
-async function dayFigures(servers: Servers, company: HistoryCompany, day: number, snapshotAt: string, sent: number, imported: { seconds: number; bytes: number }): Promise<DayFigures> {
+async function dayFigures(
+  servers: Servers,
+  company: HistoryCompany,
+  day: number,
+  snapshotAt: string,
+  sent: number,
+  imported: { seconds: number; bytes: number },
+): Promise<DayFigures> {
   const { live, open } = company.counts();
   const rss = servers.rss();
   return {
@@ -166,7 +203,9 @@ async function main(): Promise<void> {
   const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
   const firstDay = today - (options.days + 1) * DAY_MS;
   const weeks = Math.min(104, Math.ceil((options.days + 2) / 7) + 1);
-  const years = [...new Set([new Date(firstDay).getUTCFullYear(), new Date(today).getUTCFullYear()])];
+  const years = [
+    ...new Set([new Date(firstDay).getUTCFullYear(), new Date(today).getUTCFullYear()]),
+  ];
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
   try {
     log(`generating ${options.deals} deals (seed ${options.seed})`);
@@ -178,9 +217,16 @@ async function main(): Promise<void> {
     const days: DayFigures[] = [];
     const day0At = new Date(company.snapshotTime(0)).toISOString();
     const day0Pages = company.allDealPages();
-    const imported0 = await importDay(client, { pipelines: company.pipelinesBody(), owners: company.ownersBody(), deals: day0Pages, snapshot_at: day0At });
+    const imported0 = await importDay(client, {
+      pipelines: company.pipelinesBody(),
+      owners: company.ownersBody(),
+      deals: day0Pages,
+      snapshot_at: day0At,
+    });
     const members = await client.setTargets(years, WEEKS_PER_YEAR);
-    log(`day 0 imported in ${imported0.seconds.toFixed(1)} s; weekly targets set for ${members} members`);
+    log(
+      `day 0 imported in ${imported0.seconds.toFixed(1)} s; weekly targets set for ${members} members`,
+    );
     days.push(await dayFigures(servers, company, 0, day0At, options.deals, imported0));
     log(progressLine(days[0], options.days));
     const first = await restart(servers, 0, weeks);
@@ -189,12 +235,18 @@ async function main(): Promise<void> {
 
     for (let d = 1; d <= options.days; d += 1) {
       const day = company.simulateDay(d);
-      const dealPages = options.mode === 'incremental' ? company.changedDealPages() : company.allDealPages();
+      const dealPages =
+        options.mode === 'incremental' ? company.changedDealPages() : company.allDealPages();
       const sent = dealPages.reduce((n, page) => n + page.results.length, 0);
       const body =
         options.mode === 'incremental'
           ? { mode: 'incremental', deals: dealPages, snapshot_at: day.snapshotAt }
-          : { pipelines: company.pipelinesBody(), owners: company.ownersBody(), deals: dealPages, snapshot_at: day.snapshotAt };
+          : {
+              pipelines: company.pipelinesBody(),
+              owners: company.ownersBody(),
+              deals: dealPages,
+              snapshot_at: day.snapshotAt,
+            };
       const imported = await importDay(dayClient, body);
       const figures = await dayFigures(servers, company, d, day.snapshotAt, sent, imported);
       days.push(figures);
@@ -205,10 +257,20 @@ async function main(): Promise<void> {
 
     const result: HistoryResult = { options, days, restarts: [first, last] };
     printHistory(result);
-    const file = path.resolve(__dirname, `../../../test/bench/results/history-${options.db}-${options.mode}-${options.deals}x${options.days}.json`);
+    const file = path.resolve(
+      __dirname,
+      `../../../test/bench/results/history-${options.db}-${options.mode}-${options.deals}x${options.days}.json`,
+    );
     mkdirSync(path.dirname(file), { recursive: true });
-    const machine = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown' };
-    writeFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), ...machine, ...result, ratios: ratiosOf(result) }, null, 2)}\n`);
+    const machine = {
+      node: process.version,
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model ?? 'unknown',
+    };
+    writeFileSync(
+      file,
+      `${JSON.stringify({ at: new Date().toISOString(), ...machine, ...result, ratios: ratiosOf(result) }, null, 2)}\n`,
+    );
     console.log(`\nwritten to ${path.relative(process.cwd(), file)}`);
   } finally {
     await servers.stop();

@@ -33,16 +33,26 @@ export async function insertBench(ops: number, concurrency: number): Promise<Ins
   const journal = new FileJournal(dir);
   const disk = await EmbeddedMongoServer.start({ journal });
   try {
-    for (const [mode, server] of [['in memory', memory], ['on disk (fsync)', disk]] as const) {
+    for (const [mode, server] of [
+      ['in memory', memory],
+      ['on disk (fsync)', disk],
+    ] as const) {
       const client = new MongoClient(server.uri, { maxPoolSize: concurrency });
       const coll = client.db('bench').collection('inserts');
       for (const lanes of [1, concurrency]) {
         const before = mode === 'on disk (fsync)' ? { ...journal.stats } : undefined;
         const docs: Document[] = Array.from({ length: ops + 200 }, (_, i) => docFor(i));
         const insert = async (i: number): Promise<void> => void (await coll.insertOne(docs[i]));
-        const rate = lanes === 1 ? await timeSequential(ops, insert, 0) : await timeConcurrent(ops, lanes, insert);
+        const rate =
+          lanes === 1
+            ? await timeSequential(ops, insert, 0)
+            : await timeConcurrent(ops, lanes, insert);
         const { ops: n, seconds, perSecond, meanMicros, cpuMicros } = rate;
-        const row: InsertRow = { mode, concurrency: lanes, rate: { ops: n, seconds, perSecond, meanMicros, cpuMicros } };
+        const row: InsertRow = {
+          mode,
+          concurrency: lanes,
+          rate: { ops: n, seconds, perSecond, meanMicros, cpuMicros },
+        };
         if (before) {
           const after = journal.stats;
           row.fsyncsPerWrite = (after.syncs - before.syncs) / (after.records - before.records);

@@ -64,7 +64,8 @@ const KINDS: LookupKind[] = [
     what: 'find by indexed field',
     referenceName: 'Map.get(email)',
     ops: (_p, ops) => ops,
-    store: async (p, i) => mustFind(await p.coll.findOne({ email: p.picks[i].email }), 'find by email'),
+    store: async (p, i) =>
+      mustFind(await p.coll.findOne({ email: p.picks[i].email }), 'find by email'),
     reference: (p, i) => p.byEmail.get(p.picks[i % p.picks.length].email),
   },
   {
@@ -72,7 +73,8 @@ const KINDS: LookupKind[] = [
     what: 'find by unindexed field (scan)',
     referenceName: 'Array.find',
     ops: (p, ops) => Math.max(10, Math.round(ops / 4 / (p.size / 1000))),
-    store: async (p, i) => mustFind(await p.coll.findOne({ name: p.picks[i].name }), 'find by name'),
+    store: async (p, i) =>
+      mustFind(await p.coll.findOne({ name: p.picks[i].name }), 'find by name'),
     reference: (p, i) => p.docs.find((d) => d.name === p.picks[i % p.picks.length].name),
   },
 ];
@@ -83,7 +85,11 @@ const KINDS: LookupKind[] = [
  * the size: both paths are index lookups. All sizes are loaded first and then timed in
  * alternating rounds (the median is reported), so a change in machine load hits every size alike.
  */
-export async function lookupBench(sizes: number[], ops: number, rounds: number): Promise<LookupRow[]> {
+export async function lookupBench(
+  sizes: number[],
+  ops: number,
+  rounds: number,
+): Promise<LookupRow[]> {
   const server = await EmbeddedMongoServer.start();
   const client = new MongoClient(server.uri);
   try {
@@ -109,14 +115,22 @@ export async function lookupBench(sizes: number[], ops: number, rounds: number):
           samples.set(key, entry);
           const n = kind.ops(p, ops);
           entry.store.push(await timeSequential(n, (i) => kind.store(p, i), Math.min(50, n)));
-          entry.reference.push(timeSync(kind.what.includes('scan') ? n * 10 : 1_000_000, (i) => kind.reference(p, i)));
+          entry.reference.push(
+            timeSync(kind.what.includes('scan') ? n * 10 : 1_000_000, (i) => kind.reference(p, i)),
+          );
         }
       }
     }
     return KINDS.flatMap((kind) =>
       prepared.map((p) => {
         const entry = samples.get(`${kind.what}@${p.size}`)!;
-        return { what: kind.what, docs: p.size, store: median(entry.store), reference: median(entry.reference), referenceName: kind.referenceName };
+        return {
+          what: kind.what,
+          docs: p.size,
+          store: median(entry.store),
+          reference: median(entry.reference),
+          referenceName: kind.referenceName,
+        };
       }),
     );
   } finally {
@@ -152,7 +166,10 @@ export async function groupBench(count: number, runs: number): Promise<GroupResu
     const coll = client.db('bench').collection('group');
     const docs = Array.from({ length: count }, (_, i) => docFor(i));
     for (let i = 0; i < count; i += 1000) await coll.insertMany(docs.slice(i, i + 1000));
-    const pipeline = [{ $group: { _id: '$cat', total: { $sum: '$amount' }, count: { $sum: 1 } } }, { $sort: { _id: 1 } }];
+    const pipeline = [
+      { $group: { _id: '$cat', total: { $sum: '$amount' }, count: { $sum: 1 } } },
+      { $sort: { _id: 1 } },
+    ];
     type Sums = Map<number, { total: number; count: number }>;
     const reduce = (): Sums =>
       docs.reduce<Sums>((acc, d) => {
@@ -165,7 +182,9 @@ export async function groupBench(count: number, runs: number): Promise<GroupResu
     const expected = [...reduce()].sort((a, b) => a[0] - b[0]).map(([_id, v]) => ({ _id, ...v }));
     const got = await coll.aggregate(pipeline).toArray();
     if (JSON.stringify(got) !== JSON.stringify(expected)) {
-      throw new Error(`$group answer differs from the reference: ${JSON.stringify(got).slice(0, 200)}`);
+      throw new Error(
+        `$group answer differs from the reference: ${JSON.stringify(got).slice(0, 200)}`,
+      );
     }
     return {
       docs: count,

@@ -23,26 +23,40 @@ async function main(): Promise<void> {
   const db = await startDatabase();
   const commands: string[] = [];
   db.onCommand((name, _db, body) => {
-    if (!['hello', 'ismaster', 'isMaster', 'ping', 'endSessions'].includes(name)) commands.push(`${name} ${String(body[name])}`);
+    if (!['hello', 'ismaster', 'isMaster', 'ping', 'endSessions'].includes(name))
+      commands.push(`${name} ${String(body[name])}`);
   });
   await SettingsModel.create({ _id: SETTINGS_ID, currency: 'EUR', period: 'quarterly' });
-  console.log('opportunities | seed s | facts build ms | cold read ms | commands per cold read | warm read ms (median of 50)');
+  console.log(
+    'opportunities | seed s | facts build ms | cold read ms | commands per cold read | warm read ms (median of 50)',
+  );
   let day = 1;
   let lastCold: string[] = [];
   for (const count of [1_000, 100_000]) {
     const seeded = performance.now();
-    const { snapshotId, buildMs } = await seedSnapshot({ count, members: 20, snapshotAt: new Date(Date.UTC(2026, 5, day++)) });
+    const { snapshotId, buildMs } = await seedSnapshot({
+      count,
+      members: 20,
+      snapshotAt: new Date(Date.UTC(2026, 5, day++)),
+    });
     const seedS = (performance.now() - seeded) / 1000;
     const cold: number[] = [];
     let perRead = 0;
     let coldCommands: string[] = [];
     for (let i = 0; i < 10; i += 1) {
       // A new instance's data access: nothing cached yet.
-      const fresh = new DataAccess({ connection: mongoose.connection, embedded: db.server, cacheMaxAgeMs: 5_000 });
+      const fresh = new DataAccess({
+        connection: mongoose.connection,
+        embedded: db.server,
+        cacheMaxAgeMs: 5_000,
+      });
       await fresh.ready();
       commands.length = 0;
       const t = performance.now();
-      await getPipelineMetrics(requestContext(undefined, fresh), { pipelineId: 'sales', snapshotId });
+      await getPipelineMetrics(requestContext(undefined, fresh), {
+        pipelineId: 'sales',
+        snapshotId,
+      });
       cold.push(performance.now() - t);
       perRead = commands.length;
       coldCommands = [...commands];

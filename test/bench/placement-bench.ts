@@ -56,16 +56,28 @@ const itemSchema = new Schema({
  * CPU work (resolvers, serialisation) on the main thread. The question: does moving the store
  * off the main thread pay for the extra hop?
  */
-export async function placementBench(placement: Placement, requests: number, concurrency: number, gatewayMicros: number): Promise<PlacementRow> {
+export async function placementBench(
+  placement: Placement,
+  requests: number,
+  concurrency: number,
+  gatewayMicros: number,
+): Promise<PlacementRow> {
   const running = await startIn(placement);
-  const connection = await mongoose.createConnection(running.uri, { dbName: 'bench', maxPoolSize: concurrency }).asPromise();
+  const connection = await mongoose
+    .createConnection(running.uri, { dbName: 'bench', maxPoolSize: concurrency })
+    .asPromise();
   try {
     const Item = connection.model('Item', itemSchema);
     await Item.init();
     const count = 5000;
     for (let i = 0; i < count; i += 1000) {
       await Item.insertMany(
-        Array.from({ length: 1000 }, (_, k) => ({ email: `m${i + k}@example.com`, team: (i + k) % 50, score: 0, name: `Member ${i + k}` })),
+        Array.from({ length: 1000 }, (_, k) => ({
+          email: `m${i + k}@example.com`,
+          team: (i + k) % 50,
+          score: 0,
+          name: `Member ${i + k}`,
+        })),
       );
     }
     const request = async (i: number): Promise<void> => {
@@ -73,7 +85,10 @@ export async function placementBench(placement: Placement, requests: number, con
       const kind = i % 5;
       let result: unknown;
       if (kind < 3) result = await Item.findOne({ email: `m${key}@example.com` }).lean();
-      else if (kind === 3) result = await Item.find({ team: key % 50 }).limit(20).lean();
+      else if (kind === 3)
+        result = await Item.find({ team: key % 50 })
+          .limit(20)
+          .lean();
       else result = await Item.updateOne({ email: `m${key}@example.com` }, { $inc: { score: 1 } });
       if (!result) throw new Error(`request ${i} found nothing`);
       busyWork(gatewayMicros);

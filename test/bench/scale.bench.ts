@@ -43,7 +43,11 @@ function childEnv(dataDir: string, extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
 }
 
 /** Runs a compiled program to its end; resolves with its wall time and peak RSS. */
-function run(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ seconds: number; peakRss: number }> {
+function run(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ seconds: number; peakRss: number }> {
   const rssFile = path.join(env.DATA_DIR!, '..', `peak-rss-${process.pid}`);
   const started = performance.now();
   const child = spawn(process.execPath, ['--require', PROBE, path.join(DIST, script), ...args], {
@@ -75,12 +79,15 @@ function freePort(): Promise<number> {
 /** RSS and peak RSS of a running process, from /proc (Linux). */
 function rssOf(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+  const kb = (field: string): number =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
 /** Starts the gateway on `dataDir`, waits for /healthz, measures, counts documents, stops it. */
-async function startGateway(dataDir: string): Promise<{ seconds: number; rss: number; peakRss: number; documents: number }> {
+async function startGateway(
+  dataDir: string,
+): Promise<{ seconds: number; rss: number; peakRss: number; documents: number }> {
   const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, [path.join(DIST, 'src/index.js')], {
@@ -90,7 +97,8 @@ async function startGateway(dataDir: string): Promise<{ seconds: number; rss: nu
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   try {
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`the gateway exited with code ${child.exitCode} before answering`);
+      if (child.exitCode !== null)
+        throw new Error(`the gateway exited with code ${child.exitCode} before answering`);
       const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
         (res) => res.ok,
         () => false,
@@ -100,7 +108,9 @@ async function startGateway(dataDir: string): Promise<{ seconds: number; rss: nu
     }
     const seconds = (performance.now() - started) / 1000;
     const { rss, peak } = rssOf(child.pid!);
-    const client = new MongoClient(`mongodb://${encodeURIComponent(path.join(dataDir, 'mongod.sock'))}/?directConnection=true`);
+    const client = new MongoClient(
+      `mongodb://${encodeURIComponent(path.join(dataDir, 'mongod.sock'))}/?directConnection=true`,
+    );
     try {
       const stats = await client.db('pipeline-gateway').stats();
       return { seconds, rss, peakRss: peak, documents: stats.objects as number };
@@ -138,7 +148,18 @@ async function measure(deals: number): Promise<SizeResult> {
 function print(results: SizeResult[]): void {
   const mb = (bytes: number): string => `${(bytes / MB).toFixed(0)} MB`;
   const rows = [
-    ['deals', 'import', 'import peak RSS', 'data dir', 'documents', 'start-up', 'RSS up', 'peak RSS at start', 'RSS/doc', 'disk/doc'],
+    [
+      'deals',
+      'import',
+      'import peak RSS',
+      'data dir',
+      'documents',
+      'start-up',
+      'RSS up',
+      'peak RSS at start',
+      'RSS/doc',
+      'disk/doc',
+    ],
     ...results.map((r) => [
       String(r.deals),
       `${r.importSeconds.toFixed(1)} s`,
@@ -157,9 +178,12 @@ function print(results: SizeResult[]): void {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { deals: { type: 'string', default: '100000,300000' } } });
+  const { values } = parseArgs({
+    options: { deals: { type: 'string', default: '100000,300000' } },
+  });
   const sizes = values.deals.split(',').map((raw) => {
-    if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new Error(`--deals takes positive whole numbers separated by commas, got "${raw}"`);
+    if (!/^\d+$/.test(raw) || Number(raw) < 1)
+      throw new Error(`--deals takes positive whole numbers separated by commas, got "${raw}"`);
     return Number(raw);
   });
   const results: SizeResult[] = [];

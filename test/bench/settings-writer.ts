@@ -21,7 +21,11 @@ export interface SettingsWriter {
 
 const CURRENCIES = ['EUR', 'USD'];
 
-export function startSettingsWriter(baseUrl: string, adminToken: string, perSecond: number): SettingsWriter {
+export function startSettingsWriter(
+  baseUrl: string,
+  adminToken: string,
+  perSecond: number,
+): SettingsWriter {
   const tally: WriteTally = { sent: 0, ok: 0, failed: 0, firstFailure: null, seconds: 0 };
   const started = performance.now();
   const interval = 1000 / perSecond;

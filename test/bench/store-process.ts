@@ -24,10 +24,14 @@ export async function startSeededStore(deals: number): Promise<StoreProcess> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-store-'));
   // BENCH_NODE_ARGS: Node options for the servers, the store's included (child-processes.ts).
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
-  const child = spawn(process.execPath, [...nodeArgs, path.join(DIST_SRC, 'store/cli.js'), '--port', '0'], {
-    env: { ...process.env, DATA_DIR: dataDir, STORE_USER: '', STORE_PASSWORD: '' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, path.join(DIST_SRC, 'store/cli.js'), '--port', '0'],
+    {
+      env: { ...process.env, DATA_DIR: dataDir, STORE_USER: '', STORE_PASSWORD: '' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -39,7 +43,8 @@ export async function startSeededStore(deals: number): Promise<StoreProcess> {
   try {
     await new Promise<void>((resolve, reject) => {
       let out = '';
-      const early = (code: number | null) => reject(new Error(`the store exited with code ${code} before it listened:\n${out}`));
+      const early = (code: number | null) =>
+        reject(new Error(`the store exited with code ${code} before it listened:\n${out}`));
       child.once('error', reject);
       child.once('exit', early);
       // Only this listener goes once the store listens: stop() waits on an 'exit' listener of its own.
@@ -56,10 +61,14 @@ export async function startSeededStore(deals: number): Promise<StoreProcess> {
     });
     const uri = readFileSync(path.join(dataDir, 'store-uri'), 'utf8').trim();
     const seeded = performance.now();
-    await promisify(execFile)(process.execPath, [path.join(DIST_SRC, 'cli/seed.js'), '--deals', String(deals)], {
-      env: { ...process.env, MONGODB_URI: uri },
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    await promisify(execFile)(
+      process.execPath,
+      [path.join(DIST_SRC, 'cli/seed.js'), '--deals', String(deals)],
+      {
+        env: { ...process.env, MONGODB_URI: uri },
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
     return { uri, child, seedSeconds: (performance.now() - seeded) / 1000, stop };
   } catch (error) {
     await stop();

@@ -11,15 +11,22 @@ import { groupBench, lookupBench, pingBench } from './lookup-bench';
 import { placementBench, type PlacementRow } from './placement-bench';
 
 const QUICK = process.argv.includes('--quick');
-const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const ONLY = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const SECTIONS = ['ping', 'lookups', 'group', 'inserts', 'growth', 'placement'] as const;
 type Section = (typeof SECTIONS)[number];
 if (ONLY) {
   const unknown = ONLY.filter((s) => !SECTIONS.includes(s as Section));
-  if (unknown.length) throw new Error(`--only expects some of ${SECTIONS.join(',')}; got ${unknown.join(',')}`);
+  if (unknown.length)
+    throw new Error(`--only expects some of ${SECTIONS.join(',')}; got ${unknown.join(',')}`);
 }
 const wanted = (section: Section): boolean => !ONLY || ONLY.includes(section);
-const load = (): string => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 async function ping(): Promise<unknown> {
   // The floor of any command: one round trip through the driver and the server's dispatch.
@@ -35,12 +42,35 @@ async function lookups(): Promise<unknown> {
   const rows = await lookupBench([1_000, QUICK ? 10_000 : 100_000], QUICK ? 500 : 1000, rounds);
   printTable(
     `Lookups through the driver (in memory), beside a Map lookup; median of ${rounds} alternating rounds`,
-    ['operation', 'docs', 'store ops/s', 'mean µs', 'CPU µs/op', 'reference', 'ref ops/s', 'store/ref'],
-    rows.map((r) => [r.what, r.docs, r.store.perSecond, r.store.meanMicros, r.store.cpuMicros, r.referenceName, r.reference.perSecond, r.store.perSecond / r.reference.perSecond]),
+    [
+      'operation',
+      'docs',
+      'store ops/s',
+      'mean µs',
+      'CPU µs/op',
+      'reference',
+      'ref ops/s',
+      'store/ref',
+    ],
+    rows.map((r) => [
+      r.what,
+      r.docs,
+      r.store.perSecond,
+      r.store.meanMicros,
+      r.store.cpuMicros,
+      r.referenceName,
+      r.reference.perSecond,
+      r.store.perSecond / r.reference.perSecond,
+    ]),
   );
   const flat = ['find by _id', 'find by indexed field'].map((what) => {
     const [small, large] = rows.filter((r) => r.what === what);
-    return { what, docs: large.docs, rateRatio: large.store.perSecond / small.store.perSecond, cpuRatio: large.store.cpuMicros / small.store.cpuMicros };
+    return {
+      what,
+      docs: large.docs,
+      rateRatio: large.store.perSecond / small.store.perSecond,
+      cpuRatio: large.store.cpuMicros / small.store.cpuMicros,
+    };
   });
   for (const f of flat) {
     console.log(
@@ -55,7 +85,17 @@ async function group(): Promise<unknown> {
   printTable(
     '$group over 10,000 documents, beside an array reduce',
     ['operation', 'docs', 'store runs/s', 'mean ms', 'CPU ms/run', 'ref runs/s', 'store/ref'],
-    [['$group by cat, $sum', result.docs, result.store.perSecond, result.store.meanMicros / 1000, result.store.cpuMicros / 1000, result.reference.perSecond, result.store.perSecond / result.reference.perSecond]],
+    [
+      [
+        '$group by cat, $sum',
+        result.docs,
+        result.store.perSecond,
+        result.store.meanMicros / 1000,
+        result.store.cpuMicros / 1000,
+        result.reference.perSecond,
+        result.store.perSecond / result.reference.perSecond,
+      ],
+    ],
   );
   return result;
 }
@@ -65,7 +105,15 @@ async function inserts(): Promise<unknown> {
   printTable(
     'insertOne through the driver, in memory vs on disk (acknowledged after fsync)',
     ['mode', 'writers', 'inserts/s', 'mean µs', 'CPU µs/op', 'fsyncs/write', 'store/Map.set'],
-    result.rows.map((r) => [r.mode, r.concurrency, r.rate.perSecond, r.rate.meanMicros, r.rate.cpuMicros, r.fsyncsPerWrite ?? '-', r.rate.perSecond / result.reference.perSecond]),
+    result.rows.map((r) => [
+      r.mode,
+      r.concurrency,
+      r.rate.perSecond,
+      r.rate.meanMicros,
+      r.rate.cpuMicros,
+      r.fsyncsPerWrite ?? '-',
+      r.rate.perSecond / result.reference.perSecond,
+    ]),
   );
   console.log(`reference Map.set: ${formatNumber(result.reference.perSecond)} ops/s`);
   return result;
@@ -78,7 +126,16 @@ async function growth(): Promise<unknown> {
   const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
   printTable(
     'A growing collection on disk (opportunity-shaped documents, three compound indexes, insertMany of 1000): CPU µs per inserted document by tenth of the run, then a restart on the data directory',
-    ['docs', 'insert 1st tenth', 'insert last tenth', 'insert all', 'load s', 'load CPU µs/doc', 'heap B/doc', 'data dir MB'],
+    [
+      'docs',
+      'insert 1st tenth',
+      'insert last tenth',
+      'insert all',
+      'load s',
+      'load CPU µs/doc',
+      'heap B/doc',
+      'data dir MB',
+    ],
     results.map((r) => [
       r.docs,
       r.windows[0].cpuMicrosPerDoc,
@@ -107,8 +164,12 @@ async function placement(): Promise<unknown> {
     }
   }
   const of = (where: string, micros: number): PlacementRow[] =>
-    runs.filter((p) => p.placement === where && p.gatewayMicrosPerRequest === micros).sort((a, b) => a.perSecond - b.perSecond);
-  const summary = gatewayCosts.flatMap((micros) => ['in-process', 'worker thread'].map((where) => of(where, micros)[Math.floor(rounds / 2)]));
+    runs
+      .filter((p) => p.placement === where && p.gatewayMicrosPerRequest === micros)
+      .sort((a, b) => a.perSecond - b.perSecond);
+  const summary = gatewayCosts.flatMap((micros) =>
+    ['in-process', 'worker thread'].map((where) => of(where, micros)[Math.floor(rounds / 2)]),
+  );
   printTable(
     `Mixed mongoose load (60% findOne, 20% find 20, 20% updateOne, all indexed; 32 in flight), median of ${rounds} alternating rounds: where should the server run?`,
     ['placement', 'gateway µs/req', 'requests/s', 'p50 µs', 'p99 µs', 'all rounds req/s'],
@@ -126,12 +187,21 @@ async function placement(): Promise<unknown> {
   return { summary, runs };
 }
 
-const RUNNERS: Record<Section, () => Promise<unknown>> = { ping, lookups, group, inserts, growth, placement };
+const RUNNERS: Record<Section, () => Promise<unknown>> = {
+  ping,
+  lookups,
+  group,
+  inserts,
+  growth,
+  placement,
+};
 
 async function main(): Promise<void> {
   const started = new Date();
   const loadStart = load();
-  console.log(`embedded store benchmark: node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'})${QUICK ? ', quick' : ''}; load average ${loadStart}`);
+  console.log(
+    `embedded store benchmark: node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'})${QUICK ? ', quick' : ''}; load average ${loadStart}`,
+  );
   const results: Record<string, unknown> = {};
   for (const section of SECTIONS) {
     if (!wanted(section)) continue;
@@ -146,7 +216,14 @@ async function main(): Promise<void> {
   const dir = join(__dirname, '../../../test/bench/results');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'store.json');
-  const saved = { started: started.toISOString(), node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, loadAverage: { start: loadStart, end: load() }, ...results };
+  const saved = {
+    started: started.toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    loadAverage: { start: loadStart, end: load() },
+    ...results,
+  };
   writeFileSync(file, `${JSON.stringify(saved, null, 2)}\n`);
   console.log(`saved ${file}`);
 }

@@ -11,10 +11,30 @@ export const PIPELINES: HubSpotPipeline[] = [
     displayOrder: 0,
     archived: false,
     stages: [
-      { id: 'appointmentscheduled', label: 'Appointment scheduled', displayOrder: 0, metadata: { isClosed: 'false', probability: '0.2' } },
-      { id: 'contractsent', label: 'Contract sent', displayOrder: 1, metadata: { isClosed: 'false', probability: '0.8' } },
-      { id: 'closedwon', label: 'Closed won', displayOrder: 2, metadata: { isClosed: 'true', probability: '1.0' } },
-      { id: 'closedlost', label: 'Closed lost', displayOrder: 3, metadata: { isClosed: 'true', probability: '0.0' } },
+      {
+        id: 'appointmentscheduled',
+        label: 'Appointment scheduled',
+        displayOrder: 0,
+        metadata: { isClosed: 'false', probability: '0.2' },
+      },
+      {
+        id: 'contractsent',
+        label: 'Contract sent',
+        displayOrder: 1,
+        metadata: { isClosed: 'false', probability: '0.8' },
+      },
+      {
+        id: 'closedwon',
+        label: 'Closed won',
+        displayOrder: 2,
+        metadata: { isClosed: 'true', probability: '1.0' },
+      },
+      {
+        id: 'closedlost',
+        label: 'Closed lost',
+        displayOrder: 3,
+        metadata: { isClosed: 'true', probability: '0.0' },
+      },
     ],
   },
   {
@@ -23,8 +43,18 @@ export const PIPELINES: HubSpotPipeline[] = [
     displayOrder: 1,
     archived: false,
     stages: [
-      { id: '7654322', label: 'Up for renewal', displayOrder: 0, metadata: { isClosed: 'false', probability: '0.5' } },
-      { id: '7654323', label: 'Renewed', displayOrder: 1, metadata: { isClosed: 'true', probability: '1.0' } },
+      {
+        id: '7654322',
+        label: 'Up for renewal',
+        displayOrder: 0,
+        metadata: { isClosed: 'false', probability: '0.5' },
+      },
+      {
+        id: '7654323',
+        label: 'Renewed',
+        displayOrder: 1,
+        metadata: { isClosed: 'true', probability: '1.0' },
+      },
     ],
   },
 ];
@@ -40,7 +70,18 @@ export function owners(count: number): HubSpotOwner[] {
     archived: false,
     teams: [{ id: i % 2 === 0 ? '41' : '42', name: i % 2 === 0 ? 'East' : 'West', primary: true }],
   }));
-  return [...active, { id: '9999', email: 'gone@example.com', firstName: 'Gone', lastName: 'Owner', userId: null, archived: true, teams: [] }];
+  return [
+    ...active,
+    {
+      id: '9999',
+      email: 'gone@example.com',
+      firstName: 'Gone',
+      lastName: 'Owner',
+      userId: null,
+      archived: true,
+      teams: [],
+    },
+  ];
 }
 
 export const BASE_TIME = Date.parse('2026-05-01T00:00:00.000Z');
@@ -83,7 +124,11 @@ export function deals(count: number, { firstId = 20001, stepMs = 60_000 } = {}):
 
 /** Archived deals, archived on the days given. */
 export function archivedDeals(archivedAt: string[]): StoredDeal[] {
-  return archivedAt.map((at, i) => ({ ...deals(1, { firstId: 90001 + i })[0]!, archived: true, archivedAt: at }));
+  return archivedAt.map((at, i) => ({
+    ...deals(1, { firstId: 90001 + i })[0]!,
+    archived: true,
+    archivedAt: at,
+  }));
 }
 
 export function dataset(parts: Partial<HubSpotDataset> = {}): HubSpotDataset {

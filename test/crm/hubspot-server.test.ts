@@ -6,7 +6,11 @@ import { dataset, deals, TOKEN } from './hubspot-dataset';
 let server: HubSpotTestServer;
 
 beforeEach(async () => {
-  server = await startHubSpotServer({ token: TOKEN, dataset: dataset({ deals: deals(250) }), searchResultCap: 200 });
+  server = await startHubSpotServer({
+    token: TOKEN,
+    dataset: dataset({ deals: deals(250) }),
+    searchResultCap: 200,
+  });
 });
 
 afterEach(() => server.close());
@@ -15,7 +19,9 @@ const auth = { authorization: `Bearer ${TOKEN}` };
 
 describe('HubSpot test server', () => {
   it('answers 401 with HubSpot error body without a valid token', async () => {
-    const response = await fetch(`${server.url}/crm/v3/owners`, { headers: { authorization: 'Bearer nope' } });
+    const response = await fetch(`${server.url}/crm/v3/owners`, {
+      headers: { authorization: 'Bearer nope' },
+    });
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({
       status: 'error',
@@ -26,14 +32,28 @@ describe('HubSpot test server', () => {
   });
 
   it('returns the default deal properties when none are named, and a link to the next page', async () => {
-    const body = (await (await fetch(`${server.url}/crm/v3/objects/deals?limit=2`, { headers: auth })).json()) as {
+    const body = (await (
+      await fetch(`${server.url}/crm/v3/objects/deals?limit=2`, { headers: auth })
+    ).json()) as {
       results: { properties: Record<string, unknown> }[];
       paging: { next: unknown };
     };
     expect(Object.keys(body.results[0].properties).sort()).toEqual(
-      ['amount', 'closedate', 'createdate', 'dealname', 'dealstage', 'hs_lastmodifieddate', 'hs_object_id', 'pipeline'].sort(),
+      [
+        'amount',
+        'closedate',
+        'createdate',
+        'dealname',
+        'dealstage',
+        'hs_lastmodifieddate',
+        'hs_object_id',
+        'pipeline',
+      ].sort(),
     );
-    expect(body.paging.next).toEqual({ after: '20003', link: `${server.url}/crm/v3/objects/deals?limit=2&after=20003` });
+    expect(body.paging.next).toEqual({
+      after: '20003',
+      link: `${server.url}/crm/v3/objects/deals?limit=2&after=20003`,
+    });
   });
 
   it('refuses a page size over the maximum', async () => {

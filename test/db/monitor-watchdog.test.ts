@@ -15,19 +15,41 @@ async function silentRelay(target: number) {
     const upstream = net.connect(target, '127.0.0.1');
     const pair: [Socket, Socket] = [client, upstream];
     pairs.add(pair);
-    client.on('data', (chunk) => { if (!relay.silent) upstream.write(chunk); });
-    upstream.on('data', (chunk) => { if (!relay.silent) client.write(chunk); });
-    const end = () => { client.destroy(); upstream.destroy(); pairs.delete(pair); };
+    client.on('data', (chunk) => {
+      if (!relay.silent) upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => {
+      if (!relay.silent) client.write(chunk);
+    });
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      pairs.delete(pair);
+    };
     client.on('close', end).on('error', end);
     upstream.on('close', end).on('error', end);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
-    set silent(value: boolean) { relay.silent = value; },
+    set silent(value: boolean) {
+      relay.silent = value;
+    },
     /** Drops every relayed connection that went silent: what was swallowed is gone for good. */
-    dropAll() { for (const [a, b] of pairs) { a.destroy(); b.destroy(); } },
-    close: () => new Promise<void>((resolve) => { for (const [a, b] of pairs) { a.destroy(); b.destroy(); } server.close(() => resolve()); }),
+    dropAll() {
+      for (const [a, b] of pairs) {
+        a.destroy();
+        b.destroy();
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const [a, b] of pairs) {
+          a.destroy();
+          b.destroy();
+        }
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -37,11 +59,17 @@ describe('the driver monitor watchdog', () => {
     const relay = await silentRelay(store.port);
     // The client's own bound on a heartbeat is a minute away: only the watchdog can end this one.
     const client = new MongoClient(`mongodb://127.0.0.1:${relay.port}/?directConnection=true`, {
-      heartbeatFrequencyMS: 500, connectTimeoutMS: 60_000, serverSelectionTimeoutMS: 1_000,
+      heartbeatFrequencyMS: 500,
+      connectTimeoutMS: 60_000,
+      serverSelectionTimeoutMS: 1_000,
     });
     await client.connect();
     const restarts: string[] = [];
-    const watchdog = watchMonitor(client, { heartbeatFrequencyMS: 500, connectTimeoutMS: 300, onRestart: (reason) => restarts.push(reason) });
+    const watchdog = watchMonitor(client, {
+      heartbeatFrequencyMS: 500,
+      connectTimeoutMS: 300,
+      onRestart: (reason) => restarts.push(reason),
+    });
     try {
       const things = client.db('w').collection('things');
       await things.insertOne({ _id: 1 } as never);
@@ -70,10 +98,16 @@ describe('the driver monitor watchdog', () => {
 
   it('leaves a client alone while its heartbeats end', async () => {
     const store = await EmbeddedMongoServer.start({});
-    const client = new MongoClient(`mongodb://127.0.0.1:${store.port}/?directConnection=true`, { heartbeatFrequencyMS: 200 });
+    const client = new MongoClient(`mongodb://127.0.0.1:${store.port}/?directConnection=true`, {
+      heartbeatFrequencyMS: 200,
+    });
     await client.connect();
     const restarts: string[] = [];
-    const watchdog = watchMonitor(client, { heartbeatFrequencyMS: 200, connectTimeoutMS: 100, onRestart: (reason) => restarts.push(reason) });
+    const watchdog = watchMonitor(client, {
+      heartbeatFrequencyMS: 200,
+      connectTimeoutMS: 100,
+      onRestart: (reason) => restarts.push(reason),
+    });
     try {
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       expect(restarts).toEqual([]);

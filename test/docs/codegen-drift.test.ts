@@ -10,14 +10,19 @@ const OPERATION = 'src/graphql/operations/explorer-overview.graphql';
 
 /** `graphql-codegen --check` in `cwd`: exit 0 when the generated files match what codegen would write. */
 function codegenCheck(cwd: string): { status: number | null; output: string } {
-  const run = spawnSync(process.execPath, [CLI, '--config', 'codegen.yml', '--check'], { cwd, encoding: 'utf8', env: { ...process.env, NODE_PATH: join(ROOT, 'node_modules') } });
+  const run = spawnSync(process.execPath, [CLI, '--config', 'codegen.yml', '--check'], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_PATH: join(ROOT, 'node_modules') },
+  });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
 /** A scratch copy of what codegen reads and writes, to change without touching the tree. */
 function scratchCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'codegen-'));
-  for (const path of ['codegen.yml', 'schema', 'src/graphql/operations', 'src/generated']) cpSync(join(ROOT, path), join(dir, path), { recursive: true });
+  for (const path of ['codegen.yml', 'schema', 'src/graphql/operations', 'src/generated'])
+    cpSync(join(ROOT, path), join(dir, path), { recursive: true });
   return dir;
 }
 
@@ -31,7 +36,10 @@ describe('GraphQL codegen', () => {
     const dir = scratchCopy();
     try {
       const path = join(dir, OPERATION);
-      writeFileSync(path, readFileSync(path, 'utf8').replace('createdAt', 'createdAt\n    __typename'));
+      writeFileSync(
+        path,
+        readFileSync(path, 'utf8').replace('createdAt', 'createdAt\n    __typename'),
+      );
       const { status, output } = codegenCheck(dir);
       expect(status).toBe(1);
       expect(output).toContain(GENERATED);

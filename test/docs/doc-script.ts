@@ -20,8 +20,13 @@ function quote(text: string): string {
 
 /** Whether the block runs here (shell or GraphQL, and not marked `covered-by` or `no-run`). */
 export function runsHere(block: FencedBlock): boolean {
-  const runnable = block.language === 'sh' || block.language === 'bash' || block.language === 'graphql';
-  return runnable && block.attributes['covered-by'] === undefined && block.attributes['no-run'] === undefined;
+  const runnable =
+    block.language === 'sh' || block.language === 'bash' || block.language === 'graphql';
+  return (
+    runnable &&
+    block.attributes['covered-by'] === undefined &&
+    block.attributes['no-run'] === undefined
+  );
 }
 
 /** The script: `set -euo pipefail`, the prelude (checked curl, __graphql), then each block. */
@@ -34,10 +39,15 @@ export function documentScript(blocks: readonly RunBlock[]): string {
   ];
   for (const { number, file, block } of blocks) {
     const { expect = '', code = '' } = block.attributes;
-    lines.push(`__block ${number} ${quote(expect)} ${quote(code)} ${quote(`${file}:${block.line}`)}`);
+    lines.push(
+      `__block ${number} ${quote(expect)} ${quote(code)} ${quote(`${file}:${block.line}`)}`,
+    );
     if (block.language === 'graphql') {
-      if (block.text.includes(HEREDOC_END)) throw new Error(`${file}:${block.line}: the block contains ${HEREDOC_END}`);
-      lines.push(`__graphql ${quote(block.attributes.token ?? 'ADMIN')} ${quote(block.attributes.variables ?? '')} <<'${HEREDOC_END}'`);
+      if (block.text.includes(HEREDOC_END))
+        throw new Error(`${file}:${block.line}: the block contains ${HEREDOC_END}`);
+      lines.push(
+        `__graphql ${quote(block.attributes.token ?? 'ADMIN')} ${quote(block.attributes.variables ?? '')} <<'${HEREDOC_END}'`,
+      );
       lines.push(block.text.trimEnd(), HEREDOC_END);
     } else {
       lines.push(block.text.trimEnd());

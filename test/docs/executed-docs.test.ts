@@ -1,8 +1,22 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildSchema, parse, specifiedRules, validate, type OperationDefinitionNode } from 'graphql';
+import {
+  buildSchema,
+  parse,
+  specifiedRules,
+  validate,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { graphqlLimitRules } from '../../src/security/graphql-limits';
 import { estimateCost, QUERY_COST } from '../../src/security/query-cost';
 import { startEntry } from '../helpers/entry';
@@ -16,7 +30,13 @@ import { fencedBlocks, RUN_LANGUAGES, type FencedBlock } from './markdown-blocks
 // test/docs/markdown-blocks.ts (ATTRIBUTES); how curl is checked: test/docs/doc-prelude.bash.
 
 const ROOT = path.join(__dirname, '../..');
-const DOCUMENTS = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+const DOCUMENTS = [
+  'README.md',
+  ...readdirSync(path.join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
 const SCHEMA = buildSchema(readFileSync(path.join(ROOT, 'schema/schema.graphql'), 'utf8'));
 
 function blocksOf(file: string): FencedBlock[] {
@@ -32,15 +52,25 @@ function runBlocksOf(file: string): RunBlock[] {
 /** What is wrong with how a block is marked, or null. */
 function markingProblem(block: FencedBlock): string | null {
   const { attributes, language } = block;
-  if (language === '') return 'a fence without a language: say what the block is (```sh, ```graphql, ```json, ```text...)';
+  if (language === '')
+    return 'a fence without a language: say what the block is (```sh, ```graphql, ```json, ```text...)';
   const runnable = (RUN_LANGUAGES as readonly string[]).includes(language);
-  if (!runnable && Object.keys(attributes).length > 0) return `attributes on a ${language} block, which never runs`;
-  if (attributes.expect !== undefined && !/^[1-5]\d\d$/.test(attributes.expect)) return `expect=${attributes.expect}: an HTTP status`;
-  if (language !== 'graphql' && (attributes.token !== undefined || attributes.variables !== undefined)) return 'token and variables are for graphql blocks';
-  if (attributes.variables !== undefined && !/^\w+:\w+(,\w+:\w+)*$/.test(attributes.variables)) return `variables=${attributes.variables}: name:SHELL_VAR,...`;
+  if (!runnable && Object.keys(attributes).length > 0)
+    return `attributes on a ${language} block, which never runs`;
+  if (attributes.expect !== undefined && !/^[1-5]\d\d$/.test(attributes.expect))
+    return `expect=${attributes.expect}: an HTTP status`;
+  if (
+    language !== 'graphql' &&
+    (attributes.token !== undefined || attributes.variables !== undefined)
+  )
+    return 'token and variables are for graphql blocks';
+  if (attributes.variables !== undefined && !/^\w+:\w+(,\w+:\w+)*$/.test(attributes.variables))
+    return `variables=${attributes.variables}: name:SHELL_VAR,...`;
   const coveredBy = attributes['covered-by'];
-  if (coveredBy !== undefined && !existsSync(path.join(ROOT, coveredBy))) return `covered-by=${coveredBy}: no such file`;
-  if (attributes['no-run'] !== undefined && attributes['no-run'].trim().length < 10) return 'no-run needs the reason it is not run';
+  if (coveredBy !== undefined && !existsSync(path.join(ROOT, coveredBy)))
+    return `covered-by=${coveredBy}: no such file`;
+  if (attributes['no-run'] !== undefined && attributes['no-run'].trim().length < 10)
+    return 'no-run needs the reason it is not run';
   if (language === 'graphql') return graphqlProblem(block);
   return null;
 }
@@ -57,10 +87,17 @@ function graphqlProblem(block: FencedBlock): string | null {
     return `does not parse: ${(error as Error).message}`;
   }
   const refusal = block.attributes.code !== undefined;
-  const errors = validate(SCHEMA, document, refusal ? specifiedRules : [...specifiedRules, ...graphqlLimitRules()]);
-  if (errors.length > 0) return `not valid against schema/schema.graphql: ${errors.map((e) => e.message).join('; ')}`;
+  const errors = validate(
+    SCHEMA,
+    document,
+    refusal ? specifiedRules : [...specifiedRules, ...graphqlLimitRules()],
+  );
+  if (errors.length > 0)
+    return `not valid against schema/schema.graphql: ${errors.map((e) => e.message).join('; ')}`;
   if (refusal) return null;
-  for (const operation of document.definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition')) {
+  for (const operation of document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === 'OperationDefinition',
+  )) {
     const cost = estimateCost(SCHEMA, document, operation);
     if (cost > QUERY_COST.maxCost) return `costs ${cost}, over the limit of ${QUERY_COST.maxCost}`;
   }
@@ -75,12 +112,22 @@ interface DocumentRun {
 }
 
 /** Runs `script` with bash in `cwd`, with a clean environment (nothing of the caller's leaks in). */
-function runScript(script: string, cwd: string, env: Record<string, string>): Promise<{ status: number | null; output: string }> {
+function runScript(
+  script: string,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ status: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('bash', ['-c', script], {
       cwd,
       // HUBSPOT_TOKEN: the reader's own private-app token, which docs/importing.md expects to be set.
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cwd, LANG: 'C.UTF-8', HUBSPOT_TOKEN: 'pat-docs-test', ...env },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: cwd,
+        LANG: 'C.UTF-8',
+        HUBSPOT_TOKEN: 'pat-docs-test',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -109,7 +156,9 @@ describe('executed documentation (README.md, docs/*.md)', () => {
     const seeding = await startEntry(template, { SEED_DEMO: 'true' });
     try {
       const adminToken = readFileSync(path.join(template, 'admin-token'), 'utf8').trim();
-      const teams = await fetch(`${seeding.url}/teams`, { headers: { authorization: `Bearer ${adminToken}` } });
+      const teams = await fetch(`${seeding.url}/teams`, {
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
       expect(((await teams.json()) as { teams: unknown[] }).teams).toHaveLength(3);
     } finally {
       seeding.child.kill('SIGTERM');
@@ -134,49 +183,76 @@ describe('executed documentation (README.md, docs/*.md)', () => {
 
   it('docs/configuration.md has a row for every variable src/config.ts reads, and none it does not', () => {
     const source = readFileSync(path.join(ROOT, 'src/config.ts'), 'utf8');
-    const read = new Set([...source.matchAll(/\b(?:integer|text|flag)\(env, '([A-Z_]+)'|\benv\.([A-Z_]+)/g)].map((m) => m[1] ?? m[2]));
+    const read = new Set(
+      [...source.matchAll(/\b(?:integer|text|flag)\(env, '([A-Z_]+)'|\benv\.([A-Z_]+)/g)].map(
+        (m) => m[1] ?? m[2],
+      ),
+    );
     const doc = readFileSync(path.join(ROOT, 'docs/configuration.md'), 'utf8');
     // The first table: the gateway's own variables (the tools' table comes later).
-    const table = doc.slice(doc.indexOf('| variable |'), doc.indexOf('\n\n', doc.indexOf('| variable |')));
+    const table = doc.slice(
+      doc.indexOf('| variable |'),
+      doc.indexOf('\n\n', doc.indexOf('| variable |')),
+    );
     const documented = new Set([...table.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]));
-    expect({ undocumented: [...read].filter((v) => !documented.has(v)), stale: [...documented].filter((v) => !read.has(v)) }).toEqual({ undocumented: [], stale: [] });
+    expect({
+      undocumented: [...read].filter((v) => !documented.has(v)),
+      stale: [...documented].filter((v) => !read.has(v)),
+    }).toEqual({ undocumented: [], stale: [] });
   });
 
   const runnable = DOCUMENTS.filter((file) => runBlocksOf(file).length > 0);
 
-  it.each(runnable)('%s: every command and operation runs, top to bottom, on a fresh demo gateway', async (file) => {
-    const blocks = runBlocksOf(file);
-    const workdir = mkdtempSync(path.join(scratch, `${path.basename(file, '.md')}-`));
-    // The reader's working directory after `npm start`: the data directory is ./data.
-    cpSync(template, path.join(workdir, 'data'), { recursive: true });
-    const gateway = await startEntry(path.join(workdir, 'data'));
-    const callLog = path.join(workdir, '.calls.tsv');
-    writeFileSync(callLog, '');
-    let run: DocumentRun;
-    try {
-      const port = new URL(gateway.url).port;
-      const result = await runScript(documentScript(blocks), workdir, { __GW_PORT: port, __HS_PORT: String(hubspot.port), __CALL_LOG: callLog });
-      const calls = readFileSync(callLog, 'utf8')
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => {
-          const [block, status, verdict, url, why] = line.split('\t');
-          return { block: Number(block), status, verdict, url, why };
+  it.each(runnable)(
+    '%s: every command and operation runs, top to bottom, on a fresh demo gateway',
+    async (file) => {
+      const blocks = runBlocksOf(file);
+      const workdir = mkdtempSync(path.join(scratch, `${path.basename(file, '.md')}-`));
+      // The reader's working directory after `npm start`: the data directory is ./data.
+      cpSync(template, path.join(workdir, 'data'), { recursive: true });
+      const gateway = await startEntry(path.join(workdir, 'data'));
+      const callLog = path.join(workdir, '.calls.tsv');
+      writeFileSync(callLog, '');
+      let run: DocumentRun;
+      try {
+        const port = new URL(gateway.url).port;
+        const result = await runScript(documentScript(blocks), workdir, {
+          __GW_PORT: port,
+          __HS_PORT: String(hubspot.port),
+          __CALL_LOG: callLog,
         });
-      run = { ...result, calls };
-    } finally {
-      gateway.child.kill('SIGTERM');
-      await gateway.exited;
-    }
+        const calls = readFileSync(callLog, 'utf8')
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => {
+            const [block, status, verdict, url, why] = line.split('\t');
+            return { block: Number(block), status, verdict, url, why };
+          });
+        run = { ...result, calls };
+      } finally {
+        gateway.child.kill('SIGTERM');
+        await gateway.exited;
+      }
 
-    // For writers: DOCS_OUTPUT=<dir> keeps what each document's examples printed.
-    if (process.env.DOCS_OUTPUT) writeFileSync(path.join(process.env.DOCS_OUTPUT, `${path.basename(file, '.md')}.out`), run.output);
-    const tail = run.output.slice(-4000);
-    expect({ exitStatus: run.status, tail: run.status === 0 ? '' : tail }).toEqual({ exitStatus: 0, tail: '' });
-    const failed = run.calls.filter((call) => call.verdict !== 'ok');
-    expect(failed).toEqual([]);
-    // A block that made no request was not run (or says nothing the test can check).
-    const silent = blocks.filter(({ number }) => !run.calls.some((call) => call.block === number)).map(({ block }) => `${file}:${block.line}`);
-    expect(silent).toEqual([]);
-  }, 180_000);
+      // For writers: DOCS_OUTPUT=<dir> keeps what each document's examples printed.
+      if (process.env.DOCS_OUTPUT)
+        writeFileSync(
+          path.join(process.env.DOCS_OUTPUT, `${path.basename(file, '.md')}.out`),
+          run.output,
+        );
+      const tail = run.output.slice(-4000);
+      expect({ exitStatus: run.status, tail: run.status === 0 ? '' : tail }).toEqual({
+        exitStatus: 0,
+        tail: '',
+      });
+      const failed = run.calls.filter((call) => call.verdict !== 'ok');
+      expect(failed).toEqual([]);
+      // A block that made no request was not run (or says nothing the test can check).
+      const silent = blocks
+        .filter(({ number }) => !run.calls.some((call) => call.block === number))
+        .map(({ block }) => `${file}:${block.line}`);
+      expect(silent).toEqual([]);
+    },
+    180_000,
+  );
 });

@@ -28,16 +28,31 @@ export async function startFakeHubSpot(): Promise<FakeHubSpot> {
     const send = (status: number, body: string): void => {
       res.writeHead(status, { 'content-type': 'application/json' }).end(body);
     };
-    if (!/^Bearer \S+/.test(req.headers.authorization ?? '')) return send(401, '{"status":"error","category":"INVALID_AUTHENTICATION"}');
+    if (!/^Bearer \S+/.test(req.headers.authorization ?? ''))
+      return send(401, '{"status":"error","category":"INVALID_AUTHENTICATION"}');
     if (req.method !== 'GET') return send(405, '{"status":"error"}');
     if (url.pathname === '/crm/v3/pipelines/deals') return send(200, fixture('pipelines.json'));
     if (url.pathname === '/crm/v3/owners') return send(200, fixture('owners.json'));
     if (url.pathname === '/account-info/v3/details') {
-      return send(200, JSON.stringify({ portalId: 4410021, accountType: 'STANDARD', timeZone: 'Europe/Paris', companyCurrency: 'EUR', utcOffset: '+01:00', uiDomain: 'app.hubspot.com', dataHostingLocation: 'eu1' }));
+      return send(
+        200,
+        JSON.stringify({
+          portalId: 4410021,
+          accountType: 'STANDARD',
+          timeZone: 'Europe/Paris',
+          companyCurrency: 'EUR',
+          utcOffset: '+01:00',
+          uiDomain: 'app.hubspot.com',
+          dataHostingLocation: 'eu1',
+        }),
+      );
     }
     if (url.pathname === '/crm/v3/objects/deals') {
       // Page 1 says `paging.next.after: "d9"`; page 2 is the last.
-      return send(200, fixture(url.searchParams.get('after') === 'd9' ? 'deals-page-2.json' : 'deals-page-1.json'));
+      return send(
+        200,
+        fixture(url.searchParams.get('after') === 'd9' ? 'deals-page-2.json' : 'deals-page-1.json'),
+      );
     }
     send(404, '{"status":"error","category":"OBJECT_NOT_FOUND"}');
   });
@@ -45,6 +60,9 @@ export async function startFakeHubSpot(): Promise<FakeHubSpot> {
   return {
     port: (server.address() as AddressInfo).port,
     requests,
-    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+    close: () =>
+      new Promise<void>((resolve, reject) =>
+        server.close((error) => (error ? reject(error) : resolve())),
+      ),
   };
 }

@@ -27,7 +27,9 @@ describe('GraphQL over HTTP audit', () => {
     const results = await auditServer({ url: `${gateway.url}/graphql`, fetchFn: fetchWithToken });
     const must = results.filter((result) => result.name.startsWith('MUST'));
     expect(must.length).toBeGreaterThan(10);
-    const failures = must.filter((result) => result.status !== 'ok').map((result) => `${result.name}: ${'reason' in result ? result.reason : ''}`);
+    const failures = must
+      .filter((result) => result.status !== 'ok')
+      .map((result) => `${result.name}: ${'reason' in result ? result.reason : ''}`);
     expect(failures).toEqual([]);
   });
 });

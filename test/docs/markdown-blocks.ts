@@ -36,9 +36,13 @@ function parseAttributes(rest: string, where: string): FencedBlock['attributes']
     if (rest.slice(index).trim() === '') break;
     pattern.lastIndex = index;
     const match = pattern.exec(rest);
-    if (!match) throw new Error(`${where}: expected key=value attributes after the language, got "${rest.slice(index).trim()}"`);
+    if (!match)
+      throw new Error(
+        `${where}: expected key=value attributes after the language, got "${rest.slice(index).trim()}"`,
+      );
     const key = match[1] as Attribute;
-    if (!ATTRIBUTES.includes(key)) throw new Error(`${where}: unknown attribute "${key}" (known: ${ATTRIBUTES.join(', ')})`);
+    if (!ATTRIBUTES.includes(key))
+      throw new Error(`${where}: unknown attribute "${key}" (known: ${ATTRIBUTES.join(', ')})`);
     attributes[key] = match[2] ?? match[3];
     index = pattern.lastIndex;
   }
@@ -59,11 +63,20 @@ export function fencedBlocks(markdown: string, file: string): FencedBlock[] {
     const body: string[] = [];
     let j = i + 1;
     for (; j < lines.length; j++) {
-      if (lines[j].trim().startsWith(fence[0].repeat(fence.length)) && lines[j].trim().replace(/[`~]/g, '') === '') break;
+      if (
+        lines[j].trim().startsWith(fence[0].repeat(fence.length)) &&
+        lines[j].trim().replace(/[`~]/g, '') === ''
+      )
+        break;
       body.push(lines[j].startsWith(indent) ? lines[j].slice(indent.length) : lines[j]);
     }
     if (j === lines.length) throw new Error(`${where}: the fence opened here is never closed`);
-    blocks.push({ language: language.toLowerCase(), attributes, text: body.join('\n') + '\n', line: i + 1 });
+    blocks.push({
+      language: language.toLowerCase(),
+      attributes,
+      text: body.join('\n') + '\n',
+      line: i + 1,
+    });
     i = j;
   }
   return blocks;

@@ -1,8 +1,19 @@
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { buildOpenApiDocument, openApiPath, operationId } from '../../src/docs/openapi/openapi-document';
+import {
+  buildOpenApiDocument,
+  openApiPath,
+  operationId,
+} from '../../src/docs/openapi/openapi-document';
 import { ErrorCode } from '../../src/errors';
 import { ok, type RouteDefinition } from '../../src/rest/route-definition';
-import { IsCurrencyCode, IsEntityId, IsMemberEmail, IsNestedInput, IsRoleValue, IsTargetAmounts } from '../../src/validation';
+import {
+  IsCurrencyCode,
+  IsEntityId,
+  IsMemberEmail,
+  IsNestedInput,
+  IsRoleValue,
+  IsTargetAmounts,
+} from '../../src/validation';
 import { validateOpenApi } from './validate-openapi';
 
 class MemberOfInput {
@@ -31,11 +42,57 @@ const envelope = { type: 'object', properties: { message: { type: 'string' } } }
 const handler = async () => ok('done', {});
 
 const routes: RouteDefinition[] = [
-  { method: 'GET', path: '/healthz', summary: 'Liveness', tag: 'Operations', authenticated: false, response: envelope, handler },
-  { method: 'POST', path: '/teams/members', summary: 'Create a member', tag: 'Teams and members', authenticated: true, input: CreateMemberInput, response: envelope, errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT], handler } as RouteDefinition,
-  { method: 'GET', path: '/teams/members', summary: 'List members', tag: 'Teams and members', authenticated: true, input: ListMembersInput, response: envelope, handler } as RouteDefinition,
-  { method: 'POST', path: '/teams/members/:member_id/targets', summary: 'Set targets', tag: 'Targets', authenticated: true, input: TargetsInput, response: envelope, handler } as RouteDefinition,
-  { method: 'GET', path: '/pipelines/metrics', summary: 'Metrics', tag: 'Pipelines', authenticated: true, response: envelope, errorShape: { kind: 'status', emptyKey: 'metrics' }, errors: [ErrorCode.NOT_FOUND], handler },
+  {
+    method: 'GET',
+    path: '/healthz',
+    summary: 'Liveness',
+    tag: 'Operations',
+    authenticated: false,
+    response: envelope,
+    handler,
+  },
+  {
+    method: 'POST',
+    path: '/teams/members',
+    summary: 'Create a member',
+    tag: 'Teams and members',
+    authenticated: true,
+    input: CreateMemberInput,
+    response: envelope,
+    errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
+    handler,
+  } as RouteDefinition,
+  {
+    method: 'GET',
+    path: '/teams/members',
+    summary: 'List members',
+    tag: 'Teams and members',
+    authenticated: true,
+    input: ListMembersInput,
+    response: envelope,
+    handler,
+  } as RouteDefinition,
+  {
+    method: 'POST',
+    path: '/teams/members/:member_id/targets',
+    summary: 'Set targets',
+    tag: 'Targets',
+    authenticated: true,
+    input: TargetsInput,
+    response: envelope,
+    handler,
+  } as RouteDefinition,
+  {
+    method: 'GET',
+    path: '/pipelines/metrics',
+    summary: 'Metrics',
+    tag: 'Pipelines',
+    authenticated: true,
+    response: envelope,
+    errorShape: { kind: 'status', emptyKey: 'metrics' },
+    errors: [ErrorCode.NOT_FOUND],
+    handler,
+  },
 ];
 
 type Json = Record<string, any>;
@@ -55,9 +112,16 @@ describe('buildOpenApiDocument', () => {
   });
 
   it('turns fastify params into OpenAPI templates and names operations after method and path', () => {
-    expect(openApiPath('/teams/members/:member_id/targets')).toBe('/teams/members/{member_id}/targets');
+    expect(openApiPath('/teams/members/:member_id/targets')).toBe(
+      '/teams/members/{member_id}/targets',
+    );
     expect(openApiPath('/x/:id(^\\d+)')).toBe('/x/{id}');
-    expect(Object.keys(document.paths)).toEqual(['/healthz', '/teams/members', '/teams/members/{member_id}/targets', '/pipelines/metrics']);
+    expect(Object.keys(document.paths)).toEqual([
+      '/healthz',
+      '/teams/members',
+      '/teams/members/{member_id}/targets',
+      '/pipelines/metrics',
+    ]);
     expect(operationId(routes[3]!)).toBe('postTeamsMembersByMemberIdTargets');
   });
 
@@ -84,38 +148,85 @@ describe('buildOpenApiDocument', () => {
   });
 
   it('documents GET input as query parameters with defaults, bounds and lists', () => {
-    expect(document.paths['/teams/members'].get.description).toMatch(/JSON body; query parameters win/);
+    expect(document.paths['/teams/members'].get.description).toMatch(
+      /JSON body; query parameters win/,
+    );
     expect(document.paths['/healthz'].get.description).toBeUndefined();
     expect(document.paths['/teams/members'].get.parameters).toEqual([
-      { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
-      { name: 'metrics', in: 'query', required: false, schema: { type: 'array', items: { type: 'string' } } },
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+      },
+      {
+        name: 'metrics',
+        in: 'query',
+        required: false,
+        schema: { type: 'array', items: { type: 'string' } },
+      },
     ]);
   });
 
   it('takes path parameters out of the body and types array elements', () => {
     const op = document.paths['/teams/members/{member_id}/targets'].post;
-    expect(op.parameters).toEqual([{ name: 'member_id', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$' } }]);
+    expect(op.parameters).toEqual([
+      {
+        name: 'member_id',
+        in: 'path',
+        required: true,
+        schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$' },
+      },
+    ]);
     const schema = op.requestBody.content['application/json'].schema;
     expect(Object.keys(schema.properties)).toEqual(['targets', 'currency']);
-    expect(schema.properties.targets).toEqual({ type: 'array', minItems: 1, maxItems: 52, items: { type: 'number', minimum: 0 } });
+    expect(schema.properties.targets).toEqual({
+      type: 'array',
+      minItems: 1,
+      maxItems: 52,
+      items: { type: 'number', minimum: 0 },
+    });
     expect(schema.properties.currency).toMatchObject({ type: 'string', pattern: '^[A-Za-z]{3}$' });
     expect(schema.required).toEqual(['targets']);
   });
 
   it('puts the bearer scheme on authenticated routes only', () => {
-    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
     expect(document.paths['/healthz'].get.security).toEqual([]);
     expect(document.paths['/teams/members'].post.security).toEqual([{ bearerAuth: [] }]);
   });
 
   it('lists the error responses each route can give, sharing the envelope component', () => {
     expect(Object.keys(document.paths['/healthz'].get.responses)).toEqual(['200', '429', '500']);
-    expect(Object.keys(document.paths['/teams/members'].post.responses)).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '429', '500', '503']);
+    expect(Object.keys(document.paths['/teams/members'].post.responses)).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '415',
+      '429',
+      '500',
+      '503',
+    ]);
     // No `errors` declared, but a path parameter: 404 is assumed.
-    expect(document.paths['/teams/members/{member_id}/targets'].post.responses['404']).toEqual({ $ref: '#/components/responses/NotFound' });
+    expect(document.paths['/teams/members/{member_id}/targets'].post.responses['404']).toEqual({
+      $ref: '#/components/responses/NotFound',
+    });
     expect(document.components.responses.Unauthorized.headers['WWW-Authenticate']).toBeDefined();
-    expect(document.components.responses.Conflict.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
-    expect(document.components.schemas.ErrorEnvelope.required).toEqual(['message', 'success', 'statusCode']);
+    expect(document.components.responses.Conflict.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ErrorEnvelope',
+    });
+    expect(document.components.schemas.ErrorEnvelope.required).toEqual([
+      'message',
+      'success',
+      'statusCode',
+    ]);
   });
 
   it('nests the error envelope under status for routes that answer that way', () => {
@@ -123,13 +234,16 @@ describe('buildOpenApiDocument', () => {
     expect(notFound.content['application/json'].schema).toEqual({
       type: 'object',
       required: ['metrics', 'status'],
-      properties: { metrics: { type: 'array', maxItems: 0 }, status: { $ref: '#/components/schemas/ErrorEnvelope' } },
+      properties: {
+        metrics: { type: 'array', maxItems: 0 },
+        status: { $ref: '#/components/schemas/ErrorEnvelope' },
+      },
     });
   });
 
   it('refuses two definitions of the same method and path', () => {
-    expect(() => buildOpenApiDocument([routes[0]!, routes[0]!], { title: 'T', version: '1' })).toThrow(
-      'Expected one RouteDefinition per method and path, got two for GET /healthz',
-    );
+    expect(() =>
+      buildOpenApiDocument([routes[0]!, routes[0]!], { title: 'T', version: '1' }),
+    ).toThrow('Expected one RouteDefinition per method and path, got two for GET /healthz');
   });
 });

@@ -20,7 +20,8 @@ function contractRoutes(markdown: string): string[] {
       if (match) add(match[1]!, match[2]!);
     }
   }
-  for (const span of markdown.matchAll(/`(GET|POST|DELETE|DEL) (\/[^`\s]*)`/g)) add(span[1]!, span[2]!);
+  for (const span of markdown.matchAll(/`(GET|POST|DELETE|DEL) (\/[^`\s]*)`/g))
+    add(span[1]!, span[2]!);
   return [...found].sort();
 }
 
@@ -61,27 +62,41 @@ describe('GET /openapi.json', () => {
   it('describes every registered route, with the bearer scheme unless it is public', () => {
     for (const route of ROUTES) {
       const operation = document.paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
-      expect({ route: `${route.method} ${route.path}`, present: operation !== undefined }).toEqual({ route: `${route.method} ${route.path}`, present: true });
+      expect({ route: `${route.method} ${route.path}`, present: operation !== undefined }).toEqual({
+        route: `${route.method} ${route.path}`,
+        present: true,
+      });
       expect(operation.security).toEqual(route.authenticated ? [{ bearerAuth: [] }] : []);
     }
-    for (const path of ['/healthz', '/readyz', '/openapi.json']) expect(document.paths[path].get.security).toEqual([]);
+    for (const path of ['/healthz', '/readyz', '/openapi.json'])
+      expect(document.paths[path].get.security).toEqual([]);
   });
 
   it('documents request bodies from the input classes and the shared error envelope', () => {
     const createMember = document.paths['/teams/members'].post;
     const body = createMember.requestBody.content['application/json'].schema;
     expect(body.additionalProperties).toBe(false);
-    expect(body.required).toEqual(expect.arrayContaining(['lastname', 'firstname', 'email', 'role', 'memberOf']));
+    expect(body.required).toEqual(
+      expect.arrayContaining(['lastname', 'firstname', 'email', 'role', 'memberOf']),
+    );
     expect(createMember.responses['400']).toEqual({ $ref: '#/components/responses/BadRequest' });
     expect(createMember.responses['401']).toEqual({ $ref: '#/components/responses/Unauthorized' });
-    expect(document.components.schemas.ErrorEnvelope.required).toEqual(['message', 'success', 'statusCode']);
+    expect(document.components.schemas.ErrorEnvelope.required).toEqual([
+      'message',
+      'success',
+      'statusCode',
+    ]);
     // The contract's 404s and 409s, as the routes declare them.
     expect(Object.keys(createMember.responses)).toEqual(expect.arrayContaining(['404', '409']));
     expect(Object.keys(document.paths['/settings/periods'].post.responses)).toContain('409');
     expect(Object.keys(document.paths['/settings/currencies'].get.responses)).toContain('404');
     expect(Object.keys(document.paths['/readyz'].get.responses)).toContain('503');
     const metrics = document.paths['/pipelines/metrics'].get;
-    expect(metrics.parameters.map((p: Json) => p.name)).toEqual(expect.arrayContaining(['pipeline_id', 'metrics']));
-    expect(metrics.responses['404'].content['application/json'].schema.properties.status).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+    expect(metrics.parameters.map((p: Json) => p.name)).toEqual(
+      expect.arrayContaining(['pipeline_id', 'metrics']),
+    );
+    expect(metrics.responses['404'].content['application/json'].schema.properties.status).toEqual({
+      $ref: '#/components/schemas/ErrorEnvelope',
+    });
   });
 });

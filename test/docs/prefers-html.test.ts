@@ -2,7 +2,9 @@ import { prefersHtml } from '../../src/docs/graphiql/prefers-html';
 
 describe('prefersHtml', () => {
   it('is true for what browsers send when navigating', () => {
-    expect(prefersHtml('text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8')).toBe(true);
+    expect(prefersHtml('text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8')).toBe(
+      true,
+    );
     expect(prefersHtml('text/html')).toBe(true);
   });
 

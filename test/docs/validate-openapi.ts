@@ -10,6 +10,9 @@ export interface OpenApiValidation {
 
 /** Runs `@seriousme/openapi-schema-validator` on a document (in a child Node process, it is ESM-only). */
 export function validateOpenApi(document: unknown): OpenApiValidation {
-  const output = execFileSync(process.execPath, [join(__dirname, 'run-openapi-validator.mjs')], { input: JSON.stringify(document), encoding: 'utf8' });
+  const output = execFileSync(process.execPath, [join(__dirname, 'run-openapi-validator.mjs')], {
+    input: JSON.stringify(document),
+    encoding: 'utf8',
+  });
   return JSON.parse(output) as OpenApiValidation;
 }

@@ -1,4 +1,12 @@
-import { PERIOD_UNITS, periodLabels, periodOf, periodSlot, periodYearOf, periodsEndingAt, periodsPerYear } from '../../src/domain/period';
+import {
+  PERIOD_UNITS,
+  periodLabels,
+  periodOf,
+  periodSlot,
+  periodYearOf,
+  periodsEndingAt,
+  periodsPerYear,
+} from '../../src/domain/period';
 
 describe('period arithmetic', () => {
   it('lists the labels of each unit in time order', () => {
@@ -13,26 +21,49 @@ describe('period arithmetic', () => {
     expect(periodSlot('weekly', 2026, 1)).toMatchObject({ start: '2026-01-01', end: '2026-01-07' });
     expect(periodSlot('weekly', 2026, 2)).toMatchObject({ start: '2026-01-08', end: '2026-01-14' });
     // day 358 = 7*51+1 → 24 December
-    expect(periodSlot('weekly', 2026, 52)).toMatchObject({ start: '2026-12-24', end: '2026-12-31' });
+    expect(periodSlot('weekly', 2026, 52)).toMatchObject({
+      start: '2026-12-24',
+      end: '2026-12-31',
+    });
     // leap year: w52 starts on 23 December and has 9 days
-    expect(periodSlot('weekly', 2024, 52)).toMatchObject({ start: '2024-12-23', end: '2024-12-31' });
+    expect(periodSlot('weekly', 2024, 52)).toMatchObject({
+      start: '2024-12-23',
+      end: '2024-12-31',
+    });
     expect(periodOf('weekly', new Date('2024-12-31T23:59:59Z')).label).toBe('w52');
     expect(periodOf('weekly', new Date('2026-01-07T23:59:59Z')).label).toBe('w1');
     expect(periodOf('weekly', new Date('2026-01-08T00:00:00Z')).label).toBe('w2');
   });
 
   it('gives the year of the slot containing a date without building it, at every year edge', () => {
-    const edges = ['2024-01-01T00:00:00Z', '2024-12-31T23:59:59.999Z', '2025-01-01T00:00:00Z', '2026-12-24T00:00:00Z', '2026-12-31T12:00:00Z'];
+    const edges = [
+      '2024-01-01T00:00:00Z',
+      '2024-12-31T23:59:59.999Z',
+      '2025-01-01T00:00:00Z',
+      '2026-12-24T00:00:00Z',
+      '2026-12-31T12:00:00Z',
+    ];
     for (const unit of PERIOD_UNITS) {
-      for (const edge of edges) expect({ unit, edge, year: periodYearOf(new Date(edge)) }).toEqual({ unit, edge, year: periodOf(unit, new Date(edge)).year });
+      for (const edge of edges)
+        expect({ unit, edge, year: periodYearOf(new Date(edge)) }).toEqual({
+          unit,
+          edge,
+          year: periodOf(unit, new Date(edge)).year,
+        });
     }
   });
 
   it('maps dates to calendar quarters and months', () => {
     expect(periodOf('quarterly', new Date('2026-09-30T23:00:00Z'))).toMatchObject({
-      label: 'Q3', year: 2026, start: '2026-07-01', end: '2026-09-30',
+      label: 'Q3',
+      year: 2026,
+      start: '2026-07-01',
+      end: '2026-09-30',
     });
-    expect(periodOf('monthly', new Date('2024-02-29T12:00:00Z'))).toMatchObject({ label: 'm2', end: '2024-02-29' });
+    expect(periodOf('monthly', new Date('2024-02-29T12:00:00Z'))).toMatchObject({
+      label: 'm2',
+      end: '2024-02-29',
+    });
   });
 
   it('walks back across year boundaries, oldest first', () => {
@@ -43,6 +74,8 @@ describe('period arithmetic', () => {
   });
 
   it('rejects an index outside the year', () => {
-    expect(() => periodSlot('quarterly', 2026, 5)).toThrow('period index must be 1..4 for quarterly, got 5');
+    expect(() => periodSlot('quarterly', 2026, 5)).toThrow(
+      'period index must be 1..4 for quarterly, got 5',
+    );
   });
 });

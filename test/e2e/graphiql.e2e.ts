@@ -18,7 +18,14 @@ import { startEntry, type StartedEntry } from './start-entry';
 const ROOT = resolve(__dirname, '..', '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT_DIR = resolve(process.env.SCREENSHOT_DIR ?? join(ROOT, 'test-results'));
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 
 /** A common laptop window, where the screenshots are taken, and a smaller one. */
 const WIDE = { width: 1440, height: 900 };
@@ -29,7 +36,12 @@ const HEADER_EDITOR = 'section.graphiql-editor-tool .graphiql-editor:not(.hidden
 const RESULT_EDITOR = '.graphiql-response .CodeMirror';
 const DOCS_LOADED = '.graphiql-doc-explorer-root-type';
 /** What GraphiQL shows when the schema read fails or never happened; none of it before a token. */
-const ERROR_TEXTS = ['Error fetching schema', 'No GraphQL schema available', 'UNAUTHENTICATED', 'Authentication required'];
+const ERROR_TEXTS = [
+  'Error fetching schema',
+  'No GraphQL schema available',
+  'UNAUTHENTICATED',
+  'Authentication required',
+];
 
 /**
  * The text of a CodeMirror 5 editor (it keeps its editor object on the wrapper element; reading it
@@ -46,8 +58,13 @@ function linesCutOff(selector: string): string[] {
   const document = (globalThis as any).document;
   const editor = document.querySelector(selector);
   const scrollbar = editor.querySelector('.CodeMirror-vscrollbar');
-  const right = scrollbar && scrollbar.offsetWidth > 0 ? scrollbar.getBoundingClientRect().left : editor.getBoundingClientRect().right;
-  return [...editor.querySelectorAll('.CodeMirror-line > span')].filter((span: any) => span.getBoundingClientRect().right > right + 0.5).map((span: any) => String(span.textContent));
+  const right =
+    scrollbar && scrollbar.offsetWidth > 0
+      ? scrollbar.getBoundingClientRect().left
+      : editor.getBoundingClientRect().right;
+  return [...editor.querySelectorAll('.CodeMirror-line > span')]
+    .filter((span: any) => span.getBoundingClientRect().right > right + 0.5)
+    .map((span: any) => String(span.textContent));
 }
 
 /** True when the element is entirely inside its scrolling container and the window, nothing to scroll to. Runs in the page. */
@@ -56,7 +73,12 @@ function wholeInView(args: { selector: string; container: string }): boolean {
   const box = document.querySelector(args.selector).getBoundingClientRect();
   const frame = document.querySelector(args.container).getBoundingClientRect();
   const window = (globalThis as any).window;
-  return box.top >= frame.top && box.bottom <= Math.min(frame.bottom, window.innerHeight) && box.left >= frame.left && box.right <= Math.min(frame.right, window.innerWidth);
+  return (
+    box.top >= frame.top &&
+    box.bottom <= Math.min(frame.bottom, window.innerHeight) &&
+    box.left >= frame.left &&
+    box.right <= Math.min(frame.right, window.innerWidth)
+  );
 }
 
 /** What GraphiQL keeps of its tabs (query, headers...) in the page's local storage. Runs in the page. */
@@ -67,7 +89,8 @@ function storedTabs(): string {
 async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Expected the condition to hold within ${timeoutMs} ms, it did not`);
+    if (Date.now() > deadline)
+      throw new Error(`Expected the condition to hold within ${timeoutMs} ms, it did not`);
     await new Promise((done) => setTimeout(done, 100));
   }
 }
@@ -87,10 +110,25 @@ async function expectNoErrorShown(page: Page): Promise<void> {
 }
 
 /** Runs the query in the editor and waits for the result pane to hold the snapshot's definitions. */
-async function runDefaultQuery(page: Page): Promise<{ data: { snapshot: { definitions: Array<{ label: string; stages: unknown[]; pipelines: Array<{ metrics: unknown[] }> }> } }; errors?: unknown }> {
+async function runDefaultQuery(page: Page): Promise<{
+  data: {
+    snapshot: {
+      definitions: Array<{
+        label: string;
+        stages: unknown[];
+        pipelines: Array<{ metrics: unknown[] }>;
+      }>;
+    };
+  };
+  errors?: unknown;
+}> {
   await page.click('.graphiql-execute-button');
   // Locators wait without eval (which the page's CSP forbids, as it should).
-  await page.locator('.graphiql-response').getByText('"definitions"').first().waitFor({ timeout: 60_000 });
+  await page
+    .locator('.graphiql-response')
+    .getByText('"definitions"')
+    .first()
+    .waitFor({ timeout: 60_000 });
   return JSON.parse(await page.evaluate(editorValue, RESULT_EDITOR));
 }
 
@@ -110,19 +148,28 @@ describe('GraphiQL in a browser', () => {
     await buildExplorerAssets();
     dataDir = mkdtempSync(join(tmpdir(), 'gw-e2e-'));
     gateway = await startEntry(dataDir);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: LAUNCH_ARGS,
+    });
     context = await browser.newContext({ viewport: WIDE });
     page = await context.newPage();
     page.on('request', (request) => requested.push(request.url()));
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('console', (message) => {
-      if (message.type() === 'error' && !(expect401 && /status of 401/.test(message.text()))) problems.push(`console: ${message.text()}`);
+      if (message.type() === 'error' && !(expect401 && /status of 401/.test(message.text())))
+        problems.push(`console: ${message.text()}`);
     });
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
 
     expect(gateway.output()).toMatch(/demo company/i);
-    const pipelines = await fetch(`${gateway.url}/pipelines`, { headers: { authorization: `Bearer ${gateway.token}` } });
-    labels = ((await pipelines.json()) as { pipeline_definitions: Array<{ label: string }> }).pipeline_definitions.map((d) => d.label);
+    const pipelines = await fetch(`${gateway.url}/pipelines`, {
+      headers: { authorization: `Bearer ${gateway.token}` },
+    });
+    labels = (
+      (await pipelines.json()) as { pipeline_definitions: Array<{ label: string }> }
+    ).pipeline_definitions.map((d) => d.label);
     expect(labels.length).toBeGreaterThan(0);
   });
   afterAll(async () => {
@@ -142,7 +189,9 @@ describe('GraphiQL in a browser', () => {
 
     expect(requested.filter((url) => new URL(url).pathname === '/graphql')).toEqual([]);
     await expectNoErrorShown(page);
-    expect(await page.evaluate(editorValue, HEADER_EDITOR)).toContain('<paste the token printed at start>');
+    expect(await page.evaluate(editorValue, HEADER_EDITOR)).toContain(
+      '<paste the token printed at start>',
+    );
     expect(await page.evaluate(editorValue, QUERY_EDITOR)).toMatch(/^# .*\n# 1\. Paste the token/);
 
     // The how-to (the query's comment, the placeholder, the panel) is whole on screen, at both widths.
@@ -150,7 +199,9 @@ describe('GraphiQL in a browser', () => {
       await page.setViewportSize(viewport);
       await expect(page.evaluate(linesCutOff, QUERY_EDITOR)).resolves.toEqual([]);
       await expect(page.evaluate(linesCutOff, HEADER_EDITOR)).resolves.toEqual([]);
-      await expect(page.evaluate(wholeInView, { selector: '.explorer-start', container: '.graphiql-plugin' })).resolves.toBe(true);
+      await expect(
+        page.evaluate(wholeInView, { selector: '.explorer-start', container: '.graphiql-plugin' }),
+      ).resolves.toBe(true);
     }
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'graphiql-first-view.png') });
   });
@@ -160,12 +211,16 @@ describe('GraphiQL in a browser', () => {
     await typeHeaders(page, { Authorization: 'Bearer not-the-token' });
     // The panel says what happened, in place of the docs' red "Error fetching schema".
     await page.getByRole('heading', { name: 'Token not accepted' }).waitFor();
-    await expect(page.locator('.explorer-start').innerText()).resolves.toContain('Authentication required');
+    await expect(page.locator('.explorer-start').innerText()).resolves.toContain(
+      'Authentication required',
+    );
     await expect(page.locator('.graphiql-doc-explorer-error').count()).resolves.toBe(0);
     expect(await page.evaluate(editorValue, RESULT_EDITOR)).toContain('UNAUTHENTICATED'); // the gateway's answer, as it came
 
     await typeHeaders(page, { Authorization: `Bearer ${gateway.token}` });
-    expect(JSON.parse(await page.evaluate(editorValue, HEADER_EDITOR))).toEqual({ Authorization: `Bearer ${gateway.token}` });
+    expect(JSON.parse(await page.evaluate(editorValue, HEADER_EDITOR))).toEqual({
+      Authorization: `Bearer ${gateway.token}`,
+    });
     // The docs open in place of the getting-started panel and list the root types.
     await page.waitForSelector(DOCS_LOADED, { timeout: 30_000 });
     await expect(page.locator('.explorer-start').count()).resolves.toBe(0);
@@ -184,7 +239,13 @@ describe('GraphiQL in a browser', () => {
     }
     expect(definitions.some((d) => d.pipelines.some((p) => p.metrics.length > 0))).toBe(true);
     // And a person sees it: the first label is on screen in the result panel.
-    await expect(page.locator('.graphiql-response').getByText(labels[0]!, { exact: false }).first().isVisible()).resolves.toBe(true);
+    await expect(
+      page
+        .locator('.graphiql-response')
+        .getByText(labels[0]!, { exact: false })
+        .first()
+        .isVisible(),
+    ).resolves.toBe(true);
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'graphiql.png') });
   });
 
@@ -194,7 +255,9 @@ describe('GraphiQL in a browser', () => {
     for (let reload = 1; reload <= 2; reload++) {
       await page.reload({ waitUntil: 'networkidle' });
       await page.waitForSelector(HEADER_EDITOR);
-      expect(JSON.parse(await page.evaluate(editorValue, HEADER_EDITOR))).toEqual({ Authorization: `Bearer ${gateway.token}` });
+      expect(JSON.parse(await page.evaluate(editorValue, HEADER_EDITOR))).toEqual({
+        Authorization: `Bearer ${gateway.token}`,
+      });
       await page.waitForSelector(DOCS_LOADED, { timeout: 30_000 });
       await expectNoErrorShown(page);
       await expect(page.locator('.graphiql-tab').count()).resolves.toBe(0); // one session, not a new tab per load

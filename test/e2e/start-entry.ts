@@ -22,7 +22,17 @@ export interface StartedEntry {
 export async function startEntry(dataDir: string): Promise<StartedEntry> {
   const child = spawn(process.execPath, ['-r', './test/helpers/ts-register.js', 'src/index.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', SEED_DEMO: 'true', ADMIN_TOKEN: '', JWT_SECRET: '', MONGODB_URI: '' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      SEED_DEMO: 'true',
+      ADMIN_TOKEN: '',
+      JWT_SECRET: '',
+      MONGODB_URI: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -30,7 +40,8 @@ export async function startEntry(dataDir: string): Promise<StartedEntry> {
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
   // The banner, printed last: the URLs and the admin token this start generated.
-  const printed = /listening on (http:\/\/\S+)\n[\s\S]*Explorer: +(http:\/\/\S+)[\s\S]*Admin token: +(\S+) \(generated now/;
+  const printed =
+    /listening on (http:\/\/\S+)\n[\s\S]*Explorer: +(http:\/\/\S+)[\s\S]*Admin token: +(\S+) \(generated now/;
   const match = await new Promise<RegExpExecArray>((done, fail) => {
     const onData = (): void => {
       const found = printed.exec(output);
@@ -40,7 +51,18 @@ export async function startEntry(dataDir: string): Promise<StartedEntry> {
       }
     };
     child.stdout!.on('data', onData);
-    void exited.then((code) => fail(new Error(`the entry exited with ${code} before printing its URL and token:\n${output}`)));
+    void exited.then((code) =>
+      fail(
+        new Error(`the entry exited with ${code} before printing its URL and token:\n${output}`),
+      ),
+    );
   });
-  return { child, output: () => output, exited, url: match[1]!, explorerUrl: match[2]!, token: match[3]! };
+  return {
+    child,
+    output: () => output,
+    exited,
+    url: match[1]!,
+    explorerUrl: match[2]!,
+    token: match[3]!,
+  };
 }

@@ -19,7 +19,9 @@ describe('ExecutionGate', () => {
 
     const gate = new ExecutionGate();
     const log: string[] = [];
-    const results = await Promise.all(['a', 'b', 'c'].map((name) => gate.run(() => compute(log, name))));
+    const results = await Promise.all(
+      ['a', 'b', 'c'].map((name) => gate.run(() => compute(log, name))),
+    );
     expect(results).toEqual(['a', 'b', 'c']);
     expect(log.join('')).toBe('aaaaabbbbbccccc');
     expect(gate.waiting).toBe(0);

@@ -50,14 +50,34 @@ beforeAll(async () => {
   );
   await MemberModel.insertMany(members);
   for (const teamId of teamIds) {
-    memberIdsByTeam.set(teamId, members.filter((m) => m.teamId === teamId).map((m) => m._id).sort());
+    memberIdsByTeam.set(
+      teamId,
+      members
+        .filter((m) => m.teamId === teamId)
+        .map((m) => m._id)
+        .sort(),
+    );
   }
   // Every other member has targets for 2026; one also for 2025, which must not leak into 2026.
   const withTargets = members.filter((_, i) => i % 2 === 0);
   await TargetModel.insertMany(
-    withTargets.map((m, i) => ({ _id: randomUUID(), memberId: m._id, year: 2026, period: 'quarterly', currency: 'EUR', amounts: [i, i, i, i] })),
+    withTargets.map((m, i) => ({
+      _id: randomUUID(),
+      memberId: m._id,
+      year: 2026,
+      period: 'quarterly',
+      currency: 'EUR',
+      amounts: [i, i, i, i],
+    })),
   );
-  await TargetModel.create({ _id: randomUUID(), memberId: members[1]._id, year: 2025, period: 'quarterly', currency: 'EUR', amounts: [9, 9, 9, 9] });
+  await TargetModel.create({
+    _id: randomUUID(),
+    memberId: members[1]._id,
+    year: 2025,
+    period: 'quarterly',
+    currency: 'EUR',
+    amounts: [9, 9, 9, 9],
+  });
   withTargetsId = members[0]._id;
   only2025Id = members[1]._id;
 });
@@ -78,7 +98,12 @@ const QUERY = `{
 }`;
 
 type Answer = {
-  data: { teams: Array<{ id: string; members: { edges: Array<{ node: { id: string; targets: { year: number } | null } }> } }> };
+  data: {
+    teams: Array<{
+      id: string;
+      members: { edges: Array<{ node: { id: string; targets: { year: number } | null } }> };
+    }>;
+  };
 };
 
 describe('members graph batching', () => {
@@ -96,7 +121,9 @@ describe('members graph batching', () => {
     for (const team of teams) {
       expect(team.members.edges.map((e) => e.node.id)).toEqual(memberIdsByTeam.get(team.id));
     }
-    const withTargets = teams.flatMap((t) => t.members.edges).filter((e) => e.node.targets !== null);
+    const withTargets = teams
+      .flatMap((t) => t.members.edges)
+      .filter((e) => e.node.targets !== null);
     expect(withTargets).toHaveLength((TEAMS * PER_TEAM) / 2);
     expect(withTargets.every((e) => e.node.targets!.year === 2026)).toBe(true);
   });
@@ -104,7 +131,11 @@ describe('members graph batching', () => {
   it('adds exactly one find for authentication with a member token', async () => {
     const token = await gw.tokenFor(memberIdsByTeam.get('t00')![0]);
     const commands = await commandsDuring(async () => {
-      const res = await gw.graphql('{ teams { id members { edges { node { id team { name } } } } } }', undefined, token);
+      const res = await gw.graphql(
+        '{ teams { id members { edges { node { id team { name } } } } } }',
+        undefined,
+        token,
+      );
       expect(res.body.errors).toBeUndefined();
     });
     // authentication, teams, membersByTeam, teamById (member.team)
@@ -116,11 +147,15 @@ describe('members graph batching', () => {
     const targetsByMember = jest.spyOn(MemberBatches.prototype, 'targetsByMember');
     const teamsById = jest.spyOn(MemberBatches.prototype, 'teamsById');
     try {
-      const res = await gw.graphql(`{ teams { id members { edges { node { id team { id } targets(year: 2026) { year } } } } } }`);
+      const res = await gw.graphql(
+        `{ teams { id members { edges { node { id team { id } targets(year: 2026) { year } } } } } }`,
+      );
       expect(res.body.errors).toBeUndefined();
       expect(membersByTeam.mock.calls).toEqual([[teamIds]]);
       const allMembers = teamIds.flatMap((t) => memberIdsByTeam.get(t)!);
-      expect(targetsByMember.mock.calls).toEqual([[allMembers.map((memberId) => ({ memberId, year: 2026 }))]]);
+      expect(targetsByMember.mock.calls).toEqual([
+        [allMembers.map((memberId) => ({ memberId, year: 2026 }))],
+      ]);
       // Each team is asked for once, deduplicated by the loader's cache.
       expect(teamsById.mock.calls).toEqual([[teamIds]]);
     } finally {
@@ -131,10 +166,17 @@ describe('members graph batching', () => {
   });
 
   it('answers null for misses without failing the other keys of the batch', async () => {
-    const access = new DataAccess({ connection: gw.connection, embedded: gw.server, cacheMaxAgeMs: TEST_CACHE_MAX_AGE_MS });
+    const access = new DataAccess({
+      connection: gw.connection,
+      embedded: gw.server,
+      cacheMaxAgeMs: TEST_CACHE_MAX_AGE_MS,
+    });
     await access.ready();
     const memberBatches = new MemberBatches(access, access.requestNow()!);
-    await expect(memberBatches.membersById(['nobody', withTargetsId])).resolves.toEqual([null, expect.objectContaining({ _id: withTargetsId })]);
+    await expect(memberBatches.membersById(['nobody', withTargetsId])).resolves.toEqual([
+      null,
+      expect.objectContaining({ _id: withTargetsId }),
+    ]);
     const [empty, t01] = await memberBatches.membersByTeam(['empty', 't01']);
     expect(empty).toEqual([]);
     expect(t01.map((m) => m._id)).toEqual(memberIdsByTeam.get('t01'));
@@ -145,11 +187,10 @@ describe('members graph batching', () => {
       { memberId: only2025Id, year: 2026 },
       { memberId: only2025Id, year: 2025 },
     ]);
-    expect(targets.map((t) => (t && !(t instanceof Error) ? `${t.memberId === withTargetsId ? 'a' : 'b'}${t.year}` : null))).toEqual([
-      'a2026',
-      null,
-      null,
-      'b2025',
-    ]);
+    expect(
+      targets.map((t) =>
+        t && !(t instanceof Error) ? `${t.memberId === withTargetsId ? 'a' : 'b'}${t.year}` : null,
+      ),
+    ).toEqual(['a2026', null, null, 'b2025']);
   });
 });

@@ -38,7 +38,11 @@ afterAll(async () => db.stop());
 async function dashboardFor(members: number, tag: string, snapshotAt: string) {
   const fixture = generatedFixture({ members, teams: 2, dealsPerMember: 6, tag });
   const scenario = await importScenario(fixture, snapshotAt);
-  await setTargets(scenario, 2026, Object.fromEntries(fixture.owners.map((o) => [o.id, [1000, 2000, 3000, 4000]])));
+  await setTargets(
+    scenario,
+    2026,
+    Object.fromEntries(fixture.owners.map((o) => [o.id, [1000, 2000, 3000, 4000]])),
+  );
   const factsBatches = jest.spyOn(db.access.snapshots, 'facts');
   await db.bumpAll(); // count the reads of mutable data too, not the app's caches of them
   db.resetCommands();
@@ -85,8 +89,18 @@ describe('the dashboard query', () => {
     db.resetCommands();
     await queryData(DASHBOARD);
     // definitions, pipelines and facts come from the snapshot cache now
-    expect(commandsOf(db).filter((c) => c.startsWith('find ')).sort()).toEqual(
-      ['find pipeline_snapshots', 'find settings', 'find targets', 'find teams', 'find members'].sort(),
+    expect(
+      commandsOf(db)
+        .filter((c) => c.startsWith('find '))
+        .sort(),
+    ).toEqual(
+      [
+        'find pipeline_snapshots',
+        'find settings',
+        'find targets',
+        'find teams',
+        'find members',
+      ].sort(),
     );
   });
 
@@ -105,7 +119,9 @@ describe('the dashboard query', () => {
   it('reads the snapshots of a time-series window once for every pipeline of the query', async () => {
     await db.bumpAll(['pruned_snapshots']);
     db.resetCommands();
-    const data = await queryData(`{ snapshot { definitions { pipelines { id timeseries(metric: "open_opportunities", duration: 4) { points { value } } } } } }`);
+    const data = await queryData(
+      `{ snapshot { definitions { pipelines { id timeseries(metric: "open_opportunities", duration: 4) { points { value } } } } } }`,
+    );
     expect(data.snapshot.definitions[0].pipelines).toHaveLength(13);
     const finds = commandsOf(db).filter((c) => c.startsWith('find '));
     // the latest snapshot, then the window's snapshots: once, not once per pipeline

@@ -6,7 +6,11 @@ import { buildGatewaySchema } from '../../src/graphql/build-schema';
 describe('GraphQL object fields', () => {
   it('are read straight off the object, except the field resolvers the resolver classes declare', async () => {
     const schema = await buildGatewaySchema();
-    const declared = new Set(getMetadataStorage().fieldResolvers.map((resolver) => `${resolver.getObjectType!().name}.${resolver.schemaName}`));
+    const declared = new Set(
+      getMetadataStorage().fieldResolvers.map(
+        (resolver) => `${resolver.getObjectType!().name}.${resolver.schemaName}`,
+      ),
+    );
     const roots = new Set([schema.getQueryType(), schema.getMutationType()]);
     const wrapped: string[] = [];
     let plain = 0;

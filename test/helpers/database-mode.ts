@@ -19,7 +19,10 @@ import { CONTENT_CHECK_COMMENT } from '../../src/data/content-fingerprints';
 export function testStoreUri(): string | null {
   if (process.env.GATEWAY_TEST_DATABASE !== 'uri') return null;
   const uri = process.env.GATEWAY_TEST_STORE_URI;
-  if (!uri) throw new Error('GATEWAY_TEST_DATABASE=uri but GATEWAY_TEST_STORE_URI is not set: run the uri project through jest.config.js, whose global set-up starts the store');
+  if (!uri)
+    throw new Error(
+      'GATEWAY_TEST_DATABASE=uri but GATEWAY_TEST_STORE_URI is not set: run the uri project through jest.config.js, whose global set-up starts the store',
+    );
   return uri;
 }
 
@@ -32,7 +35,13 @@ export const uriMode = process.env.GATEWAY_TEST_DATABASE === 'uri';
  */
 export function uniqueDatabaseName(): string {
   const testPath = typeof expect === 'function' ? expect.getState().testPath : undefined;
-  const file = testPath ? path.basename(testPath).replace(/\.test\.ts$/, '').replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40) : 'test';
+  const file = testPath
+    ? path
+        .basename(testPath)
+        .replace(/\.test\.ts$/, '')
+        .replace(/[^A-Za-z0-9_-]/g, '_')
+        .slice(0, 40)
+    : 'test';
   return `${file}-${randomBytes(6).toString('hex')}`;
 }
 
@@ -41,13 +50,19 @@ export function uniqueDatabaseName(): string {
  * database is the store process every test file shares. A database reached by URI going away is
  * tested by test/security/database-outage.test.ts, on a store of its own.
  */
-export const STOPS_THE_DATABASE = 'it stops the database, which in uri mode is the store every test file shares (test/security/database-outage.test.ts stops a URI database of its own)';
+export const STOPS_THE_DATABASE =
+  'it stops the database, which in uri mode is the store every test file shares (test/security/database-outage.test.ts stops a URI database of its own)';
 
 /**
  * `it` for a test that needs the embedded server itself (stopping it, or something only the
  * embedded server has); in uri mode it is skipped and its title says why.
  */
-export function itEmbeddedOnly(name: string, reason: string, fn: jest.ProvidesCallback, timeout?: number): void {
+export function itEmbeddedOnly(
+  name: string,
+  reason: string,
+  fn: jest.ProvidesCallback,
+  timeout?: number,
+): void {
   if (uriMode) it.skip(`${name} [embedded store only: ${reason}]`, fn, timeout);
   else it(name, fn, timeout);
 }
@@ -75,7 +90,11 @@ export function monitored(uri: string): string {
  * heartbeats are not commands either way; neither are the content check's reads, which run in
  * the background once per CACHE_MAX_AGE_MS, whatever the test does (version-clock.ts).
  */
-export function watchCommands(connection: Connection, server: EmbeddedMongoServer | null | undefined, listener: CommandListener): () => void {
+export function watchCommands(
+  connection: Connection,
+  server: EmbeddedMongoServer | null | undefined,
+  listener: CommandListener,
+): () => void {
   const requests: CommandListener = (name, db, body) => {
     if (body.comment !== CONTENT_CHECK_COMMENT) listener(name, db, body);
   };
@@ -84,7 +103,8 @@ export function watchCommands(connection: Connection, server: EmbeddedMongoServe
     return () => void server.off('command', requests);
   }
   const client = connection.getClient();
-  const started = (event: CommandStartedEvent): void => requests(event.commandName, event.databaseName, event.command);
+  const started = (event: CommandStartedEvent): void =>
+    requests(event.commandName, event.databaseName, event.command);
   client.on('commandStarted', started);
   return () => void client.off('commandStarted', started);
 }

@@ -67,7 +67,10 @@ export function spawnEntry(dataDir: string, env: Record<string, string> = {}): S
 }
 
 /** spawnEntry, then waits for its "listening" line (the banner, printed last). */
-export async function startEntry(dataDir: string, env: Record<string, string> = {}): Promise<RunningEntry> {
+export async function startEntry(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<RunningEntry> {
   const entry = spawnEntry(dataDir, env);
   const [, url] = await entry.waitFor(/listening on (http:\/\/\S+)\n/);
   return { child: entry.child, url, output: entry.output, exited: entry.exited };

@@ -12,7 +12,13 @@ import type { DelMethodMode } from '../../src/server/create-http-server';
 import { connectDatabase } from '../../src/db/connect-database';
 import { ensureIndexes } from '../../src/db/ensure-indexes';
 import type { EmbeddedMongoServer } from '../../src/store/server';
-import { monitored, testStoreUri, uniqueDatabaseName, watchCommands, type CommandListener } from './database-mode';
+import {
+  monitored,
+  testStoreUri,
+  uniqueDatabaseName,
+  watchCommands,
+  type CommandListener,
+} from './database-mode';
 import { withDatabase } from './store-process';
 
 export type { CommandListener };
@@ -60,9 +66,17 @@ export interface TestGateway {
   jwtSecret: Uint8Array;
   /** A freshly signed token for an existing member (its role is read from the member). */
   tokenFor(memberId: string, expiresInSeconds?: number): Promise<string>;
-  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<GatewayResponse<T>>;
+  request<T = any>(
+    method: string,
+    path: string,
+    options?: RequestOptions,
+  ): Promise<GatewayResponse<T>>;
   /** POST /graphql; token as in `request` (omitted: admin). */
-  graphql<T = any>(query: string, variables?: Record<string, unknown>, token?: string | null): Promise<{ status: number; body: T }>;
+  graphql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    token?: string | null,
+  ): Promise<{ status: number; body: T }>;
   /**
    * The embedded database server (stop it to take the database away); null in uri mode, where the
    * database is the store process every test file shares (test/helpers/database-mode.ts).
@@ -104,10 +118,22 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
   const storeUri = testStoreUri();
   const dbName = storeUri === null ? 'pipeline-gateway' : uniqueDatabaseName();
   // In uri mode the configuration says MONGODB_URI, as a gateway's does when it runs on one.
-  const databaseEnv: Record<string, string> = storeUri === null ? {} : { MONGODB_URI: withDatabase(storeUri, dbName) };
-  const config: GatewayConfig = { ...loadConfig({ LOG_LEVEL: 'silent', CACHE_MAX_AGE_MS: String(TEST_CACHE_MAX_AGE_MS), ...databaseEnv, ...options.env }), port: 0, host: '127.0.0.1' };
+  const databaseEnv: Record<string, string> =
+    storeUri === null ? {} : { MONGODB_URI: withDatabase(storeUri, dbName) };
+  const config: GatewayConfig = {
+    ...loadConfig({
+      LOG_LEVEL: 'silent',
+      CACHE_MAX_AGE_MS: String(TEST_CACHE_MAX_AGE_MS),
+      ...databaseEnv,
+      ...options.env,
+    }),
+    port: 0,
+    host: '127.0.0.1',
+  };
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
-  const jwtSecret = new TextEncoder().encode(config.jwtSecret ?? randomBytes(32).toString('base64url'));
+  const jwtSecret = new TextEncoder().encode(
+    config.jwtSecret ?? randomBytes(32).toString('base64url'),
+  );
 
   // The production path (mongoose settings included). Embedded: an in-memory server; `uri: ''`
   // keeps a MONGODB_URI meant for the store's conformance suite from being picked up here. Uri
@@ -118,9 +144,11 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
       ? await connectDatabase({ inMemory: true, uri: '' })
       : await connectDatabase({ uri: monitored(withDatabase(storeUri, dbName)), dbName });
   const server = database.embedded;
-  if (storeUri === null && !server) throw new Error('startGateway: connectDatabase did not start the embedded server');
+  if (storeUri === null && !server)
+    throw new Error('startGateway: connectDatabase did not start the embedded server');
   const connection = database.connection;
-  const onCommand = (listener: CommandListener): (() => void) => watchCommands(connection, server, listener);
+  const onCommand = (listener: CommandListener): (() => void) =>
+    watchCommands(connection, server, listener);
   const app = await buildApp({
     connection,
     embedded: database.embedded,
@@ -142,7 +170,11 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
     return value === null ? {} : { authorization: `Bearer ${value}` };
   };
 
-  const request = async <T>(method: string, path: string, opts: RequestOptions = {}): Promise<GatewayResponse<T>> => {
+  const request = async <T>(
+    method: string,
+    path: string,
+    opts: RequestOptions = {},
+  ): Promise<GatewayResponse<T>> => {
     const headers: Record<string, string> = { ...authorization(opts.token) };
     let body: string | Buffer | undefined;
     if (typeof opts.body === 'string' || Buffer.isBuffer(opts.body)) {
@@ -169,7 +201,11 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
             if (value !== undefined) flat[key] = Array.isArray(value) ? value.join(', ') : value;
           }
           try {
-            resolve({ status: res.statusCode ?? 0, headers: flat, body: (isJson && text !== '' ? JSON.parse(text) : text) as T });
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: flat,
+              body: (isJson && text !== '' ? JSON.parse(text) : text) as T,
+            });
           } catch (error) {
             reject(error);
           }
@@ -194,7 +230,10 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
     config,
     request,
     async graphql<T>(query: string, variables?: Record<string, unknown>, token?: string | null) {
-      const { status, body } = await request<T>('POST', '/graphql', { body: { query, variables }, token });
+      const { status, body } = await request<T>('POST', '/graphql', {
+        body: { query, variables },
+        token,
+      });
       return { status, body };
     },
     async tokenFor(memberId: string, expiresInSeconds = 3600) {

@@ -64,12 +64,24 @@ export interface HubSpotTestServer {
   /** The data answered; tests may change it between calls. */
   dataset: HubSpotDataset;
   /** The next `times` requests that `match` (default: any) get the fault instead of their answer. */
-  fail(fault: Fault, options?: { times?: number; match?: (request: RecordedRequest) => boolean }): void;
+  fail(
+    fault: Fault,
+    options?: { times?: number; match?: (request: RecordedRequest) => boolean },
+  ): void;
   close(): Promise<void>;
 }
 
 // What HubSpot returns for a deal when no `properties` are named.
-const DEFAULT_DEAL_PROPERTIES = ['amount', 'closedate', 'createdate', 'dealname', 'dealstage', 'hs_lastmodifieddate', 'hs_object_id', 'pipeline'];
+const DEFAULT_DEAL_PROPERTIES = [
+  'amount',
+  'closedate',
+  'createdate',
+  'dealname',
+  'dealstage',
+  'hs_lastmodifieddate',
+  'hs_object_id',
+  'pipeline',
+];
 // What it returns whatever is named.
 const ALWAYS_RETURNED = ['createdate', 'hs_lastmodifieddate', 'hs_object_id'];
 const SEARCH_OPERATORS = new Set(['EQ', 'NEQ', 'GT', 'GTE', 'LT', 'LTE']);
@@ -82,7 +94,11 @@ class HttpAnswer {
   ) {}
 }
 
-function errorBody(category: string, message: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function errorBody(
+  category: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { status: 'error', message, correlationId: randomUUID(), category, ...extra };
 }
 
@@ -105,31 +121,46 @@ function comparable(value: string | null | undefined): number | string | null {
 
 function limitOf(raw: string | undefined, fallback: number, max: number): number | HttpAnswer {
   if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) return badRequest(`limit must be from 1 to ${max}, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max)
+    return badRequest(`limit must be from 1 to ${max}, got "${raw}"`);
   return Number(raw);
 }
 
 function dealView(deal: StoredDeal, asked: string[] | null): Record<string, unknown> {
-  const names = asked === null ? DEFAULT_DEAL_PROPERTIES : [...new Set([...asked, ...ALWAYS_RETURNED])];
+  const names =
+    asked === null ? DEFAULT_DEAL_PROPERTIES : [...new Set([...asked, ...ALWAYS_RETURNED])];
   const properties: Record<string, string | null> = {};
-  for (const name of names) properties[name] = name === 'hs_object_id' ? deal.id : (deal.properties[name] ?? null);
+  for (const name of names)
+    properties[name] = name === 'hs_object_id' ? deal.id : (deal.properties[name] ?? null);
   return {
     id: deal.id,
     properties,
     createdAt: deal.createdAt,
     updatedAt: deal.updatedAt,
     archived: deal.archived === true,
-    ...(deal.archived === true && deal.archivedAt !== undefined ? { archivedAt: deal.archivedAt } : {}),
+    ...(deal.archived === true && deal.archivedAt !== undefined
+      ? { archivedAt: deal.archivedAt }
+      : {}),
   };
 }
 
 function askedProperties(params: URLSearchParams): string[] | null {
-  const values = params.getAll('properties').flatMap((value) => value.split(',')).map((name) => name.trim()).filter(Boolean);
+  const values = params
+    .getAll('properties')
+    .flatMap((value) => value.split(','))
+    .map((name) => name.trim())
+    .filter(Boolean);
   return values.length === 0 ? null : values;
 }
 
 /** One page of a cursor-paged list: `after` is the id of the first item of the page asked for. */
-function listPage<T>(items: T[], idOf: (item: T) => string, params: URLSearchParams, limit: number, base: string): HttpAnswer {
+function listPage<T>(
+  items: T[],
+  idOf: (item: T) => string,
+  params: URLSearchParams,
+  limit: number,
+  base: string,
+): HttpAnswer {
   const after = params.get('after');
   const start = after === null ? 0 : items.findIndex((item) => compareIds(idOf(item), after) >= 0);
   const from = start < 0 ? items.length : start;
@@ -138,7 +169,10 @@ function listPage<T>(items: T[], idOf: (item: T) => string, params: URLSearchPar
   if (following === undefined) return new HttpAnswer(200, { results });
   const next = new URLSearchParams(params);
   next.set('after', idOf(following));
-  return new HttpAnswer(200, { results, paging: { next: { after: idOf(following), link: `${base}?${next}` } } });
+  return new HttpAnswer(200, {
+    results,
+    paging: { next: { after: idOf(following), link: `${base}?${next}` } },
+  });
 }
 
 interface SearchFilter {
@@ -148,7 +182,9 @@ interface SearchFilter {
 }
 
 function matchesFilter(deal: StoredDeal, filter: SearchFilter): boolean {
-  const actual = comparable(filter.propertyName === 'hs_object_id' ? deal.id : deal.properties[filter.propertyName]);
+  const actual = comparable(
+    filter.propertyName === 'hs_object_id' ? deal.id : deal.properties[filter.propertyName],
+  );
   const wanted = comparable(filter.value);
   if (filter.operator === 'NEQ') return actual !== wanted;
   if (actual === null || wanted === null) return false;
@@ -168,26 +204,49 @@ function matchesFilter(deal: StoredDeal, filter: SearchFilter): boolean {
 }
 
 function search(dataset: HubSpotDataset, body: unknown, cap: number): HttpAnswer {
-  const request = (body ?? {}) as { filterGroups?: unknown; sorts?: unknown; properties?: unknown; limit?: unknown; after?: unknown };
+  const request = (body ?? {}) as {
+    filterGroups?: unknown;
+    sorts?: unknown;
+    properties?: unknown;
+    limit?: unknown;
+    after?: unknown;
+  };
   const limit = request.limit === undefined ? 10 : Number(request.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200) return badRequest(`limit must be from 1 to 200, got ${JSON.stringify(request.limit)}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200)
+    return badRequest(`limit must be from 1 to 200, got ${JSON.stringify(request.limit)}`);
   const after = request.after === undefined ? 0 : Number(request.after);
-  if (!Number.isInteger(after) || after < 0) return badRequest(`after must be an offset, got ${JSON.stringify(request.after)}`);
+  if (!Number.isInteger(after) || after < 0)
+    return badRequest(`after must be an offset, got ${JSON.stringify(request.after)}`);
   // HubSpot's cap: no query pages past its 10 000th result.
-  if (after >= cap) return badRequest(`Search can only page through the first ${cap} results; narrow the filters`);
-  const groups = (Array.isArray(request.filterGroups) ? request.filterGroups : []) as { filters?: SearchFilter[] }[];
+  if (after >= cap)
+    return badRequest(`Search can only page through the first ${cap} results; narrow the filters`);
+  const groups = (Array.isArray(request.filterGroups) ? request.filterGroups : []) as {
+    filters?: SearchFilter[];
+  }[];
   for (const filter of groups.flatMap((group) => group.filters ?? [])) {
-    if (!SEARCH_OPERATORS.has(filter.operator)) return badRequest(`operator ${JSON.stringify(filter.operator)} is not supported`);
+    if (!SEARCH_OPERATORS.has(filter.operator))
+      return badRequest(`operator ${JSON.stringify(filter.operator)} is not supported`);
   }
-  const sorts = (Array.isArray(request.sorts) ? request.sorts : []) as { propertyName: string; direction?: string }[];
+  const sorts = (Array.isArray(request.sorts) ? request.sorts : []) as {
+    propertyName: string;
+    direction?: string;
+  }[];
   if (sorts.length > 1) return badRequest('only one sort is allowed');
   let found = dataset.deals.filter(
-    (deal) => deal.archived !== true && (groups.length === 0 || groups.some((group) => (group.filters ?? []).every((filter) => matchesFilter(deal, filter)))),
+    (deal) =>
+      deal.archived !== true &&
+      (groups.length === 0 ||
+        groups.some((group) =>
+          (group.filters ?? []).every((filter) => matchesFilter(deal, filter)),
+        )),
   );
   found = found.slice().sort((a, b) => compareIds(a.id, b.id));
   const sort = sorts[0];
   if (sort !== undefined) {
-    const key = (deal: StoredDeal) => comparable(sort.propertyName === 'hs_object_id' ? deal.id : deal.properties[sort.propertyName]) ?? '';
+    const key = (deal: StoredDeal) =>
+      comparable(
+        sort.propertyName === 'hs_object_id' ? deal.id : deal.properties[sort.propertyName],
+      ) ?? '';
     const sign = sort.direction === 'DESCENDING' ? -1 : 1;
     // Stable: equal keys keep id order, as HubSpot's answers do.
     found.sort((a, b) => {
@@ -198,20 +257,44 @@ function search(dataset: HubSpotDataset, body: unknown, cap: number): HttpAnswer
   const asked = Array.isArray(request.properties) ? (request.properties as string[]) : null;
   const results = found.slice(after, after + limit).map((deal) => dealView(deal, asked));
   const more = after + limit < found.length;
-  return new HttpAnswer(200, { total: found.length, results, ...(more ? { paging: { next: { after: String(after + limit) } } } : {}) });
+  return new HttpAnswer(200, {
+    total: found.length,
+    results,
+    ...(more ? { paging: { next: { after: String(after + limit) } } } : {}),
+  });
 }
 
-function route(dataset: HubSpotDataset, method: string, url: URL, body: unknown, cap: number, base: string): HttpAnswer {
+function route(
+  dataset: HubSpotDataset,
+  method: string,
+  url: URL,
+  body: unknown,
+  cap: number,
+  base: string,
+): HttpAnswer {
   const params = url.searchParams;
   if (method === 'GET' && url.pathname === '/account-info/v3/details') {
-    return new HttpAnswer(200, { portalId: 1, accountType: 'STANDARD', timeZone: 'Europe/Paris', companyCurrency: dataset.companyCurrency ?? 'EUR', additionalCurrencies: [], utcOffset: '+01:00', utcOffsetMilliseconds: 3600000, uiDomain: 'app.hubspot.com', dataHostingLocation: 'eu1' });
+    return new HttpAnswer(200, {
+      portalId: 1,
+      accountType: 'STANDARD',
+      timeZone: 'Europe/Paris',
+      companyCurrency: dataset.companyCurrency ?? 'EUR',
+      additionalCurrencies: [],
+      utcOffset: '+01:00',
+      utcOffsetMilliseconds: 3600000,
+      uiDomain: 'app.hubspot.com',
+      dataHostingLocation: 'eu1',
+    });
   }
-  if (method === 'GET' && url.pathname === '/crm/v3/pipelines/deals') return new HttpAnswer(200, { results: dataset.pipelines });
+  if (method === 'GET' && url.pathname === '/crm/v3/pipelines/deals')
+    return new HttpAnswer(200, { results: dataset.pipelines });
   if (method === 'GET' && url.pathname === '/crm/v3/owners') {
     const limit = limitOf(params.get('limit') ?? undefined, 100, 500);
     if (limit instanceof HttpAnswer) return limit;
     const archived = params.get('archived') === 'true';
-    const owners = dataset.owners.filter((owner) => (owner.archived === true) === archived).sort((a, b) => compareIds(a.id, b.id));
+    const owners = dataset.owners
+      .filter((owner) => (owner.archived === true) === archived)
+      .sort((a, b) => compareIds(a.id, b.id));
     return listPage(owners, (owner) => owner.id, params, limit, `${base}${url.pathname}`);
   }
   if (method === 'GET' && url.pathname === '/crm/v3/objects/deals') {
@@ -219,13 +302,22 @@ function route(dataset: HubSpotDataset, method: string, url: URL, body: unknown,
     if (limit instanceof HttpAnswer) return limit;
     const archived = params.get('archived') === 'true';
     const asked = askedProperties(params);
-    const deals = dataset.deals.filter((deal) => (deal.archived === true) === archived).sort((a, b) => compareIds(a.id, b.id));
+    const deals = dataset.deals
+      .filter((deal) => (deal.archived === true) === archived)
+      .sort((a, b) => compareIds(a.id, b.id));
     const page = listPage(deals, (deal) => deal.id, params, limit, `${base}${url.pathname}`);
     const answer = page.body as { results: StoredDeal[] };
-    return new HttpAnswer(200, { ...answer, results: answer.results.map((deal) => dealView(deal, asked)) });
+    return new HttpAnswer(200, {
+      ...answer,
+      results: answer.results.map((deal) => dealView(deal, asked)),
+    });
   }
-  if (method === 'POST' && url.pathname === '/crm/v3/objects/deals/search') return search(dataset, body, cap);
-  return new HttpAnswer(404, errorBody('OBJECT_NOT_FOUND', `No route for ${method} ${url.pathname}`));
+  if (method === 'POST' && url.pathname === '/crm/v3/objects/deals/search')
+    return search(dataset, body, cap);
+  return new HttpAnswer(
+    404,
+    errorBody('OBJECT_NOT_FOUND', `No route for ${method} ${url.pathname}`),
+  );
 }
 
 function readBody(req: http.IncomingMessage): Promise<unknown> {
@@ -245,39 +337,68 @@ function readBody(req: http.IncomingMessage): Promise<unknown> {
   });
 }
 
-const FAULT_CATEGORIES: Record<number, string> = { 400: 'VALIDATION_ERROR', 403: 'MISSING_SCOPES', 404: 'OBJECT_NOT_FOUND', 500: 'INTERNAL_ERROR' };
+const FAULT_CATEGORIES: Record<number, string> = {
+  400: 'VALIDATION_ERROR',
+  403: 'MISSING_SCOPES',
+  404: 'OBJECT_NOT_FOUND',
+  500: 'INTERNAL_ERROR',
+};
 
-function sendFault(res: http.ServerResponse, fault: { status: number; retryAfter?: string; policyName?: string }): void {
+function sendFault(
+  res: http.ServerResponse,
+  fault: { status: number; retryAfter?: string; policyName?: string },
+): void {
   if (fault.status >= 502 && fault.status <= 504) {
-    res.writeHead(fault.status, { 'content-type': 'text/html' }).end(`<html><body>${fault.status}</body></html>`);
+    res
+      .writeHead(fault.status, { 'content-type': 'text/html' })
+      .end(`<html><body>${fault.status}</body></html>`);
     return;
   }
   const policyName = fault.policyName ?? 'TEN_SECONDLY_ROLLING';
   const body =
     fault.status === 429
-      ? errorBody('RATE_LIMITS', `You have reached your ${policyName.toLowerCase()} limit.`, { errorType: 'RATE_LIMIT', policyName })
-      : errorBody(FAULT_CATEGORIES[fault.status] ?? 'ERROR', `Fault ${fault.status} asked for by the test`);
+      ? errorBody('RATE_LIMITS', `You have reached your ${policyName.toLowerCase()} limit.`, {
+          errorType: 'RATE_LIMIT',
+          policyName,
+        })
+      : errorBody(
+          FAULT_CATEGORIES[fault.status] ?? 'ERROR',
+          `Fault ${fault.status} asked for by the test`,
+        );
   const headers: Record<string, string> = { 'content-type': 'application/json;charset=utf-8' };
   if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
   res.writeHead(fault.status, headers).end(JSON.stringify(body));
 }
 
 /** Starts the server on a free loopback port. */
-export async function startHubSpotServer(options: HubSpotServerOptions): Promise<HubSpotTestServer> {
+export async function startHubSpotServer(
+  options: HubSpotServerOptions,
+): Promise<HubSpotTestServer> {
   const requests: RecordedRequest[] = [];
-  const faults: { fault: Fault; times: number; match: (request: RecordedRequest) => boolean }[] = [];
+  const faults: { fault: Fault; times: number; match: (request: RecordedRequest) => boolean }[] =
+    [];
   const window: number[] = [];
   const cap = options.searchResultCap ?? 10_000;
   let base = '';
 
   const send = (res: http.ServerResponse, answer: HttpAnswer): void => {
-    res.writeHead(answer.status, { 'content-type': 'application/json;charset=utf-8', ...answer.headers }).end(JSON.stringify(answer.body));
+    res
+      .writeHead(answer.status, {
+        'content-type': 'application/json;charset=utf-8',
+        ...answer.headers,
+      })
+      .end(JSON.stringify(answer.body));
   };
 
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', base);
     const body = await readBody(req);
-    const recorded: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), body };
+    const recorded: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      body,
+    };
     requests.push(recorded);
 
     const pending = faults.find((entry) => entry.times > 0 && entry.match(recorded));
@@ -294,8 +415,7 @@ export async function startHubSpotServer(options: HubSpotServerOptions): Promise
             resolve();
           });
         });
-      }
-      else if ('body' in fault) return send(res, new HttpAnswer(200, fault.body));
+      } else if ('body' in fault) return send(res, new HttpAnswer(200, fault.body));
       else return sendFault(res, fault);
       if (res.destroyed) return;
     }
@@ -323,9 +443,16 @@ export async function startHubSpotServer(options: HubSpotServerOptions): Promise
         const retryAfter = String(Math.max(1, Math.ceil((window[0]! + intervalMs - now) / 1000)));
         return send(
           res,
-          new HttpAnswer(429, errorBody('RATE_LIMITS', 'You have reached your secondly limit.', { errorType: 'RATE_LIMIT', policyName: 'SECONDLY' }), {
-            'retry-after': retryAfter,
-          }),
+          new HttpAnswer(
+            429,
+            errorBody('RATE_LIMITS', 'You have reached your secondly limit.', {
+              errorType: 'RATE_LIMIT',
+              policyName: 'SECONDLY',
+            }),
+            {
+              'retry-after': retryAfter,
+            },
+          ),
         );
       }
       window.push(now);

@@ -21,5 +21,8 @@ function executableByOthers(file: string): boolean {
  * (`npx -p node@22`) lives under root's private home directory, which `nobody` cannot enter.
  */
 export function nodeForOtherUsers(): string {
-  return [process.execPath, '/usr/bin/node', '/usr/local/bin/node'].find(executableByOthers) ?? process.execPath;
+  return (
+    [process.execPath, '/usr/bin/node', '/usr/local/bin/node'].find(executableByOthers) ??
+    process.execPath
+  );
 }

@@ -22,7 +22,12 @@ function parseHead(head: string): { status: number; headers: Record<string, stri
  * the server reads them separately), and reads responses (Content-Length framed, JSON bodies)
  * until `expected` have come or the server closes the connection.
  */
-export function rawExchange(port: number, chunks: string | string[], expected: number, gapMs = 40): Promise<RawResponse[]> {
+export function rawExchange(
+  port: number,
+  chunks: string | string[],
+  expected: number,
+  gapMs = 40,
+): Promise<RawResponse[]> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     socket.setNoDelay(true);

@@ -29,13 +29,20 @@ const ROOT = path.resolve(__dirname, '../..');
 function command(): string[] {
   const guard = path.join(__dirname, `exit-with-parent${compiled ? '.js' : '.ts'}`);
   if (compiled) return ['-r', guard, path.join(ROOT, 'src/store/cli.js')];
-  return ['-r', path.join(ROOT, 'test/helpers/ts-register.js'), '-r', guard, path.join(ROOT, 'src/store/cli.ts')];
+  return [
+    '-r',
+    path.join(ROOT, 'test/helpers/ts-register.js'),
+    '-r',
+    guard,
+    path.join(ROOT, 'src/store/cli.ts'),
+  ];
 }
 
 /** The test runner's own store and database variables must not reach the child. */
 function childEnvironment(dataDir: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('STORE_') && key !== 'MONGODB_URI') env[key] = value;
+  for (const [key, value] of Object.entries(process.env))
+    if (!key.startsWith('STORE_') && key !== 'MONGODB_URI') env[key] = value;
   return { ...env, DATA_DIR: dataDir };
 }
 
@@ -44,7 +51,10 @@ export async function startStoreProcess(): Promise<StoreProcess> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'store-process-'));
   // stdin is a pipe this process never writes to: if it dies without stopping the store, the pipe
   // closes and test/helpers/exit-with-parent.ts stops the store instead of leaving it running.
-  const child = spawn(process.execPath, [...command(), '--port', '0'], { env: childEnvironment(dataDir), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...command(), '--port', '0'], {
+    env: childEnvironment(dataDir),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -65,7 +75,9 @@ export async function startStoreProcess(): Promise<StoreProcess> {
         resolve();
       };
       const early = (code: number | null, signal: string | null): void =>
-        reject(new Error(`the store process exited (${signal ?? code}) before it listened:\n${out}`));
+        reject(
+          new Error(`the store process exited (${signal ?? code}) before it listened:\n${out}`),
+        );
       child.once('error', reject);
       child.once('exit', early);
       child.stdout!.on('data', check);

@@ -11,7 +11,10 @@ const path = require('node:path');
 // Output is cached by content (and compiler version), so restarts — after a SIGKILL in the crash
 // test, say — skip both the compiler's load and the transpiling.
 const tsVersion = require('typescript/package.json').version;
-const cacheDir = path.join(os.tmpdir(), `pipeline-gateway-ts-${tsVersion}-${process.getuid ? process.getuid() : 'user'}`);
+const cacheDir = path.join(
+  os.tmpdir(),
+  `pipeline-gateway-ts-${tsVersion}-${process.getuid ? process.getuid() : 'user'}`,
+);
 fs.mkdirSync(cacheDir, { recursive: true });
 
 let compile;
@@ -20,9 +23,18 @@ function compiler() {
   const ts = require('typescript');
   const configPath = path.join(__dirname, '../../tsconfig.json');
   const { config } = ts.readConfigFile(configPath, ts.sys.readFile);
-  const { options } = ts.convertCompilerOptionsFromJson(config.compilerOptions, path.dirname(configPath));
-  const compilerOptions = { ...options, sourceMap: false, inlineSourceMap: true, module: ts.ModuleKind.CommonJS };
-  compile = (source, fileName) => ts.transpileModule(source, { compilerOptions, fileName }).outputText;
+  const { options } = ts.convertCompilerOptionsFromJson(
+    config.compilerOptions,
+    path.dirname(configPath),
+  );
+  const compilerOptions = {
+    ...options,
+    sourceMap: false,
+    inlineSourceMap: true,
+    module: ts.ModuleKind.CommonJS,
+  };
+  compile = (source, fileName) =>
+    ts.transpileModule(source, { compilerOptions, fileName }).outputText;
   return compile;
 }
 

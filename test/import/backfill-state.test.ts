@@ -8,7 +8,11 @@ const at = (iso: string) => new Date(iso);
 
 describe('backfillPeriodEnds', () => {
   it('lists the past quarter ends from the earliest creation, each at its last millisecond', () => {
-    const ends = backfillPeriodEnds('quarterly', at('2025-01-10T09:00:00Z'), at('2026-02-15T12:00:00Z'));
+    const ends = backfillPeriodEnds(
+      'quarterly',
+      at('2025-01-10T09:00:00Z'),
+      at('2026-02-15T12:00:00Z'),
+    );
     expect(ends.map((e) => [e.slot.label, e.slot.year, e.at.toISOString()])).toEqual([
       ['Q1', 2025, '2025-03-31T23:59:59.999Z'],
       ['Q2', 2025, '2025-06-30T23:59:59.999Z'],
@@ -18,12 +22,18 @@ describe('backfillPeriodEnds', () => {
   });
 
   it('writes nothing when every deal was created in the current period, or none has a date', () => {
-    expect(backfillPeriodEnds('monthly', at('2026-02-01T00:00:00Z'), at('2026-02-15T00:00:00Z'))).toEqual([]);
+    expect(
+      backfillPeriodEnds('monthly', at('2026-02-01T00:00:00Z'), at('2026-02-15T00:00:00Z')),
+    ).toEqual([]);
     expect(backfillPeriodEnds('monthly', null, at('2026-02-15T00:00:00Z'))).toEqual([]);
   });
 
   it('goes back at most 104 periods', () => {
-    const ends = backfillPeriodEnds('weekly', at('2010-01-01T00:00:00Z'), at('2026-02-15T00:00:00Z'));
+    const ends = backfillPeriodEnds(
+      'weekly',
+      at('2010-01-01T00:00:00Z'),
+      at('2026-02-15T00:00:00Z'),
+    );
     expect(ends).toHaveLength(MAX_BACKFILL_PERIODS);
     expect(ends[ends.length - 1].slot.label).toBe('w6'); // 2026-02-15 is in w7
   });
@@ -41,10 +51,30 @@ describe('stateAt on the hand-checked backfill fixture', () => {
     );
 
   it('reconstructs each quarter end', () => {
-    expect(states('2025-03-31T23:59:59.999Z')).toEqual({ A: 'open:s1', B: 'open:s1', C: 'absent', D: 'absent' });
-    expect(states('2025-06-30T23:59:59.999Z')).toEqual({ A: 'open:s2', B: 'lost:lost', C: 'open:s1', D: 'absent' });
-    expect(states('2025-09-30T23:59:59.999Z')).toEqual({ A: 'won:won', B: 'lost:lost', C: 'open:s1', D: 'absent' });
+    expect(states('2025-03-31T23:59:59.999Z')).toEqual({
+      A: 'open:s1',
+      B: 'open:s1',
+      C: 'absent',
+      D: 'absent',
+    });
+    expect(states('2025-06-30T23:59:59.999Z')).toEqual({
+      A: 'open:s2',
+      B: 'lost:lost',
+      C: 'open:s1',
+      D: 'absent',
+    });
+    expect(states('2025-09-30T23:59:59.999Z')).toEqual({
+      A: 'won:won',
+      B: 'lost:lost',
+      C: 'open:s1',
+      D: 'absent',
+    });
     // D has no stage history: its first open stage by display order.
-    expect(states('2025-12-31T23:59:59.999Z')).toEqual({ A: 'won:won', B: 'lost:lost', C: 'open:s2', D: 'open:s1' });
+    expect(states('2025-12-31T23:59:59.999Z')).toEqual({
+      A: 'won:won',
+      B: 'lost:lost',
+      C: 'open:s2',
+      D: 'open:s1',
+    });
   });
 });

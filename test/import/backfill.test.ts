@@ -36,7 +36,11 @@ async function statesOf(snapshotId: string): Promise<Record<string, string>> {
 
 describe('backfill', () => {
   it('writes one committed snapshot per past quarter end plus the current one, with reconstructed states', async () => {
-    const result = await importCrmData(ADMIN, { ...fixture('backfill/combined.json'), snapshotAt: SNAPSHOT_AT, backfill: true });
+    const result = await importCrmData(ADMIN, {
+      ...fixture('backfill/combined.json'),
+      snapshotAt: SNAPSHOT_AT,
+      backfill: true,
+    });
     const snapshots = await SnapshotModel.find().sort({ snapshotAt: 1 }).lean();
     expect(snapshots.map((s) => [s.snapshotAt.toISOString(), s.status, s.backfilled])).toEqual([
       ['2025-03-31T23:59:59.999Z', 'committed', true],
@@ -62,19 +66,34 @@ describe('backfill', () => {
     const links = await CrmOwnerLinkModel.find().lean();
     const yara = links.find((l) => l._id === '202')!.memberId;
     const xavier = links.find((l) => l._id === '201')!.memberId;
-    const pipelineIds = async (snapshotId: string) => (await PipelineModel.find({ snapshotId }).lean()).map((p) => p.pipelineId).sort();
-    expect(await pipelineIds(snapshots[0]._id as string)).toEqual(['sales', `sales.member.${xavier}`, 'sales.team.t-x'].sort());
+    const pipelineIds = async (snapshotId: string) =>
+      (await PipelineModel.find({ snapshotId }).lean()).map((p) => p.pipelineId).sort();
+    expect(await pipelineIds(snapshots[0]._id as string)).toEqual(
+      ['sales', `sales.member.${xavier}`, 'sales.team.t-x'].sort(),
+    );
     expect(await pipelineIds(snapshots[1]._id as string)).toEqual(
-      ['sales', `sales.member.${xavier}`, `sales.member.${yara}`, 'sales.team.t-x', 'sales.team.t-y'].sort(),
+      [
+        'sales',
+        `sales.member.${xavier}`,
+        `sales.member.${yara}`,
+        'sales.team.t-x',
+        'sales.team.t-y',
+      ].sort(),
     );
     // Facts were built for every snapshot before it was committed.
     for (const s of snapshots) {
-      expect(await PipelineFactsModel.find({ snapshotId: s._id }).lean()).toHaveLength((await PipelineModel.find({ snapshotId: s._id }).lean()).length);
+      expect(await PipelineFactsModel.find({ snapshotId: s._id }).lean()).toHaveLength(
+        (await PipelineModel.find({ snapshotId: s._id }).lean()).length,
+      );
     }
   });
 
   it('follows the configured period unit, and a backfill under another unit is a new import', async () => {
-    const input = () => ({ ...fixture('backfill/combined.json'), snapshotAt: SNAPSHOT_AT, backfill: true });
+    const input = () => ({
+      ...fixture('backfill/combined.json'),
+      snapshotAt: SNAPSHOT_AT,
+      backfill: true,
+    });
     const quarterly = await importCrmData(ADMIN, input());
     expect(quarterly.snapshotIds).toHaveLength(5);
     await SettingsModel.create({ _id: 'account', period: 'monthly' });
@@ -90,7 +109,10 @@ describe('backfill', () => {
 describe('discardPendingImports', () => {
   it('removes what a crashed import left: its pending snapshots, their documents and what it created', async () => {
     await TeamModel.create({ _id: 'kept-team', name: 'Kept' });
-    const committed = await importCrmData(ADMIN, { ...fixture('backfill/combined.json'), snapshotAt: SNAPSHOT_AT });
+    const committed = await importCrmData(ADMIN, {
+      ...fixture('backfill/combined.json'),
+      snapshotAt: SNAPSHOT_AT,
+    });
     const crashedSeq = (await SnapshotModel.findById(committed.snapshotId).lean())!.seq + 1;
     // A crashed import: pending snapshot, an opportunity, and a member, team and link it recorded.
     await SnapshotModel.create({
@@ -102,17 +124,38 @@ describe('discardPendingImports', () => {
       importId: 'crashed-import',
       sourceHash: 'x',
       counts: { pipelines: 0, stages: 0, deals: 0, owners: 0, teams: 0, membersCreated: 0 },
-      created: { memberIds: ['crashed-member'], teamIds: ['crashed-team'], ownerLinkIds: ['crashed-owner'] },
+      created: {
+        memberIds: ['crashed-member'],
+        teamIds: ['crashed-team'],
+        ownerLinkIds: ['crashed-owner'],
+      },
     });
     // It started a version of deal 1 and closed the committed one at its seq.
     const before = await opportunitiesOf(committed.snapshotId);
     await OpportunityModel.updateOne({ dealId: before[0].dealId }, { $set: { toSeq: crashedSeq } });
     await OpportunityModel.create({
-      _id: `${before[0].dealId}@${crashedSeq}`, dealId: before[0].dealId, fromSeq: crashedSeq, toSeq: OPEN_SEQ, definitionId: 'sales', stageId: 's1', amount: 1, outcome: 'open',
+      _id: `${before[0].dealId}@${crashedSeq}`,
+      dealId: before[0].dealId,
+      fromSeq: crashedSeq,
+      toSeq: OPEN_SEQ,
+      definitionId: 'sales',
+      stageId: 's1',
+      amount: 1,
+      outcome: 'open',
     });
-    await TeamModel.create({ _id: 'crashed-team', name: 'Crashed', pendingImportId: 'crashed-import' });
+    await TeamModel.create({
+      _id: 'crashed-team',
+      name: 'Crashed',
+      pendingImportId: 'crashed-import',
+    });
     await MemberModel.create({
-      _id: 'crashed-member', firstname: 'C', lastname: 'M', email: 'c@example.com', emailLower: 'c@example.com', role: Role.MEMBER, teamId: 'crashed-team',
+      _id: 'crashed-member',
+      firstname: 'C',
+      lastname: 'M',
+      email: 'c@example.com',
+      emailLower: 'c@example.com',
+      role: Role.MEMBER,
+      teamId: 'crashed-team',
       pendingImportId: 'crashed-import',
     });
     await CrmOwnerLinkModel.create({ _id: 'crashed-owner', memberId: 'crashed-member' });
@@ -120,8 +163,12 @@ describe('discardPendingImports', () => {
     expect(await discardPendingImports()).toBe(1);
     expect((await SnapshotModel.find().lean()).map((s) => s._id)).toEqual([committed.snapshotId]);
     expect(await OpportunityModel.find({ fromSeq: crashedSeq }).lean()).toEqual([]);
-    expect(await MemberModel.findById('crashed-member').setOptions(INCLUDE_PENDING_IMPORTS).lean()).toBeNull();
-    expect(await TeamModel.findById('crashed-team').setOptions(INCLUDE_PENDING_IMPORTS).lean()).toBeNull();
+    expect(
+      await MemberModel.findById('crashed-member').setOptions(INCLUDE_PENDING_IMPORTS).lean(),
+    ).toBeNull();
+    expect(
+      await TeamModel.findById('crashed-team').setOptions(INCLUDE_PENDING_IMPORTS).lean(),
+    ).toBeNull();
     expect(await CrmOwnerLinkModel.findById('crashed-owner').lean()).toBeNull();
     expect(await TeamModel.findById('kept-team').lean()).not.toBeNull();
     expect(await opportunitiesOf(committed.snapshotId)).toEqual(before);

@@ -19,15 +19,27 @@ import { fixturePath } from './fixtures';
 const ROOT = path.resolve(__dirname, '..', '..');
 const DEALS = 20_000;
 const CLI = ['-r', './test/helpers/ts-register.js', 'src/cli/import.ts'];
-const env = (dataDir: string) => ({ ...process.env, DATA_DIR: dataDir, MONGODB_URI: '', LOG_LEVEL: 'silent' });
+const env = (dataDir: string) => ({
+  ...process.env,
+  DATA_DIR: dataDir,
+  MONGODB_URI: '',
+  LOG_LEVEL: 'silent',
+});
 
 function runImport(args: string[], dataDir: string) {
-  const result = spawnSync(process.execPath, [...CLI, ...args], { cwd: ROOT, env: env(dataDir), encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [...CLI, ...args], {
+    cwd: ROOT,
+    env: env(dataDir),
+    encoding: 'utf8',
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 /** Starts the import and SIGKILLs it on the first progress line showing opportunities written. */
-function killMidImport(args: string[], dataDir: string): Promise<{ signal: NodeJS.Signals | null; stderr: string }> {
+function killMidImport(
+  args: string[],
+  dataDir: string,
+): Promise<{ signal: NodeJS.Signals | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: env(dataDir) });
     let stderr = '';
@@ -45,15 +57,24 @@ function deals(amount: (i: number) => number) {
     results: Array.from({ length: DEALS }, (_, i) => ({
       id: `g${i}`,
       properties: {
-        hs_object_id: `g${i}`, dealname: `Deal ${i}`, createdate: '2025-01-15T10:00:00.000Z', closedate: '2026-03-01T00:00:00.000Z',
-        amount: String(amount(i)), pipeline: 'default', dealstage: 'appointmentscheduled', hubspot_owner_id: '101',
+        hs_object_id: `g${i}`,
+        dealname: `Deal ${i}`,
+        createdate: '2025-01-15T10:00:00.000Z',
+        closedate: '2026-03-01T00:00:00.000Z',
+        amount: String(amount(i)),
+        pipeline: 'default',
+        dealstage: 'appointmentscheduled',
+        hubspot_owner_id: '101',
       },
     })),
   };
 }
 
 /** Runs `work` on the data directory, opened in this process (no import running). */
-async function onDataDir<T>(dataDir: string, work: (database: Awaited<ReturnType<typeof connectDatabase>>) => Promise<T>): Promise<T> {
+async function onDataDir<T>(
+  dataDir: string,
+  work: (database: Awaited<ReturnType<typeof connectDatabase>>) => Promise<T>,
+): Promise<T> {
   const database = await connectDatabase({ uri: '', dataDir });
   try {
     return await work(database);
@@ -70,7 +91,10 @@ describe('an import killed half-way', () => {
   it('leaves the previous snapshot intact, the next start clean and the next import working', async () => {
     const full = path.join(dir, 'deals.json');
     writeFileSync(full, JSON.stringify(deals((i) => 100 + i)));
-    const first = runImport([fixturePath('messy/pipelines.json'), fixturePath('messy/owners.json'), full], dataDir);
+    const first = runImport(
+      [fixturePath('messy/pipelines.json'), fixturePath('messy/owners.json'), full],
+      dataDir,
+    );
     expect(first.status).toBe(0);
     const previous = /snapshot {5}(\S+)/.exec(first.stdout)![1];
     const before = await onDataDir(dataDir, () => opportunitiesOf(previous));
@@ -105,7 +129,9 @@ describe('an import killed half-way', () => {
     const next = /snapshot {5}(\S+)/.exec(again.stdout)![1];
     await onDataDir(dataDir, async () => {
       expect(await opportunitiesOf(previous)).toEqual(before);
-      expect((await opportunitiesOf(next)).map((o) => o.amount)).toEqual(before.map((o) => o.amount + 100));
+      expect((await opportunitiesOf(next)).map((o) => o.amount)).toEqual(
+        before.map((o) => o.amount + 100),
+      );
     });
   }, 180_000);
 });

@@ -16,12 +16,19 @@ export interface TestDatabase {
 
 export async function startTestDatabase(): Promise<TestDatabase> {
   const storeUri = testStoreUri();
-  const database = storeUri === null ? await connectDatabase({ inMemory: true }) : await connectDatabase({ uri: storeUri, dbName: uniqueDatabaseName() });
+  const database =
+    storeUri === null
+      ? await connectDatabase({ inMemory: true })
+      : await connectDatabase({ uri: storeUri, dbName: uniqueDatabaseName() });
   await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).init()));
   return {
     async clear() {
       // Members and teams of an uncommitted import too, which queries skip unless told.
-      await Promise.all(mongoose.modelNames().map((name) => mongoose.model(name).deleteMany({}).setOptions(INCLUDE_PENDING_IMPORTS)));
+      await Promise.all(
+        mongoose
+          .modelNames()
+          .map((name) => mongoose.model(name).deleteMany({}).setOptions(INCLUDE_PENDING_IMPORTS)),
+      );
     },
     async stop() {
       // Uri mode: the store outlives this file; its database goes, so the store stays small.

@@ -1,14 +1,21 @@
 import { bestCopy, pickDealCopies } from '../../src/import/deal-copies';
 import type { HubSpotDeal } from '../../src/import/hubspot.types';
 
-const copy = (id: string, modified: string | null, extra: Record<string, string | null> = {}): HubSpotDeal => ({
+const copy = (
+  id: string,
+  modified: string | null,
+  extra: Record<string, string | null> = {},
+): HubSpotDeal => ({
   id,
   properties: { dealname: id, hs_lastmodifieddate: modified, ...extra },
 });
 
 describe('bestCopy', () => {
   it('prefers the latest hs_lastmodifieddate, then the most properties with a value, then the first', () => {
-    const older = copy('1', '2026-05-01T10:00:00Z', { pipeline: 'default', dealstage: 'closedwon' });
+    const older = copy('1', '2026-05-01T10:00:00Z', {
+      pipeline: 'default',
+      dealstage: 'closedwon',
+    });
     const newer = copy('1', '2026-05-02T10:00:00Z');
     expect(bestCopy([older, newer])).toEqual({ deal: newer, decidedBy: 'modified' });
     const fuller = copy('1', '2026-05-01T10:00:00Z', { pipeline: 'default', amount: '' });
@@ -36,7 +43,13 @@ describe('pickDealCopies', () => {
       { deal: b },
       { deal: a2 },
       { deal: c },
-      { note: { id: 'a', reason: 'deal appears 3 times in the deal pages; the copy with the latest hs_lastmodifieddate kept' } },
+      {
+        note: {
+          id: 'a',
+          reason:
+            'deal appears 3 times in the deal pages; the copy with the latest hs_lastmodifieddate kept',
+        },
+      },
     ]);
   });
 

@@ -1,7 +1,13 @@
 import { dealOutcome, flaggedOutcome, stageForFlags } from '../../src/import/deal-outcome';
 import type { NormalisedDefinition, NormalisedStage } from '../../src/import/normalised.types';
 
-const stage = (id: string, isClosed: boolean, probability: number, order = 0): NormalisedStage => ({ id, label: id, order, isClosed, probability });
+const stage = (id: string, isClosed: boolean, probability: number, order = 0): NormalisedStage => ({
+  id,
+  label: id,
+  order,
+  isClosed,
+  probability,
+});
 const OPEN = stage('open', false, 0.4);
 const WON = stage('won', true, 1);
 const LOST = stage('lost', true, 0);
@@ -41,28 +47,49 @@ describe('dealOutcome', () => {
 });
 
 describe('stageForFlags', () => {
-  const definition = (stages: NormalisedStage[]): NormalisedDefinition => ({ definitionId: 'default', label: 'Sales', displayOrder: 0, stages });
+  const definition = (stages: NormalisedStage[]): NormalisedDefinition => ({
+    definitionId: 'default',
+    label: 'Sales',
+    displayOrder: 0,
+    stages,
+  });
   const decides = () => 'decides' as const;
 
   it('places a flagged deal in the one stage of its pipeline with that outcome', () => {
-    expect(stageForFlags(definition([OPEN, WON, LOST]), decides, { hs_is_closed_lost: 'true' })).toEqual({ stage: LOST, outcome: 'lost' });
-    expect(stageForFlags(definition([OPEN, WON, LOST]), decides, { hs_is_closed_won: 'true' })).toEqual({ stage: WON, outcome: 'won' });
+    expect(
+      stageForFlags(definition([OPEN, WON, LOST]), decides, { hs_is_closed_lost: 'true' }),
+    ).toEqual({ stage: LOST, outcome: 'lost' });
+    expect(
+      stageForFlags(definition([OPEN, WON, LOST]), decides, { hs_is_closed_won: 'true' }),
+    ).toEqual({ stage: WON, outcome: 'won' });
   });
 
   it('places nothing without a flag, or when the pipeline has no such stage or several', () => {
-    expect(stageForFlags(definition([OPEN, WON, LOST]), decides, { hs_is_closed: 'true' })).toEqual({
-      stage: null,
-      why: 'neither hs_is_closed_won nor hs_is_closed_lost is "true" alone',
-    });
+    expect(stageForFlags(definition([OPEN, WON, LOST]), decides, { hs_is_closed: 'true' })).toEqual(
+      {
+        stage: null,
+        why: 'neither hs_is_closed_won nor hs_is_closed_lost is "true" alone',
+      },
+    );
     expect(stageForFlags(definition([OPEN, WON]), decides, { hs_is_closed_lost: 'true' })).toEqual({
       stage: null,
       why: 'hs_is_closed_lost is "true" but pipeline "default" has no lost stages',
     });
-    expect(stageForFlags(definition([OPEN, LOST, stage('lost2', true, 0)]), decides, { hs_is_closed_lost: 'true' })).toEqual({
+    expect(
+      stageForFlags(definition([OPEN, LOST, stage('lost2', true, 0)]), decides, {
+        hs_is_closed_lost: 'true',
+      }),
+    ).toEqual({
       stage: null,
       why: 'hs_is_closed_lost is "true" but pipeline "default" has 2 lost stages',
     });
     // A stage whose metadata does not decide is no candidate.
-    expect(stageForFlags(definition([OPEN, LOST]), (id) => (id === 'lost' ? 'won-or-lost-unknown' : 'decides'), { hs_is_closed_lost: 'true' }).stage).toBeNull();
+    expect(
+      stageForFlags(
+        definition([OPEN, LOST]),
+        (id) => (id === 'lost' ? 'won-or-lost-unknown' : 'decides'),
+        { hs_is_closed_lost: 'true' },
+      ).stage,
+    ).toBeNull();
   });
 });

@@ -31,8 +31,14 @@ export const MESSY_SKIPPED: [string, string][] = [
   ['d6', 'deal has amount "abc", which is not a number; left out of every metric'],
   ['d7', 'deal has no stage; left out of every metric'],
   ['d8', 'deal has no pipeline; left out of every metric'],
-  ['d9', 'deal has stage "r-open", which is not a stage of pipeline "default"; left out of every metric'],
-  ['d10', 'deal has hubspot_owner_id "999", which is not among the owners: no member; the deal is kept'],
+  [
+    'd9',
+    'deal has stage "r-open", which is not a stage of pipeline "default"; left out of every metric',
+  ],
+  [
+    'd10',
+    'deal has hubspot_owner_id "999", which is not among the owners: no member; the deal is kept',
+  ],
   ['d12', 'deal is in archived pipeline "old"; left out of every metric'],
   ['d2', 'deal appears twice in the deal pages; first occurrence kept'],
   ['d14', 'deal is archived; left out of every metric'],

@@ -1,5 +1,10 @@
 import { jsonErrorLocation, jsonErrorReason } from '../../src/import/json-position';
-import { legacyShapeOf, LEGACY_V1_DEALS, LEGACY_V1_PIPELINES, LEGACY_V2_OWNERS } from '../../src/import/legacy-shapes';
+import {
+  legacyShapeOf,
+  LEGACY_V1_DEALS,
+  LEGACY_V1_PIPELINES,
+  LEGACY_V2_OWNERS,
+} from '../../src/import/legacy-shapes';
 import { nextCursorOf, unfollowedPageOf } from '../../src/import/unfollowed-pages';
 import { fixture } from './fixtures';
 
@@ -17,7 +22,12 @@ describe('legacyShapeOf', () => {
     expect(legacyShapeOf(fixture('shapes/legacy-v1-deals-paged.json'))).toBe(LEGACY_V1_DEALS);
     expect(legacyShapeOf(fixture('shapes/legacy-v1-pipelines.json'))).toBe(LEGACY_V1_PIPELINES);
     expect(legacyShapeOf(fixture('shapes/owners-v2.json'))).toBe(LEGACY_V2_OWNERS);
-    for (const current of ['shapes/pipelines.json', 'shapes/owners.json', 'shapes/deals-currencies.json', 'backfill/combined.json']) {
+    for (const current of [
+      'shapes/pipelines.json',
+      'shapes/owners.json',
+      'shapes/deals-currencies.json',
+      'backfill/combined.json',
+    ]) {
       expect(legacyShapeOf(fixture(current))).toBeNull();
     }
     expect(legacyShapeOf([fixture('shapes/deals-currencies.json')])).toBeNull();
@@ -26,7 +36,10 @@ describe('legacyShapeOf', () => {
 });
 
 describe('unfollowedPageOf', () => {
-  const page = (after?: string | number) => ({ results: [{ id: '1' }], ...(after === undefined ? {} : { paging: { next: { after } } }) });
+  const page = (after?: string | number) => ({
+    results: [{ id: '1' }],
+    ...(after === undefined ? {} : { paging: { next: { after } } }),
+  });
 
   it('finds nothing when one page has no paging.next, in whatever order', () => {
     expect(unfollowedPageOf([page('2'), page()], true)).toBeNull();
@@ -44,7 +57,9 @@ describe('unfollowedPageOf', () => {
   });
 
   it('reads the cursor as HubSpot sends it; a blank one is no cursor', () => {
-    expect(nextCursorOf({ paging: { next: { after: 'MTAw', link: 'https://api.hubapi.com/…' } } })).toBe('MTAw');
+    expect(
+      nextCursorOf({ paging: { next: { after: 'MTAw', link: 'https://api.hubapi.com/…' } } }),
+    ).toBe('MTAw');
     expect(nextCursorOf({ paging: { next: { after: '' } } })).toBeNull();
     expect(nextCursorOf({ paging: {} })).toBeNull();
   });

@@ -40,16 +40,17 @@ async function seedExistingMember() {
 }
 
 async function collectionSizes() {
-  const [snapshots, definitions, pipelines, opportunities, facts, members, teams, links] = await Promise.all([
-    SnapshotModel.find().lean(),
-    DefinitionModel.find().lean(),
-    PipelineModel.find().lean(),
-    OpportunityModel.find().lean(),
-    PipelineFactsModel.find().lean(),
-    MemberModel.find().lean(),
-    TeamModel.find().lean(),
-    CrmOwnerLinkModel.find().lean(),
-  ]);
+  const [snapshots, definitions, pipelines, opportunities, facts, members, teams, links] =
+    await Promise.all([
+      SnapshotModel.find().lean(),
+      DefinitionModel.find().lean(),
+      PipelineModel.find().lean(),
+      OpportunityModel.find().lean(),
+      PipelineFactsModel.find().lean(),
+      MemberModel.find().lean(),
+      TeamModel.find().lean(),
+      CrmOwnerLinkModel.find().lean(),
+    ]);
   return {
     snapshots: snapshots.length,
     definitions: definitions.length,
@@ -70,7 +71,14 @@ describe('importCrmData on the messy fixture', () => {
 
   it('answers counts and skipped items, and creates members, teams and links', async () => {
     const result = await importCrmData(ADMIN, messyImport(), { now: NOW });
-    expect(result.counts).toEqual({ pipelines: 2, stages: 10, deals: 8, owners: 4, teams: 3, membersCreated: 3 });
+    expect(result.counts).toEqual({
+      pipelines: 2,
+      stages: 10,
+      deals: 8,
+      owners: 4,
+      teams: 3,
+      membersCreated: 3,
+    });
     expect(result.skipped.map((s) => [s.id, s.reason])).toEqual(MESSY_SKIPPED);
     expect(result.reused).toBe(false);
     expect(result.snapshotIds).toEqual([result.snapshotId]);
@@ -111,7 +119,11 @@ describe('importCrmData on the messy fixture', () => {
 
     const ids = await MemberModel.find().lean();
     const memberOf = (email: string) => ids.find((m) => m.emailLower === email)!._id;
-    const [ada, grace, alan] = ['ada@example.com', 'grace.hopper@example.com', 'alan@example.com'].map(memberOf);
+    const [ada, grace, alan] = [
+      'ada@example.com',
+      'grace.hopper@example.com',
+      'alan@example.com',
+    ].map(memberOf);
     const pipelines = await PipelineModel.find({ snapshotId }).lean();
     const listed = pipelines.map((p) => [p.pipelineId, p.kind, p.isSubPipeline]).sort();
     expect(listed).toEqual(
@@ -132,7 +144,9 @@ describe('importCrmData on the messy fixture', () => {
     );
 
     const opportunities = await opportunitiesOf(snapshotId);
-    expect(opportunities.map((o) => [o.dealId, o.stageId, o.amount, o.outcome, o.memberId, o.teamId])).toEqual([
+    expect(
+      opportunities.map((o) => [o.dealId, o.stageId, o.amount, o.outcome, o.memberId, o.teamId]),
+    ).toEqual([
       ['d1', 'qualifiedtobuy', 3000, 'open', ada, 't-east'],
       ['d10', 'appointmentscheduled', 400, 'open', null, null],
       ['d11', 'decisionmakerboughtin', 750.5, 'open', null, null],
@@ -149,7 +163,9 @@ describe('importCrmData on the messy fixture', () => {
   it('is idempotent: the same data again answers the same snapshot and writes nothing', async () => {
     const first = await importCrmData(ADMIN, messyImport(), { now: NOW });
     const before = await collectionSizes();
-    const second = await importCrmData(ADMIN, messyImport(), { now: new Date(NOW.getTime() + 60_000) });
+    const second = await importCrmData(ADMIN, messyImport(), {
+      now: new Date(NOW.getTime() + 60_000),
+    });
     expect(second.reused).toBe(true);
     expect(second.snapshotId).toBe(first.snapshotId);
     expect(second.counts).toEqual(first.counts);
@@ -159,26 +175,40 @@ describe('importCrmData on the messy fixture', () => {
 
   it('makes a new snapshot for another snapshot_at, with the same pipeline ids and no new members', async () => {
     const first = await importCrmData(ADMIN, messyImport(), { now: NOW });
-    const second = await importCrmData(ADMIN, { ...messyImport(), snapshotAt: '2026-01-31T23:59:59Z' }, { now: NOW });
+    const second = await importCrmData(
+      ADMIN,
+      { ...messyImport(), snapshotAt: '2026-01-31T23:59:59Z' },
+      { now: NOW },
+    );
     expect(second.snapshotId).not.toBe(first.snapshotId);
     expect(second.counts.membersCreated).toBe(0);
     expect(second.snapshotAt.toISOString()).toBe('2026-01-31T23:59:59.000Z');
-    const idsOf = async (snapshotId: string) => (await PipelineModel.find({ snapshotId }).lean()).map((p) => p.pipelineId).sort();
+    const idsOf = async (snapshotId: string) =>
+      (await PipelineModel.find({ snapshotId }).lean()).map((p) => p.pipelineId).sort();
     expect(await idsOf(second.snapshotId)).toEqual(await idsOf(first.snapshotId));
     expect(await MemberModel.find().lean()).toHaveLength(4);
   });
 
   it('refuses a non-admin with 403 and writes nothing', async () => {
-    const manager: Principal = { subject: 'linus-0000', role: Role.MANAGER, memberId: 'linus-0000', teamId: 'existing-team' };
+    const manager: Principal = {
+      subject: 'linus-0000',
+      role: Role.MANAGER,
+      memberId: 'linus-0000',
+      teamId: 'existing-team',
+    };
     const before = await collectionSizes();
     await expect(importCrmData(manager, messyImport())).rejects.toThrow(ForbiddenError);
-    await expect(importCrmData(manager, messyImport())).rejects.toThrow('Only an admin may import CRM data; the caller is a manager');
+    await expect(importCrmData(manager, messyImport())).rejects.toThrow(
+      'Only an admin may import CRM data; the caller is a manager',
+    );
     expect(await collectionSizes()).toEqual(before);
   });
 
   it('rejects an invalid document with 400 naming the path, writing nothing', async () => {
     const before = await collectionSizes();
-    const error = await importCrmData(ADMIN, fixture('invalid/pipeline-without-id.json')).catch((e: unknown) => e);
+    const error = await importCrmData(ADMIN, fixture('invalid/pipeline-without-id.json')).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(BadUserInputError);
     expect((error as BadUserInputError).status).toBe(400);
     expect((error as BadUserInputError).fieldErrors?.[0].field).toBe('pipelines.results[0].id');
@@ -187,9 +217,13 @@ describe('importCrmData on the messy fixture', () => {
 
   it('leaves no trace when a write fails midway: snapshots, members, teams and links are removed', async () => {
     const before = await collectionSizes();
-    const spy = jest.spyOn(OpportunityModel, 'insertMany').mockRejectedValueOnce(new Error('disk full (forced)'));
+    const spy = jest
+      .spyOn(OpportunityModel, 'insertMany')
+      .mockRejectedValueOnce(new Error('disk full (forced)'));
     try {
-      await expect(importCrmData(ADMIN, messyImport(), { now: NOW })).rejects.toThrow('disk full (forced)');
+      await expect(importCrmData(ADMIN, messyImport(), { now: NOW })).rejects.toThrow(
+        'disk full (forced)',
+      );
     } finally {
       spy.mockRestore();
     }

@@ -13,8 +13,22 @@ beforeAll(async () => {
   gateway = await startGateway();
   await TeamModel.create({ _id: 'existing-team', name: 'Existing' });
   const base = { teamId: 'existing-team', lastname: 'Tester' };
-  await MemberModel.create({ _id: 'm-member', firstname: 'Mem', email: 'mem@example.com', emailLower: 'mem@example.com', role: Role.MEMBER, ...base });
-  await MemberModel.create({ _id: 'm-manager', firstname: 'Man', email: 'man@example.com', emailLower: 'man@example.com', role: Role.MANAGER, ...base });
+  await MemberModel.create({
+    _id: 'm-member',
+    firstname: 'Mem',
+    email: 'mem@example.com',
+    emailLower: 'mem@example.com',
+    role: Role.MEMBER,
+    ...base,
+  });
+  await MemberModel.create({
+    _id: 'm-manager',
+    firstname: 'Man',
+    email: 'man@example.com',
+    emailLower: 'man@example.com',
+    role: Role.MANAGER,
+    ...base,
+  });
   memberToken = await gateway.tokenFor('m-member');
   managerToken = await gateway.tokenFor('m-manager');
 });
@@ -34,16 +48,23 @@ const MUTATION = `mutation Import($input: CrmImportInput!) {
 describe('POST /crm/imports', () => {
   it('refuses members and managers with 403, and a missing token with 401, writing nothing', async () => {
     for (const token of [memberToken, managerToken]) {
-      const response = await gateway.request('POST', '/crm/imports', { body: messyImport(), token });
+      const response = await gateway.request('POST', '/crm/imports', {
+        body: messyImport(),
+        token,
+      });
       expect(response.status).toBe(403);
       expect(response.body).toMatchObject({ success: false, statusCode: 403 });
     }
-    expect((await gateway.request('POST', '/crm/imports', { body: messyImport(), token: null })).status).toBe(401);
+    expect(
+      (await gateway.request('POST', '/crm/imports', { body: messyImport(), token: null })).status,
+    ).toBe(401);
     expect(await SnapshotModel.find().lean()).toEqual([]);
   });
 
   it('answers 400 naming the path for an invalid document, writing nothing', async () => {
-    const response = await gateway.request('POST', '/crm/imports', { body: fixture('invalid/pipeline-without-id.json') });
+    const response = await gateway.request('POST', '/crm/imports', {
+      body: fixture('invalid/pipeline-without-id.json'),
+    });
     expect(response.status).toBe(400);
     expect(response.body.success).toBe(false);
     expect(response.body.statusCode).toBe(400);
@@ -51,10 +72,14 @@ describe('POST /crm/imports', () => {
       field: 'pipelines.results[0].id',
       message: 'pipelines.results[0].id must be a non-empty string, got nothing',
     });
-    const missing = await gateway.request('POST', '/crm/imports', { body: { pipelines: {}, owners: {} } });
+    const missing = await gateway.request('POST', '/crm/imports', {
+      body: { pipelines: {}, owners: {} },
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.errors.map((e: { field: string }) => e.field)).toContain('deals');
-    const unknown = await gateway.request('POST', '/crm/imports', { body: { ...messyImport(), extra: 1 } });
+    const unknown = await gateway.request('POST', '/crm/imports', {
+      body: { ...messyImport(), extra: 1 },
+    });
     expect(unknown.status).toBe(400);
     expect(await SnapshotModel.find().lean()).toEqual([]);
     expect(await MemberModel.find().lean()).toHaveLength(2);
@@ -77,12 +102,22 @@ describe('POST /crm/imports', () => {
     const pipelines = await gateway.request('GET', '/pipelines', { token: memberToken });
     expect(pipelines.status).toBe(200);
     expect(pipelines.body.snapshot_id).toBe(snapshotId);
-    expect(pipelines.body.pipeline_definitions.map((d: { pipeline_definition_id: string }) => d.pipeline_definition_id)).toEqual([
-      'default',
-      'renewals',
-    ]);
-    const stages = await gateway.request('GET', '/pipelines/stages', { query: { pipeline_definition_id: 'renewals' }, token: memberToken });
-    expect(stages.body.stages.map((s: { id: string; order: string; metadata: unknown }) => [s.id, s.order, s.metadata])).toEqual([
+    expect(
+      pipelines.body.pipeline_definitions.map(
+        (d: { pipeline_definition_id: string }) => d.pipeline_definition_id,
+      ),
+    ).toEqual(['default', 'renewals']);
+    const stages = await gateway.request('GET', '/pipelines/stages', {
+      query: { pipeline_definition_id: 'renewals' },
+      token: memberToken,
+    });
+    expect(
+      stages.body.stages.map((s: { id: string; order: string; metadata: unknown }) => [
+        s.id,
+        s.order,
+        s.metadata,
+      ]),
+    ).toEqual([
       ['r-open', '0', { is_closed: 'false', probability: '0.5' }],
       ['r-nego', '1', { is_closed: 'false', probability: '0.8' }],
       ['r-won', '2', { is_closed: 'true', probability: '1' }],
@@ -93,7 +128,9 @@ describe('POST /crm/imports', () => {
     const again = await gateway.request('POST', '/crm/imports', { body: messyImport() });
     expect(again.status).toBe(200);
     expect(again.body.snapshot_id).toBe(snapshotId);
-    expect(again.body.message).toBe('This data was already imported; its snapshot is answered and nothing was written');
+    expect(again.body.message).toBe(
+      'This data was already imported; its snapshot is answered and nothing was written',
+    );
     expect(await SnapshotModel.find().lean()).toHaveLength(1);
   });
 });
@@ -106,11 +143,21 @@ describe('mutation importCrmData', () => {
     expect(body.errors).toBeUndefined();
     const result = body.data.importCrmData;
     expect(result.reused).toBe(false);
-    expect(result.counts).toEqual({ pipelines: 2, stages: 10, deals: 8, owners: 4, teams: 3, membersCreated: 0 });
+    expect(result.counts).toEqual({
+      pipelines: 2,
+      stages: 10,
+      deals: 8,
+      owners: 4,
+      teams: 3,
+      membersCreated: 0,
+    });
     expect(result.skipped).toHaveLength(MESSY_SKIPPED.length);
     expect(result.snapshotIds).toEqual([result.snapshotId]);
     expect(result.snapshot.id).toBe(result.snapshotId);
-    expect(result.snapshot.definitions.map((d: { id: string }) => d.id)).toEqual(['default', 'renewals']);
+    expect(result.snapshot.definitions.map((d: { id: string }) => d.id)).toEqual([
+      'default',
+      'renewals',
+    ]);
     expect(result.snapshot.definitions[0].pipelines[0].id).toBe('default');
   });
 
@@ -120,7 +167,9 @@ describe('mutation importCrmData', () => {
   });
 
   it('answers BAD_USER_INPUT with the path for an invalid document', async () => {
-    const { body } = await gateway.graphql(MUTATION, { input: fixture('invalid/results-not-array.json') });
+    const { body } = await gateway.graphql(MUTATION, {
+      input: fixture('invalid/results-not-array.json'),
+    });
     expect(body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(body.errors[0].message).toContain('pipelines.results must be an array, got an object');
   });

@@ -15,9 +15,27 @@ describe('normaliseCrmData on the messy HubSpot fixture', () => {
       ['renewals', 'Renewals', 1],
     ]);
     expect(definitions[0].stages).toEqual([
-      { id: 'appointmentscheduled', label: 'Appointment Scheduled', order: 0, isClosed: false, probability: 0.2 },
-      { id: 'qualifiedtobuy', label: 'Qualified To Buy', order: 1, isClosed: false, probability: 0.4 },
-      { id: 'decisionmakerboughtin', label: 'Decision Maker Bought-In', order: 2, isClosed: false, probability: 0.6 },
+      {
+        id: 'appointmentscheduled',
+        label: 'Appointment Scheduled',
+        order: 0,
+        isClosed: false,
+        probability: 0.2,
+      },
+      {
+        id: 'qualifiedtobuy',
+        label: 'Qualified To Buy',
+        order: 1,
+        isClosed: false,
+        probability: 0.4,
+      },
+      {
+        id: 'decisionmakerboughtin',
+        label: 'Decision Maker Bought-In',
+        order: 2,
+        isClosed: false,
+        probability: 0.6,
+      },
       { id: 'contractsent', label: 'Contract Sent', order: 3, isClosed: false, probability: 0 },
       { id: 'closedwon', label: 'Closed Won', order: 4, isClosed: true, probability: 1 },
       { id: 'closedlost', label: 'Closed Lost', order: 5, isClosed: true, probability: 0 },
@@ -33,7 +51,9 @@ describe('normaliseCrmData on the messy HubSpot fixture', () => {
 
   it('keeps only deals with a pipeline and a stage in it, with amounts defaulted to 0', () => {
     const { deals } = normaliseMessy();
-    expect(deals.map((d) => [d.dealId, d.definitionId, d.stageId, d.amount, d.outcome, d.ownerId])).toEqual([
+    expect(
+      deals.map((d) => [d.dealId, d.definitionId, d.stageId, d.amount, d.outcome, d.ownerId]),
+    ).toEqual([
       ['d1', 'default', 'qualifiedtobuy', 3000, 'open', '101'],
       ['d10', 'default', 'appointmentscheduled', 400, 'open', null],
       ['d11', 'default', 'decisionmakerboughtin', 750.5, 'open', null],
@@ -71,7 +91,9 @@ describe('normaliseCrmData on the messy HubSpot fixture', () => {
     reordered.owners.results.reverse();
     const b = normaliseCrmData(validateCrmDocuments(reordered).documents);
     expect(sourceHashOf(a, null, null)).toBe(sourceHashOf(b, null, null));
-    expect(sourceHashOf(a, null, null)).not.toBe(sourceHashOf(a, new Date('2025-06-30T00:00:00Z'), null));
+    expect(sourceHashOf(a, null, null)).not.toBe(
+      sourceHashOf(a, new Date('2025-06-30T00:00:00Z'), null),
+    );
     expect(sourceHashOf(a, null, null)).not.toBe(sourceHashOf(a, null, 'quarterly'));
     expect(sourceHashOf(a, null, 'quarterly')).not.toBe(sourceHashOf(a, null, 'monthly'));
   });
@@ -82,6 +104,9 @@ describe('normaliseCrmData on the messy HubSpot fixture', () => {
     input.deals[0].results[1].properties.amount = '1,000';
     const data = normaliseCrmData(validateCrmDocuments(input).documents);
     expect(data.deals.find((d) => d.dealId === 'd1')?.amount).toBe(1500);
-    expect(data.skipped).toContainEqual({ id: 'd2', reason: 'deal has amount "1,000", which is not a number; left out of every metric' });
+    expect(data.skipped).toContainEqual({
+      id: 'd2',
+      reason: 'deal has amount "1,000", which is not a number; left out of every metric',
+    });
   });
 });

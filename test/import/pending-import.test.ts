@@ -34,11 +34,17 @@ afterAll(async () => {
 
 beforeEach(async () => {
   // Every collection, snapshots too: the same data imported again would be answered from the last one.
-  for (const name of mongoose.modelNames()) await mongoose.model(name).deleteMany({}).setOptions(INCLUDE_PENDING_IMPORTS);
+  for (const name of mongoose.modelNames())
+    await mongoose.model(name).deleteMany({}).setOptions(INCLUDE_PENDING_IMPORTS);
   await TeamModel.create({ _id: 'existing-team', name: 'Existing' });
   await MemberModel.create({
-    _id: 'linus-0000', firstname: 'Linus', lastname: 'Kept', email: 'linus@example.com', emailLower: 'linus@example.com',
-    role: Role.MANAGER, teamId: 'existing-team',
+    _id: 'linus-0000',
+    firstname: 'Linus',
+    lastname: 'Kept',
+    email: 'linus@example.com',
+    emailLower: 'linus@example.com',
+    role: Role.MANAGER,
+    teamId: 'existing-team',
   });
   managerToken = await gw.tokenFor('linus-0000');
 });
@@ -53,7 +59,9 @@ function holdImport() {
   const entered = new Promise<void>((resolve) => (signalEntered = resolve));
   let settle!: (outcome: 'go' | 'fail') => void;
   const gate = new Promise<'go' | 'fail'>((resolve) => (settle = resolve));
-  const spy = jest.spyOn(OpportunityModel, 'insertMany').mockImplementationOnce((async (...args: unknown[]) => {
+  const spy = jest.spyOn(OpportunityModel, 'insertMany').mockImplementationOnce((async (
+    ...args: unknown[]
+  ) => {
     signalEntered();
     if ((await gate) === 'fail') throw new Error('disk full (forced)');
     return (original as (...a: unknown[]) => unknown)(...args);
@@ -62,7 +70,10 @@ function holdImport() {
   running.catch(() => undefined);
   return {
     /** Resolves once the import waits; rejects if it ended without getting there. */
-    entered: Promise.race([entered, running.then(() => Promise.reject(new Error('the import ended without being held')))]),
+    entered: Promise.race([
+      entered,
+      running.then(() => Promise.reject(new Error('the import ended without being held'))),
+    ]),
     running,
     release: () => settle('go'),
     fail: () => settle('fail'),
@@ -94,7 +105,9 @@ async function expectMembersWithTeamsAnswer(): Promise<string[]> {
     const res = await gw.graphql(MEMBERS_WITH_TEAMS, undefined, token);
     expect(res.body.errors).toBeUndefined();
     expect(res.status).toBe(200);
-    emails = res.body.data.members.edges.map((e: { node: { email: string } }) => e.node.email).sort();
+    emails = res.body.data.members.edges
+      .map((e: { node: { email: string } }) => e.node.email)
+      .sort();
   }
   return emails;
 }
@@ -111,7 +124,9 @@ describe('an import that has not committed', () => {
       expect(await expectMembersWithTeamsAnswer()).toEqual(['linus@example.com']);
       const teams = await gw.graphql(TEAMS);
       expect(teams.body.data.teams.map((t: { id: string }) => t.id)).toEqual(['existing-team']);
-      const ada = await MemberModel.findOne({ emailLower: 'ada@example.com' }).setOptions(INCLUDE_PENDING_IMPORTS).lean();
+      const ada = await MemberModel.findOne({ emailLower: 'ada@example.com' })
+        .setOptions(INCLUDE_PENDING_IMPORTS)
+        .lean();
       expect(ada).not.toBeNull();
       expect((await gw.request('GET', `/teams/members/${ada!._id}`)).status).toBe(404);
       expect((await gw.request('GET', '/teams/t-east')).status).toBe(404);
@@ -119,12 +134,22 @@ describe('an import that has not committed', () => {
       expect(one.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
       // Nor can anything be hung on them: a member placed in a team the import is creating, a token, targets.
       const placed = await gw.request('POST', '/teams/members', {
-        body: { firstname: 'Late', lastname: 'Comer', email: 'late@example.com', role: 'member', memberOf: { team_id: 't-east' } },
+        body: {
+          firstname: 'Late',
+          lastname: 'Comer',
+          email: 'late@example.com',
+          role: 'member',
+          memberOf: { team_id: 't-east' },
+        },
       });
       expect(placed.status).toBe(404);
-      const attach = await gw.request('POST', '/teams/members/linus-0000', { body: { team_id: 't-west' } });
+      const attach = await gw.request('POST', '/teams/members/linus-0000', {
+        body: { team_id: 't-west' },
+      });
       expect(attach.status).toBe(404);
-      expect((await gw.request('POST', '/auth/tokens', { body: { member_id: ada!._id } })).status).toBe(404);
+      expect(
+        (await gw.request('POST', '/auth/tokens', { body: { member_id: ada!._id } })).status,
+      ).toBe(404);
 
       held.release();
       await held.running;
@@ -133,7 +158,9 @@ describe('an import that has not committed', () => {
     }
     expect(await visibleTeamIds()).toEqual(['existing-team', ...IMPORTED_TEAMS].sort());
     expect(await visibleEmails()).toEqual(['linus@example.com', ...IMPORTED_EMAILS].sort());
-    expect(await expectMembersWithTeamsAnswer()).toEqual(['linus@example.com', ...IMPORTED_EMAILS].sort());
+    expect(await expectMembersWithTeamsAnswer()).toEqual(
+      ['linus@example.com', ...IMPORTED_EMAILS].sort(),
+    );
   });
 
   it('leaves no dangling reference when it fails after an admin placed a member in a team it was creating', async () => {
@@ -142,7 +169,13 @@ describe('an import that has not committed', () => {
       await held.entered;
       // The team the import is creating is not there to place a member in.
       await gw.request('POST', '/teams/members', {
-        body: { firstname: 'Late', lastname: 'Comer', email: 'late@example.com', role: 'member', memberOf: { team_id: 't-east' } },
+        body: {
+          firstname: 'Late',
+          lastname: 'Comer',
+          email: 'late@example.com',
+          role: 'member',
+          memberOf: { team_id: 't-east' },
+        },
       });
       held.fail();
       await expect(held.running).rejects.toThrow('disk full (forced)');
@@ -158,7 +191,13 @@ describe('an import that has not committed', () => {
     try {
       await held.entered;
       await gw.request('POST', '/teams/members', {
-        body: { firstname: 'Late', lastname: 'Comer', email: 'late@example.com', role: 'member', memberOf: { team_id: 't-west' } },
+        body: {
+          firstname: 'Late',
+          lastname: 'Comer',
+          email: 'late@example.com',
+          role: 'member',
+          memberOf: { team_id: 't-west' },
+        },
       });
       // What the next start-up does with an import that never committed.
       expect(await discardPendingImports()).toBe(1);
@@ -185,8 +224,10 @@ function beforeFirstCall(model: object, method: string, before: () => Promise<un
 
 /** Every matching document, pending ones included. */
 const hidden = {
-  members: (filter: Record<string, unknown>) => MemberModel.find(filter).setOptions(INCLUDE_PENDING_IMPORTS).lean(),
-  teams: (filter: Record<string, unknown>) => TeamModel.find(filter).setOptions(INCLUDE_PENDING_IMPORTS).lean(),
+  members: (filter: Record<string, unknown>) =>
+    MemberModel.find(filter).setOptions(INCLUDE_PENDING_IMPORTS).lean(),
+  teams: (filter: Record<string, unknown>) =>
+    TeamModel.find(filter).setOptions(INCLUDE_PENDING_IMPORTS).lean(),
 };
 
 describe('what an import creates, against what admins create meanwhile', () => {
@@ -194,11 +235,21 @@ describe('what an import creates, against what admins create meanwhile', () => {
     const held = holdImport();
     try {
       await held.entered;
-      const team = await gw.request('POST', '/teams', { body: { team_id: 't-east', name: 'Mine' } });
+      const team = await gw.request('POST', '/teams', {
+        body: { team_id: 't-east', name: 'Mine' },
+      });
       expect(team.status).toBe(409);
-      expect(team.body.message).toBe('Team t-east is being created by a CRM import that has not committed yet; try again once it has');
+      expect(team.body.message).toBe(
+        'Team t-east is being created by a CRM import that has not committed yet; try again once it has',
+      );
       const member = await gw.request('POST', '/teams/members', {
-        body: { firstname: 'Ada', lastname: 'Again', email: 'ADA@example.com', role: 'member', memberOf: { team_id: 'existing-team' } },
+        body: {
+          firstname: 'Ada',
+          lastname: 'Again',
+          email: 'ADA@example.com',
+          role: 'member',
+          memberOf: { team_id: 'existing-team' },
+        },
       });
       expect(member.status).toBe(409);
       expect(member.body.message).toBe(
@@ -209,15 +260,26 @@ describe('what an import creates, against what admins create meanwhile', () => {
     } finally {
       await held.finish();
     }
-    expect((await gw.request('POST', '/teams', { body: { team_id: 't-east', name: 'Mine' } })).body.message).toBe('Team t-east already exists');
+    expect(
+      (await gw.request('POST', '/teams', { body: { team_id: 't-east', name: 'Mine' } })).body
+        .message,
+    ).toBe('Team t-east already exists');
   });
 
   it('uses a team and a member an admin created after the import looked for them', async () => {
     const spies = [
-      beforeFirstCall(TeamModel, 'insertMany', () => gw.request('POST', '/teams', { body: { team_id: 't-west', name: 'West (admin)' } })),
+      beforeFirstCall(TeamModel, 'insertMany', () =>
+        gw.request('POST', '/teams', { body: { team_id: 't-west', name: 'West (admin)' } }),
+      ),
       beforeFirstCall(MemberModel, 'insertMany', () =>
         gw.request('POST', '/teams/members', {
-          body: { firstname: 'Alan', lastname: 'Admin-made', email: 'alan@example.com', role: 'member', memberOf: { team_id: 't-west' } },
+          body: {
+            firstname: 'Alan',
+            lastname: 'Admin-made',
+            email: 'alan@example.com',
+            role: 'member',
+            memberOf: { team_id: 't-west' },
+          },
         }),
       ),
     ];
@@ -233,19 +295,31 @@ describe('what an import creates, against what admins create meanwhile', () => {
     expect(alan).toMatchObject({ lastname: 'Admin-made', teamId: 't-west' });
     // Owner 103 (Alan) is the admin's Alan, in the links and in the snapshot.
     expect(await CrmOwnerLinkModel.findById('103').lean()).toMatchObject({ memberId: alan!._id });
-    const alansDeals = (await opportunitiesOf(result.snapshotId)).filter((o) => o.memberId === alan!._id);
+    const alansDeals = (await opportunitiesOf(result.snapshotId)).filter(
+      (o) => o.memberId === alan!._id,
+    );
     expect(alansDeals.length).toBeGreaterThan(0);
     expect(alansDeals.every((o) => o.teamId === 't-west')).toBe(true);
     expect(await hidden.members({ pendingImportId: trusted({ $ne: null }) })).toEqual([]);
-    expect(await expectMembersWithTeamsAnswer()).toEqual(['linus@example.com', ...IMPORTED_EMAILS].sort());
+    expect(await expectMembersWithTeamsAnswer()).toEqual(
+      ['linus@example.com', ...IMPORTED_EMAILS].sort(),
+    );
   });
 
   it('removes exactly what it created when it fails, not what an admin created under the same ids', async () => {
     const spies = [
-      beforeFirstCall(TeamModel, 'insertMany', () => gw.request('POST', '/teams', { body: { team_id: 't-west', name: 'West (admin)' } })),
+      beforeFirstCall(TeamModel, 'insertMany', () =>
+        gw.request('POST', '/teams', { body: { team_id: 't-west', name: 'West (admin)' } }),
+      ),
       beforeFirstCall(MemberModel, 'insertMany', () =>
         gw.request('POST', '/teams/members', {
-          body: { firstname: 'Alan', lastname: 'Admin-made', email: 'alan@example.com', role: 'member', memberOf: { team_id: 't-west' } },
+          body: {
+            firstname: 'Alan',
+            lastname: 'Admin-made',
+            email: 'alan@example.com',
+            role: 'member',
+            memberOf: { team_id: 't-west' },
+          },
         }),
       ),
     ];
@@ -259,12 +333,17 @@ describe('what an import creates, against what admins create meanwhile', () => {
       for (const spy of spies) spy.mockRestore();
     }
     expect((await hidden.teams({})).map((t) => t._id).sort()).toEqual(['existing-team', 't-west']);
-    expect((await hidden.members({})).map((m) => m.email).sort()).toEqual(['alan@example.com', 'linus@example.com']);
+    expect((await hidden.members({})).map((m) => m.email).sort()).toEqual([
+      'alan@example.com',
+      'linus@example.com',
+    ]);
     expect(await expectMembersWithTeamsAnswer()).toEqual(['alan@example.com', 'linus@example.com']);
   });
 
   it('finishes publishing at start-up when it stopped between committing and publishing', async () => {
-    const spy = jest.spyOn(TeamModel, 'updateMany').mockRejectedValueOnce(new Error('connection lost (forced)'));
+    const spy = jest
+      .spyOn(TeamModel, 'updateMany')
+      .mockRejectedValueOnce(new Error('connection lost (forced)'));
     try {
       await expect(importCrmData(ADMIN, messyImport())).rejects.toThrow('connection lost (forced)');
     } finally {
@@ -275,21 +354,33 @@ describe('what an import creates, against what admins create meanwhile', () => {
     expect(await expectMembersWithTeamsAnswer()).toEqual(['linus@example.com']);
     expect(await discardPendingImports()).toBe(0);
     expect(await visibleTeamIds()).toEqual(['existing-team', ...IMPORTED_TEAMS].sort());
-    expect(await expectMembersWithTeamsAnswer()).toEqual(['linus@example.com', ...IMPORTED_EMAILS].sort());
+    expect(await expectMembersWithTeamsAnswer()).toEqual(
+      ['linus@example.com', ...IMPORTED_EMAILS].sort(),
+    );
   });
 
   it('publishes rather than deletes what something else came to point at, when it fails', async () => {
     const held = holdImport();
-    let adaId = '';
     try {
       await held.entered;
       // Written past the services (which cannot see pending documents): what a clean-up must survive.
       await MemberModel.create({
-        _id: 'stray', firstname: 'S', lastname: 'Tray', email: 'stray@example.com', emailLower: 'stray@example.com', role: Role.MEMBER, teamId: 't-east',
+        _id: 'stray',
+        firstname: 'S',
+        lastname: 'Tray',
+        email: 'stray@example.com',
+        emailLower: 'stray@example.com',
+        role: Role.MEMBER,
+        teamId: 't-east',
       });
       const ada = await hidden.members({ emailLower: 'ada@example.com' });
-      adaId = ada[0]._id;
-      await TargetModel.create({ memberId: adaId, year: 2026, period: 'quarterly', currency: 'EUR', amounts: [1, 2, 3, 4] });
+      await TargetModel.create({
+        memberId: ada[0]._id,
+        year: 2026,
+        period: 'quarterly',
+        currency: 'EUR',
+        amounts: [1, 2, 3, 4],
+      });
       held.fail();
       await expect(held.running).rejects.toThrow('disk full (forced)');
     } finally {
@@ -297,7 +388,11 @@ describe('what an import creates, against what admins create meanwhile', () => {
     }
     expect(await visibleTeamIds()).toEqual(['existing-team', 't-east']);
     // Ada (kept for her targets) is in t-east too; Grace and Alan, whom nothing points at, are gone.
-    expect(await expectMembersWithTeamsAnswer()).toEqual(['ada@example.com', 'linus@example.com', 'stray@example.com']);
+    expect(await expectMembersWithTeamsAnswer()).toEqual([
+      'ada@example.com',
+      'linus@example.com',
+      'stray@example.com',
+    ]);
     expect(await hidden.teams({ _id: trusted({ $in: ['t-west', 'unassigned'] }) })).toEqual([]);
   });
 });

@@ -21,7 +21,13 @@ afterAll(async () => {
  * picture, so `force` lets it replace the last one past the guard (which its own test covers).
  */
 function body(deals: unknown, extra: Record<string, unknown> = {}) {
-  return { pipelines: fixture('shapes/pipelines.json'), owners: fixture('shapes/owners.json'), deals, force: true, ...extra };
+  return {
+    pipelines: fixture('shapes/pipelines.json'),
+    owners: fixture('shapes/owners.json'),
+    deals,
+    force: true,
+    ...extra,
+  };
 }
 
 async function importBody(payload: unknown) {
@@ -32,7 +38,18 @@ async function importBody(payload: unknown) {
 async function opportunities(snapshotId: string) {
   const snapshot = await SnapshotModel.findById(snapshotId, { seq: 1 }).lean();
   const rows = await opportunitiesAt(snapshot!.seq);
-  return Object.fromEntries(rows.map((o) => [o.dealId, { amount: o.amount, stageId: o.stageId, outcome: o.outcome, memberId: o.memberId, closedAt: o.closedAt }]));
+  return Object.fromEntries(
+    rows.map((o) => [
+      o.dealId,
+      {
+        amount: o.amount,
+        stageId: o.stageId,
+        outcome: o.outcome,
+        memberId: o.memberId,
+        closedAt: o.closedAt,
+      },
+    ]),
+  );
 }
 
 async function committedCount() {
@@ -40,7 +57,9 @@ async function committedCount() {
 }
 
 async function setCurrency(currency: string) {
-  expect((await gateway.request('POST', '/settings/currencies', { body: { currency } })).status).toBe(200);
+  expect(
+    (await gateway.request('POST', '/settings/currencies', { body: { currency } })).status,
+  ).toBe(200);
 }
 
 async function expectRefused(payload: unknown, field: string, message: string) {
@@ -56,9 +75,13 @@ async function expectRefused(payload: unknown, field: string, message: string) {
 describe('deals in several currencies (deal_currency_code)', () => {
   it('with no currency configured and no home_currency, skips every deal that names a currency, saying what to send', async () => {
     // No deal usable: the guard refuses, naming the first reason, and nothing is committed.
-    const refused = await importBody(body(fixture('shapes/deals-currencies.json'), { force: undefined }));
+    const refused = await importBody(
+      body(fixture('shapes/deals-currencies.json'), { force: undefined }),
+    );
     expect(refused.status).toBe(409);
-    expect(refused.body.message).toContain('No deal is usable: all 2 deals were skipped (deal 6201: deal is in EUR, and no currency is configured');
+    expect(refused.body.message).toContain(
+      'No deal is usable: all 2 deals were skipped (deal 6201: deal is in EUR, and no currency is configured',
+    );
     expect(await committedCount()).toBe(0);
     const response = await importBody(body(fixture('shapes/deals-currencies.json')));
     expect(response.status).toBe(200);
@@ -89,7 +112,9 @@ describe('deals in several currencies (deal_currency_code)', () => {
   });
 
   it('counts the EUR deal with its amount_in_home_currency when the portal home currency is the configured one', async () => {
-    const response = await importBody(body(fixture('shapes/deals-currencies.json'), { home_currency: 'usd' }));
+    const response = await importBody(
+      body(fixture('shapes/deals-currencies.json'), { home_currency: 'usd' }),
+    );
     expect(response.status).toBe(200);
     expect(response.body.counts.deals).toBe(2);
     expect(response.body.skipped).toEqual([]);
@@ -100,21 +125,28 @@ describe('deals in several currencies (deal_currency_code)', () => {
 
   it('skips the USD deal when the configured currency is EUR and the home currency is USD', async () => {
     await setCurrency('EUR');
-    const response = await importBody(body(fixture('shapes/deals-currencies.json'), { home_currency: 'USD' }));
+    const response = await importBody(
+      body(fixture('shapes/deals-currencies.json'), { home_currency: 'USD' }),
+    );
     expect(response.status).toBe(200);
     expect(response.body.skipped).toEqual([
       {
         id: '6202',
-        reason: "deal is in USD, not the configured EUR, and the portal's home currency is USD, not EUR either; left out of every metric",
+        reason:
+          "deal is in USD, not the configured EUR, and the portal's home currency is USD, not EUR either; left out of every metric",
       },
     ]);
-    expect(await opportunities(response.body.snapshot_id)).toEqual({ '6201': expect.objectContaining({ amount: 10000 }) });
+    expect(await opportunities(response.body.snapshot_id)).toEqual({
+      '6201': expect.objectContaining({ amount: 10000 }),
+    });
   });
 
   it('takes homeCurrency on GraphQL the same way', async () => {
     const query = `mutation Import($input: CrmImportInput!) { importCrmData(input: $input) { snapshotId counts { deals } skipped { id reason } } }`;
     const { pipelines, owners, deals } = body(fixture('shapes/deals-currencies.json'));
-    const response = await gateway.graphql(query, { input: { pipelines, owners, deals, homeCurrency: 'EUR' } });
+    const response = await gateway.graphql(query, {
+      input: { pipelines, owners, deals, homeCurrency: 'EUR' },
+    });
     expect(response.body.errors).toBeUndefined();
     expect(response.body.data.importCrmData).toMatchObject({ counts: { deals: 2 }, skipped: [] });
     const rows = await opportunities(response.body.data.importCrmData.snapshotId);
@@ -139,7 +171,9 @@ describe('a deals page fetched without `pipeline` among its properties', () => {
     const before = await committedCount();
     const response = await importBody(body(page, { force: undefined }));
     expect(response.status).toBe(409);
-    expect(response.body.message).toContain('No deal is usable: no deal has the property `pipeline`: request it with `properties=');
+    expect(response.body.message).toContain(
+      'No deal is usable: no deal has the property `pipeline`: request it with `properties=',
+    );
     expect(response.body.message).toContain('on GET /crm/v3/objects/deals');
     expect(await committedCount()).toBe(before);
   });
@@ -148,12 +182,19 @@ describe('a deals page fetched without `pipeline` among its properties', () => {
 describe('overlapping deal pages', () => {
   it('keeps the more complete copy of a deal modified at the same time, whatever the page order', async () => {
     await setCurrency('EUR');
-    const pages = [fixture('shapes/deals-overlapping-page-1.json'), fixture('shapes/deals-overlapping-page-2.json')];
+    const pages = [
+      fixture('shapes/deals-overlapping-page-1.json'),
+      fixture('shapes/deals-overlapping-page-2.json'),
+    ];
     const response = await importBody(body(pages));
     expect(response.status).toBe(200);
     expect(response.body.skipped).toEqual([
       { id: '7301', reason: 'deal has no pipeline; left out of every metric' },
-      { id: '7302', reason: 'deal appears twice in the deal pages; same hs_lastmodifieddate, the copy with the most properties kept' },
+      {
+        id: '7302',
+        reason:
+          'deal appears twice in the deal pages; same hs_lastmodifieddate, the copy with the most properties kept',
+      },
     ]);
     const rows = await opportunities(response.body.snapshot_id);
     expect(Object.keys(rows).sort()).toEqual(['7302', '7303']);
@@ -167,14 +208,22 @@ describe('overlapping deal pages', () => {
   });
 
   it('keeps the copy modified last even when an earlier copy has more properties', async () => {
-    const [first, second] = [fixture('shapes/deals-overlapping-page-1.json'), fixture('shapes/deals-overlapping-page-2.json')];
+    const [first, second] = [
+      fixture('shapes/deals-overlapping-page-1.json'),
+      fixture('shapes/deals-overlapping-page-2.json'),
+    ];
     // The first page's copy of 7302 was read after a change that moved the deal to the next stage.
-    Object.assign(first.results[1].properties, { pipeline: 'default', dealstage: 'qualifiedtobuy', hs_lastmodifieddate: '2026-05-03T08:00:00.000Z' });
+    Object.assign(first.results[1].properties, {
+      pipeline: 'default',
+      dealstage: 'qualifiedtobuy',
+      hs_lastmodifieddate: '2026-05-03T08:00:00.000Z',
+    });
     const response = await importBody(body([first, second]));
     expect(response.status).toBe(200);
     expect(response.body.skipped).toContainEqual({
       id: '7302',
-      reason: 'deal appears twice in the deal pages; the copy with the latest hs_lastmodifieddate kept',
+      reason:
+        'deal appears twice in the deal pages; the copy with the latest hs_lastmodifieddate kept',
     });
     expect((await opportunities(response.body.snapshot_id))['7302'].stageId).toBe('qualifiedtobuy');
   });
@@ -207,8 +256,16 @@ describe('bodies of HubSpot legacy APIs', () => {
   it('refuses v1 deals (GET /deals/v1/deal/paged) naming the v3 request, one page or in an array', async () => {
     const message = (field: string) =>
       `${field} is a legacy v1 deals body (GET /deals/v1/deal/paged: {deals, hasMore, offset}), which the import does not read: send the body of GET /crm/v3/objects/deals instead`;
-    await expectRefused(body(fixture('shapes/legacy-v1-deals-paged.json')), 'deals', message('deals'));
-    await expectRefused(body([currentDeals(), fixture('shapes/legacy-v1-deals-paged.json')]), 'deals[1]', message('deals[1]'));
+    await expectRefused(
+      body(fixture('shapes/legacy-v1-deals-paged.json')),
+      'deals',
+      message('deals'),
+    );
+    await expectRefused(
+      body([currentDeals(), fixture('shapes/legacy-v1-deals-paged.json')]),
+      'deals[1]',
+      message('deals[1]'),
+    );
   });
 
   it('refuses v1 pipelines (GET /crm-pipelines/v1/pipelines/deals) naming the v3 request', async () => {
@@ -222,35 +279,61 @@ describe('bodies of HubSpot legacy APIs', () => {
   it('refuses v2 owners (GET /owners/v2/owners) as owners, and does not take them for deal pages', async () => {
     const message = (field: string) =>
       `${field} is a legacy v2 owners body (GET /owners/v2/owners: an array of owners with ownerId), which the import does not read: send the body of GET /crm/v3/owners instead`;
-    await expectRefused({ ...body(currentDeals()), owners: fixture('shapes/owners-v2.json') }, 'owners', message('owners'));
+    await expectRefused(
+      { ...body(currentDeals()), owners: fixture('shapes/owners-v2.json') },
+      'owners',
+      message('owners'),
+    );
     await expectRefused(body(fixture('shapes/owners-v2.json')), 'deals', message('deals'));
   });
 });
 
 describe('closed flags (hs_is_closed_won, hs_is_closed_lost)', () => {
-  it('places a stage-less deal that HubSpot marks lost in the pipeline\'s only lost stage', async () => {
+  it("places a stage-less deal that HubSpot marks lost in the pipeline's only lost stage", async () => {
     const response = await importBody(body(fixture('shapes/deals-stageless-closed-lost.json')));
     expect(response.status).toBe(200);
     expect(response.body.counts.deals).toBe(2);
-    const placed = 'hs_is_closed_lost is "true": placed in "closedlost", the only lost stage of pipeline "default"; the deal is kept';
+    const placed =
+      'hs_is_closed_lost is "true": placed in "closedlost", the only lost stage of pipeline "default"; the deal is kept';
     expect(response.body.skipped).toEqual([
       { id: '9601', reason: `deal has no stage; ${placed}` },
       { id: '9602', reason: `deal has no stage; ${placed}` },
     ]);
     const rows = await opportunities(response.body.snapshot_id);
-    expect(rows['9601']).toMatchObject({ stageId: 'closedlost', outcome: 'lost', amount: 2200, closedAt: new Date('2026-02-27T00:00:00.000Z') });
+    expect(rows['9601']).toMatchObject({
+      stageId: 'closedlost',
+      outcome: 'lost',
+      amount: 2200,
+      closedAt: new Date('2026-02-27T00:00:00.000Z'),
+    });
     expect(rows['9602']).toMatchObject({ stageId: 'closedlost', outcome: 'lost', amount: 0 });
   });
 
   it('takes won or lost from the deal when its closed stage has no usable probability', async () => {
     const pipelines = fixture('shapes/pipelines.json');
     // A custom closed stage without a probability: its metadata cannot tell won from lost.
-    pipelines.results[0].stages.push({ id: 'closedcustom', label: 'Closed (custom)', displayOrder: 7, metadata: { isClosed: 'true' } });
+    pipelines.results[0].stages.push({
+      id: 'closedcustom',
+      label: 'Closed (custom)',
+      displayOrder: 7,
+      metadata: { isClosed: 'true' },
+    });
     const deal = (id: string, won: string) => ({
       id,
-      properties: { dealname: id, amount: '100', pipeline: 'default', dealstage: 'closedcustom', hs_is_closed: 'true', hs_is_closed_won: won, hs_is_closed_lost: won === 'true' ? 'false' : 'true' },
+      properties: {
+        dealname: id,
+        amount: '100',
+        pipeline: 'default',
+        dealstage: 'closedcustom',
+        hs_is_closed: 'true',
+        hs_is_closed_won: won,
+        hs_is_closed_lost: won === 'true' ? 'false' : 'true',
+      },
     });
-    const response = await importBody({ ...body({ results: [deal('9701', 'true'), deal('9702', 'false')] }), pipelines });
+    const response = await importBody({
+      ...body({ results: [deal('9701', 'true'), deal('9702', 'false')] }),
+      pipelines,
+    });
     expect(response.status).toBe(200);
     const rows = await opportunities(response.body.snapshot_id);
     expect(rows['9701'].outcome).toBe('won');

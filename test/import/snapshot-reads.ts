@@ -23,13 +23,17 @@ const OPPORTUNITIES_READ = `query Opportunities($id: ID!, $snapshotId: ID, $afte
 }`;
 
 /** Every page of a pipeline's opportunities (pages of 3, so paging is exercised too). */
-async function allOpportunities(gateway: TestGateway, variables: Record<string, unknown>): Promise<unknown[]> {
+async function allOpportunities(
+  gateway: TestGateway,
+  variables: Record<string, unknown>,
+): Promise<unknown[]> {
   const pages: unknown[] = [];
   let after: string | null = null;
   for (;;) {
     const read: { body: any } = await gateway.graphql(OPPORTUNITIES_READ, { ...variables, after });
     expect(read.body.errors).toBeUndefined();
-    const page: { pageInfo: { hasNextPage: boolean; endCursor: string } } = read.body.data.pipeline.opportunities;
+    const page: { pageInfo: { hasNextPage: boolean; endCursor: string } } =
+      read.body.data.pipeline.opportunities;
     pages.push(page);
     if (!page.pageInfo.hasNextPage) return pages;
     after = page.pageInfo.endCursor;
@@ -44,16 +48,35 @@ export async function readsOf(gateway: TestGateway, snapshotId: string): Promise
   for (const definition of snapshot.body.data.snapshot.definitions) {
     for (const pipeline of definition.pipelines) {
       const key = `pipeline ${pipeline.id}`;
-      reads[`${key} opportunities`] = await allOpportunities(gateway, { id: pipeline.id, snapshotId });
-      reads[`${key} open`] = await allOpportunities(gateway, { id: pipeline.id, snapshotId, open: true });
-      reads[`${key} closed`] = await allOpportunities(gateway, { id: pipeline.id, snapshotId, open: false });
+      reads[`${key} opportunities`] = await allOpportunities(gateway, {
+        id: pipeline.id,
+        snapshotId,
+      });
+      reads[`${key} open`] = await allOpportunities(gateway, {
+        id: pipeline.id,
+        snapshotId,
+        open: true,
+      });
+      reads[`${key} closed`] = await allOpportunities(gateway, {
+        id: pipeline.id,
+        snapshotId,
+        open: false,
+      });
       for (const stage of definition.stages) {
-        reads[`${key} stage ${stage.id}`] = await allOpportunities(gateway, { id: pipeline.id, snapshotId, stageId: stage.id });
+        reads[`${key} stage ${stage.id}`] = await allOpportunities(gateway, {
+          id: pipeline.id,
+          snapshotId,
+          stageId: stage.id,
+        });
       }
-      const metrics = await gateway.request('GET', '/pipelines/metrics', { query: { pipeline_id: pipeline.id, snapshot_id: snapshotId } });
+      const metrics = await gateway.request('GET', '/pipelines/metrics', {
+        query: { pipeline_id: pipeline.id, snapshot_id: snapshotId },
+      });
       reads[`${key} metrics`] = { status: metrics.status, body: metrics.body };
     }
-    const stages = await gateway.request('GET', '/pipelines/stages', { query: { pipeline_definition_id: definition.id, snapshot_id: snapshotId } });
+    const stages = await gateway.request('GET', '/pipelines/stages', {
+      query: { pipeline_definition_id: definition.id, snapshot_id: snapshotId },
+    });
     reads[`stages ${definition.id}`] = { status: stages.status, body: stages.body };
   }
   const rest = await gateway.request('GET', '/pipelines', { query: { snapshot_id: snapshotId } });
@@ -62,4 +85,3 @@ export async function readsOf(gateway: TestGateway, snapshotId: string): Promise
   reads.pipelines = pipelines;
   return reads;
 }
-

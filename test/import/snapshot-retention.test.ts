@@ -46,7 +46,9 @@ function fixtureOfDay(i: number): CrmFixture {
 const dayAt = (i: number) => new Date(TODAY - (DAYS - i) * DAY_MS + 12 * 3_600_000).toISOString();
 
 async function importDay(gateway: TestGateway, i: number): Promise<string> {
-  const res = await gateway.request('POST', '/crm/imports', { body: toImportBody(fixtureOfDay(i), dayAt(i)) });
+  const res = await gateway.request('POST', '/crm/imports', {
+    body: toImportBody(fixtureOfDay(i), dayAt(i)),
+  });
   expect(res.status).toBe(200);
   return res.body.snapshot_id;
 }
@@ -55,19 +57,30 @@ async function importDay(gateway: TestGateway, i: number): Promise<string> {
 async function keptByPolicy(days: number): Promise<Set<string>> {
   const committed = await SnapshotModel.find({ status: 'committed' }).lean();
   return snapshotsToKeep(
-    committed.map((s) => ({ id: s._id as string, snapshotAt: s.snapshotAt, seq: s.seq, demo: s.demo === true })),
+    committed.map((s) => ({
+      id: s._id as string,
+      snapshotAt: s.snapshotAt,
+      seq: s.seq,
+      demo: s.demo === true,
+    })),
     { days, units: retainedUnits('weekly') },
   );
 }
 
 /** The time series of every pipeline of the latest snapshot, by pipeline. */
-async function timeseries(read: (path: string) => Promise<{ status: number; body: any }>): Promise<Record<string, unknown>> {
+async function timeseries(
+  read: (path: string) => Promise<{ status: number; body: any }>,
+): Promise<Record<string, unknown>> {
   const pipelines = await read('/pipelines');
-  const ids: string[] = pipelines.body.pipeline_definitions.flatMap((d: any) => d.pipelines.map((p: any) => p.id));
+  const ids: string[] = pipelines.body.pipeline_definitions.flatMap((d: any) =>
+    d.pipelines.map((p: any) => p.id),
+  );
   const series: Record<string, unknown> = {};
   for (const id of ids) {
     for (const metric of ['pipeline_value', 'open_opportunities', 'won_amount']) {
-      const res = await read(`/pipelines/timeseries?pipeline_id=${encodeURIComponent(id)}&metric_name=${metric}&duration=${WEEKS}`);
+      const res = await read(
+        `/pipelines/timeseries?pipeline_id=${encodeURIComponent(id)}&metric_name=${metric}&duration=${WEEKS}`,
+      );
       series[`${id} ${metric}`] = { status: res.status, body: res.body };
     }
   }
@@ -92,10 +105,16 @@ describe('snapshot retention over HTTP, on the gateway and on a second instance'
   let a: TestGateway;
   let b: FastifyInstance;
   let bUrl: string;
-  const onB = async (path: string, init: RequestInit = {}): Promise<{ status: number; body: any }> => {
+  const onB = async (
+    path: string,
+    init: RequestInit = {},
+  ): Promise<{ status: number; body: any }> => {
     const res = await fetch(`${bUrl}${path}`, {
       ...init,
-      headers: { authorization: `Bearer ${a.adminToken}`, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${a.adminToken}`,
+        ...(init.body ? { 'content-type': 'application/json' } : {}),
+      },
     });
     return { status: res.status, body: await res.json() };
   };
@@ -103,8 +122,21 @@ describe('snapshot retention over HTTP, on the gateway and on a second instance'
   beforeAll(async () => {
     // A keeps everything; B, the second instance, removes what is older than RETENTION_DAYS when it imports.
     a = await startGateway({ env: { RATE_LIMIT: '0', SNAPSHOT_RETENTION_DAYS: '36500' } });
-    const config = { ...loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT: '0', SNAPSHOT_RETENTION_DAYS: String(RETENTION_DAYS) }), port: 0, host: '127.0.0.1' };
-    b = await buildApp({ connection: a.connection, embedded: null, config, secrets: { jwtSecret: a.jwtSecret, adminToken: a.adminToken, generatedAdminToken: null } });
+    const config = {
+      ...loadConfig({
+        LOG_LEVEL: 'silent',
+        RATE_LIMIT: '0',
+        SNAPSHOT_RETENTION_DAYS: String(RETENTION_DAYS),
+      }),
+      port: 0,
+      host: '127.0.0.1',
+    };
+    b = await buildApp({
+      connection: a.connection,
+      embedded: null,
+      config,
+      secrets: { jwtSecret: a.jwtSecret, adminToken: a.adminToken, generatedAdminToken: null },
+    });
     await b.listen({ port: 0, host: '127.0.0.1' });
     bUrl = `http://127.0.0.1:${(b.server.address() as AddressInfo).port}`;
     await a.request('POST', '/settings/currencies', { body: { currency: 'EUR' } });
@@ -135,10 +167,14 @@ describe('snapshot retention over HTTP, on the gateway and on a second instance'
     expect(removed.length).toBeGreaterThanOrEqual(DAYS - RETENTION_DAYS - 3);
     expect(kept.size).toBeLessThan(DAYS);
     const latestAt = new Date(Date.parse(dayAt(DAYS - 1)) - 3_600_000).toISOString();
-    const imported = await onB('/crm/imports', { method: 'POST', body: JSON.stringify(toImportBody(fixtureOfDay(DAYS - 1), latestAt)) });
+    const imported = await onB('/crm/imports', {
+      method: 'POST',
+      body: JSON.stringify(toImportBody(fixtureOfDay(DAYS - 1), latestAt)),
+    });
     expect(imported.status).toBe(200);
 
-    for (const id of ids.filter((id) => kept.has(id))) expect({ id, reads: await readsOf(a, id) }).toEqual({ id, reads: before.get(id) });
+    for (const id of ids.filter((id) => kept.has(id)))
+      expect({ id, reads: await readsOf(a, id) }).toEqual({ id, reads: before.get(id) });
     expect(await timeseries((path) => a.request('GET', path))).toEqual(seriesBefore);
     expect(await timeseries(onB)).toEqual(seriesBefore);
 
@@ -151,7 +187,9 @@ describe('snapshot retention over HTTP, on the gateway and on a second instance'
       const second = await onB(`/pipelines?snapshot_id=${id}`);
       expect(second.status).toBe(404);
       expect(second.body.message).toContain(message);
-      const metrics = await a.request('GET', '/pipelines/metrics', { query: { pipeline_id: 'sales', snapshot_id: id } });
+      const metrics = await a.request('GET', '/pipelines/metrics', {
+        query: { pipeline_id: 'sales', snapshot_id: id },
+      });
       expect(metrics.status).toBe(404);
       const graphql = await a.graphql('query($id: ID) { snapshot(id: $id) { id } }', { id });
       expect(graphql.body.errors[0].message).toContain(message);
@@ -165,7 +203,9 @@ describe('snapshot retention over HTTP, on the gateway and on a second instance'
 
     // Bounded: the documents of the snapshots left, nothing else.
     expect(await PipelineModel.countDocuments({})).toBe(pipelinesPerSnapshot * (kept.size + 1));
-    expect(await PipelineFactsModel.countDocuments({})).toBe(pipelinesPerSnapshot * (kept.size + 1));
+    expect(await PipelineFactsModel.countDocuments({})).toBe(
+      pipelinesPerSnapshot * (kept.size + 1),
+    );
     expect(await DefinitionModel.countDocuments({})).toBe(2 * (kept.size + 1));
     expect(await PrunedSnapshotModel.countDocuments({})).toBe(removed.length);
     await expectOnlyWhatKeptSnapshotsHold(removed);
@@ -180,34 +220,54 @@ describe('a removal cut short', () => {
   });
   afterAll(async () => gateway?.stop());
 
-  const STEPS: PruneStep[] = ['recorded', 'snapshots-removed', 'contents-removed', 'versions-removed'];
+  const STEPS: PruneStep[] = [
+    'recorded',
+    'snapshots-removed',
+    'contents-removed',
+    'versions-removed',
+  ];
 
-  it.each(STEPS.map((step, n) => [step, n]))('after "%s": kept snapshots read as before, and the next removal finishes the job', async (step, n) => {
-    // Six days first, then two more each round, so that each round has snapshots to remove.
-    for (let i = 0; i < 6 + 2 * n; i += 1) if (!(await SnapshotModel.exists({ snapshotAt: new Date(dayAt(i)) }))) await importDay(gateway, i);
-    const kept = await keptByPolicy(RETENTION_DAYS);
-    const all = (await SnapshotModel.find({ status: 'committed' }, { _id: 1 }).lean()).map((s) => s._id as string);
-    const removed = all.filter((id) => !kept.has(id));
-    expect(removed.length).toBeGreaterThan(0);
-    const before = new Map<string, unknown>();
-    for (const id of kept) before.set(id, await readsOf(gateway, id));
+  it.each(STEPS.map((step, n) => [step, n]))(
+    'after "%s": kept snapshots read as before, and the next removal finishes the job',
+    async (step, n) => {
+      // Six days first, then two more each round, so that each round has snapshots to remove.
+      for (let i = 0; i < 6 + 2 * n; i += 1)
+        if (!(await SnapshotModel.exists({ snapshotAt: new Date(dayAt(i)) })))
+          await importDay(gateway, i);
+      const kept = await keptByPolicy(RETENTION_DAYS);
+      const all = (await SnapshotModel.find({ status: 'committed' }, { _id: 1 }).lean()).map(
+        (s) => s._id as string,
+      );
+      const removed = all.filter((id) => !kept.has(id));
+      expect(removed.length).toBeGreaterThan(0);
+      const before = new Map<string, unknown>();
+      for (const id of kept) before.set(id, await readsOf(gateway, id));
 
-    const crash = new Error(`stopped after ${step} (forced)`);
-    await expect(
-      pruneSnapshots({
-        retentionDays: RETENTION_DAYS,
-        afterStep: (done) => {
-          if (done === step) throw crash;
-        },
-      }),
-    ).rejects.toThrow(crash.message);
-    for (const id of kept) expect({ id, reads: await readsOf(gateway, id) }).toEqual({ id, reads: before.get(id) });
-    expect(await PrunedSnapshotModel.countDocuments({ done: false })).toBe(removed.length);
+      const crash = new Error(`stopped after ${step} (forced)`);
+      await expect(
+        pruneSnapshots({
+          retentionDays: RETENTION_DAYS,
+          afterStep: (done) => {
+            if (done === step) throw crash;
+          },
+        }),
+      ).rejects.toThrow(crash.message);
+      for (const id of kept)
+        expect({ id, reads: await readsOf(gateway, id) }).toEqual({ id, reads: before.get(id) });
+      expect(await PrunedSnapshotModel.countDocuments({ done: false })).toBe(removed.length);
 
-    // The next removal (here: the next import's) finishes what this one started.
-    expect(new Set(await pruneSnapshots({ retentionDays: RETENTION_DAYS }))).toEqual(new Set(removed));
-    for (const id of kept) expect({ id, reads: await readsOf(gateway, id) }).toEqual({ id, reads: before.get(id) });
-    for (const id of removed) expect((await gateway.request('GET', '/pipelines', { query: { snapshot_id: id } })).status).toBe(404);
-    await expectOnlyWhatKeptSnapshotsHold(removed);
-  }, 300_000);
+      // The next removal (here: the next import's) finishes what this one started.
+      expect(new Set(await pruneSnapshots({ retentionDays: RETENTION_DAYS }))).toEqual(
+        new Set(removed),
+      );
+      for (const id of kept)
+        expect({ id, reads: await readsOf(gateway, id) }).toEqual({ id, reads: before.get(id) });
+      for (const id of removed)
+        expect(
+          (await gateway.request('GET', '/pipelines', { query: { snapshot_id: id } })).status,
+        ).toBe(404);
+      await expectOnlyWhatKeptSnapshotsHold(removed);
+    },
+    300_000,
+  );
 });

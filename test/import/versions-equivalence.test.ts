@@ -54,10 +54,22 @@ function apply(picture: Deal[], carried: Deal[]): Deal[] {
 function steps(): Step[] {
   const all: Step[] = [];
   const full = (picture: Deal[], at: string, extra: Record<string, unknown> = {}) =>
-    all.push({ body: { pipelines: PIPELINES, owners: OWNERS, deals: [{ results: picture }], snapshot_at: at, ...extra }, picture });
+    all.push({
+      body: {
+        pipelines: PIPELINES,
+        owners: OWNERS,
+        deals: [{ results: picture }],
+        snapshot_at: at,
+        ...extra,
+      },
+      picture,
+    });
   const incremental = (carried: Deal[], at: string) => {
     const picture = apply(all.at(-1)!.picture, carried);
-    all.push({ body: { mode: 'incremental', deals: [{ results: carried }], snapshot_at: at }, picture });
+    all.push({
+      body: { mode: 'incremental', deals: [{ results: carried }], snapshot_at: at },
+      picture,
+    });
   };
   let picture = messyDeals();
   full(picture, '2026-01-05T00:00:00Z');
@@ -66,7 +78,14 @@ function steps(): Step[] {
     [
       changed(picture, 'd1', { dealstage: 'decisionmakerboughtin', amount: null }),
       changed(picture, 'd13', { hubspot_owner_id: '101' }),
-      changed(picture, 'd20', { dealname: 'Deal d20', createdate: '2025-11-02T00:00:00Z', amount: '640', pipeline: 'default', dealstage: 'appointmentscheduled', hubspot_owner_id: '104' }),
+      changed(picture, 'd20', {
+        dealname: 'Deal d20',
+        createdate: '2025-11-02T00:00:00Z',
+        amount: '640',
+        pipeline: 'default',
+        dealstage: 'appointmentscheduled',
+        hubspot_owner_id: '104',
+      }),
       { id: 'd4', archived: true, properties: { hs_object_id: 'd4' } },
     ],
     '2026-01-06T00:00:00Z',
@@ -81,31 +100,55 @@ function steps(): Step[] {
     '2026-01-07T00:00:00Z',
   );
   // A full import without d11: it leaves; d13 goes back to its first owner.
-  picture = all.at(-1)!.picture.filter((d) => d.id !== 'd11').map((d) => (d.id === 'd13' ? changed([d], 'd13', { hubspot_owner_id: '102' }) : d));
+  picture = all
+    .at(-1)!
+    .picture.filter((d) => d.id !== 'd11')
+    .map((d) => (d.id === 'd13' ? changed([d], 'd13', { hubspot_owner_id: '102' }) : d));
   full(picture, '2026-01-08T00:00:00Z');
   // A backfilled full import: past quarter ends are reconstructed from the deals' dates.
-  picture = all.at(-1)!.picture.map((d) => (d.id === 'd10' ? changed([d], 'd10', { amount: '410' }) : d));
+  picture = all
+    .at(-1)!
+    .picture.map((d) => (d.id === 'd10' ? changed([d], 'd10', { amount: '410' }) : d));
   full(picture, '2026-01-09T00:00:00Z', { backfill: true });
   picture = all.at(-1)!.picture;
   incremental(
     [
       changed(picture, 'd1', { dealstage: 'decisionmakerboughtin' }),
       changed(picture, 'd5', { dealstage: 'r-open', closedate: null }),
-      changed(picture, 'd21', { dealname: 'Deal d21', createdate: '2026-01-09T00:00:00Z', amount: '90', pipeline: 'renewals', dealstage: 'r-nego', hubspot_owner_id: '103' }),
+      changed(picture, 'd21', {
+        dealname: 'Deal d21',
+        createdate: '2026-01-09T00:00:00Z',
+        amount: '90',
+        pipeline: 'renewals',
+        dealstage: 'r-nego',
+        hubspot_owner_id: '103',
+      }),
       { id: 'd2', archived: true, properties: { hs_object_id: 'd2' } },
     ],
     '2026-01-10T00:00:00Z',
   );
   picture = all.at(-1)!.picture;
-  incremental([changed(picture, 'd1', { dealstage: 'qualifiedtobuy', amount: '' })], '2026-01-11T00:00:00Z');
+  incremental(
+    [changed(picture, 'd1', { dealstage: 'qualifiedtobuy', amount: '' })],
+    '2026-01-11T00:00:00Z',
+  );
   return all;
 }
 
 /** The members and teams both databases start with, so member and team ids are the same in both. */
 async function createPeople(): Promise<void> {
-  await TeamModel.create([{ _id: 't-east', name: 'East' }, { _id: 't-west', name: 'West' }]);
+  await TeamModel.create([
+    { _id: 't-east', name: 'East' },
+    { _id: 't-west', name: 'West' },
+  ]);
   const member = (id: string, email: string, teamId: string) => ({
-    _id: id, firstname: id, lastname: 'Imported', email, emailLower: email.toLowerCase(), role: Role.MEMBER, teamId,
+    _id: id,
+    firstname: id,
+    lastname: 'Imported',
+    email,
+    emailLower: email.toLowerCase(),
+    role: Role.MEMBER,
+    teamId,
   });
   await MemberModel.create([
     member('m-ada', 'ada@example.com', 't-east'),
@@ -120,7 +163,9 @@ async function seriesOf(gateway: TestGateway): Promise<unknown> {
   const answers: Record<string, unknown> = {};
   for (const pipelineId of ['default', 'renewals', 'default.member.m-ada', 'default.team.t-west']) {
     for (const metric of ['open_opportunities', 'pipeline_value', 'win_rate']) {
-      const series = await gateway.request('GET', '/pipelines/timeseries', { query: { pipeline_id: pipelineId, metric_name: metric, duration: 104 } });
+      const series = await gateway.request('GET', '/pipelines/timeseries', {
+        query: { pipeline_id: pipelineId, metric_name: metric, duration: 104 },
+      });
       answers[`${pipelineId} ${metric}`] = { status: series.status, body: series.body };
     }
   }
@@ -147,14 +192,21 @@ async function importOk(gateway: TestGateway, body: Record<string, unknown>): Pr
 
 /** The full import of a step's whole picture. */
 const wholePicture = (step: Step) => ({
-  pipelines: PIPELINES, owners: OWNERS, deals: [{ results: step.picture }], snapshot_at: step.body.snapshot_at, backfill: step.body.backfill,
+  pipelines: PIPELINES,
+  owners: OWNERS,
+  deals: [{ results: step.picture }],
+  snapshot_at: step.body.snapshot_at,
+  backfill: step.body.backfill,
 });
 
 /** Every read of every committed snapshot, by the moment it represents. */
 async function readAll(gateway: TestGateway): Promise<Map<string, unknown>> {
-  const snapshots = await SnapshotModel.find({ status: 'committed' }, { snapshotAt: 1 }).sort({ snapshotAt: 1 }).lean();
+  const snapshots = await SnapshotModel.find({ status: 'committed' }, { snapshotAt: 1 })
+    .sort({ snapshotAt: 1 })
+    .lean();
   const reads = new Map<string, unknown>();
-  for (const s of snapshots) reads.set(s.snapshotAt.toISOString(), await readsOf(gateway, s._id as string));
+  for (const s of snapshots)
+    reads.set(s.snapshotAt.toISOString(), await readsOf(gateway, s._id as string));
   return reads;
 }
 
@@ -162,18 +214,25 @@ describe('deal history as versions', () => {
   it('answers every read of every snapshot as a full import of its whole picture into a fresh database does', async () => {
     const sequence = await onFreshGateway(async (gateway) => {
       for (const step of steps()) await importOk(gateway, step.body);
-      return { reads: await readAll(gateway), series: await seriesOf(gateway), versions: await OpportunityModel.countDocuments() };
+      return {
+        reads: await readAll(gateway),
+        series: await seriesOf(gateway),
+        versions: await OpportunityModel.countDocuments(),
+      };
     });
     // The expectation: each whole picture alone in a database of its own, stored whole.
     const expected = new Map<string, unknown>();
     for (const step of steps()) {
-      for (const [at, reads] of await onFreshGateway(async (gateway) => (await importOk(gateway, wholePicture(step)), readAll(gateway)))) {
+      for (const [at, reads] of await onFreshGateway(
+        async (gateway) => (await importOk(gateway, wholePicture(step)), readAll(gateway)),
+      )) {
         expected.set(at, reads);
       }
     }
     expect([...sequence.reads.keys()]).toEqual([...expected.keys()].sort());
     expect(sequence.reads.size).toBeGreaterThan(steps().length);
-    for (const [at, reads] of sequence.reads) expect({ at, reads }).toEqual({ at, reads: expected.get(at) });
+    for (const [at, reads] of sequence.reads)
+      expect({ at, reads }).toEqual({ at, reads: expected.get(at) });
     // Versions only for what changed: far fewer than one document per deal and snapshot.
     expect(sequence.versions).toBeLessThan((12 * sequence.reads.size) / 2);
 

@@ -7,7 +7,11 @@ describe('orderByKeys', () => {
   ];
 
   it('returns one row per key, in key order, null for misses', () => {
-    expect(orderByKeys(['a', 'b', 'c'], rows, (r) => r.id)).toEqual([{ id: 'a', v: 1 }, null, { id: 'c', v: 3 }]);
+    expect(orderByKeys(['a', 'b', 'c'], rows, (r) => r.id)).toEqual([
+      { id: 'a', v: 1 },
+      null,
+      { id: 'c', v: 3 },
+    ]);
   });
 
   it('answers repeated keys with the same row', () => {
@@ -15,7 +19,9 @@ describe('orderByKeys', () => {
   });
 
   it('rejects only the missing key when onMissing returns an Error', () => {
-    const out = orderByKeys(['a', 'x'], rows, (r) => r.id, { onMissing: (k) => new Error(`no ${k}`) });
+    const out = orderByKeys(['a', 'x'], rows, (r) => r.id, {
+      onMissing: (k) => new Error(`no ${k}`),
+    });
     expect(out[0]).toEqual({ id: 'a', v: 1 });
     expect(out[1]).toBeInstanceOf(Error);
     expect((out[1] as Error).message).toBe('no x');
@@ -41,7 +47,16 @@ describe('orderByKeys', () => {
   });
 
   it('keeps the first of several rows with the same key', () => {
-    expect(orderByKeys(['a'], [{ id: 'a', v: 1 }, { id: 'a', v: 2 }], (r) => r.id)).toEqual([{ id: 'a', v: 1 }]);
+    expect(
+      orderByKeys(
+        ['a'],
+        [
+          { id: 'a', v: 1 },
+          { id: 'a', v: 2 },
+        ],
+        (r) => r.id,
+      ),
+    ).toEqual([{ id: 'a', v: 1 }]);
   });
 });
 
@@ -52,6 +67,10 @@ describe('groupByKeys', () => {
       { team: 't1', id: 2 },
       { team: 't2', id: 3 },
     ];
-    expect(groupByKeys(['t1', 't3', 't2'], rows, (r) => r.team)).toEqual([[rows[1]], [], [rows[0], rows[2]]]);
+    expect(groupByKeys(['t1', 't3', 't2'], rows, (r) => r.team)).toEqual([
+      [rows[1]],
+      [],
+      [rows[0], rows[2]],
+    ]);
   });
 });

@@ -21,7 +21,9 @@ const redAdmin = { _id: 'z', role: Role.ADMIN, teamId: 'red' };
 describe('role table of the members half', () => {
   it('lets only admins do admin things', () => {
     expect(() => requireAdmin(admin, 'create teams')).not.toThrow();
-    expect(() => requireAdmin(manager, 'create teams')).toThrow(new ForbiddenError('Only an admin may create teams; the caller is a manager'));
+    expect(() => requireAdmin(manager, 'create teams')).toThrow(
+      new ForbiddenError('Only an admin may create teams; the caller is a manager'),
+    );
     expect(() => requireAdmin(member, 'create teams')).toThrow(ForbiddenError);
   });
 
@@ -29,16 +31,28 @@ describe('role table of the members half', () => {
     expect(() => assertCanCreateMember(admin, Role.ADMIN, 'blue')).not.toThrow();
     expect(() => assertCanCreateMember(manager, Role.MEMBER, 'red')).not.toThrow();
     expect(() => assertCanCreateMember(manager, Role.MANAGER, 'red')).not.toThrow();
-    expect(() => assertCanCreateMember(manager, Role.ADMIN, 'red')).toThrow(/may not create an admin/);
-    expect(() => assertCanCreateMember(manager, Role.MEMBER, 'blue')).toThrow(/own team red, not of team blue/);
-    expect(() => assertCanCreateMember(member, Role.MEMBER, 'red')).toThrow(/A member may not create members/);
+    expect(() => assertCanCreateMember(manager, Role.ADMIN, 'red')).toThrow(
+      /may not create an admin/,
+    );
+    expect(() => assertCanCreateMember(manager, Role.MEMBER, 'blue')).toThrow(
+      /own team red, not of team blue/,
+    );
+    expect(() => assertCanCreateMember(member, Role.MEMBER, 'red')).toThrow(
+      /A member may not create members/,
+    );
   });
 
   it('lets a manager attach or delete only non-admin members of their own team, into their own team', () => {
     expect(() => assertCanManageMember(manager, redMember, 'delete')).not.toThrow();
-    expect(() => assertCanManageMember(manager, blueMember, 'delete')).toThrow(/member y is in team blue/);
-    expect(() => assertCanManageMember(manager, redAdmin, 'attach')).toThrow(/may not attach an admin/);
-    expect(() => assertCanManageMember(member, redMember, 'delete')).toThrow(/A member may not delete members/);
+    expect(() => assertCanManageMember(manager, blueMember, 'delete')).toThrow(
+      /member y is in team blue/,
+    );
+    expect(() => assertCanManageMember(manager, redAdmin, 'attach')).toThrow(
+      /may not attach an admin/,
+    );
+    expect(() => assertCanManageMember(member, redMember, 'delete')).toThrow(
+      /A member may not delete members/,
+    );
     expect(() => assertCanManageMember(admin, redAdmin, 'delete')).not.toThrow();
     expect(() => assertCanAttachTo(manager, 'red')).not.toThrow();
     expect(() => assertCanAttachTo(manager, 'blue')).toThrow(/not to team blue/);
@@ -51,15 +65,23 @@ describe('role table of the members half', () => {
     expect(() => assertCanSetTargets(manager, redMember)).not.toThrow();
     expect(() => assertCanSetTargets(manager, blueMember)).toThrow(ForbiddenError);
     expect(() => assertCanSetTargets(manager, redAdmin)).toThrow(/may not set an admin's targets/);
-    expect(() => assertCanSetTargets(manager, { _id: 'mgr', role: Role.MANAGER, teamId: 'red' })).toThrow(/may not set their own targets/);
-    expect(() => assertCanSetTargets(member, { _id: 'mem', role: Role.MEMBER, teamId: 'red' })).toThrow(/A member may not set targets/);
+    expect(() =>
+      assertCanSetTargets(manager, { _id: 'mgr', role: Role.MANAGER, teamId: 'red' }),
+    ).toThrow(/may not set their own targets/);
+    expect(() =>
+      assertCanSetTargets(member, { _id: 'mem', role: Role.MEMBER, teamId: 'red' }),
+    ).toThrow(/A member may not set targets/);
   });
 
   it('lets members read only their own targets, managers their team, admins all', () => {
     expect(() => assertCanReadTargets(admin, blueMember)).not.toThrow();
     expect(() => assertCanReadTargets(manager, redMember)).not.toThrow();
-    expect(() => assertCanReadTargets(manager, blueMember)).toThrow(/only read targets of their own team red/);
+    expect(() => assertCanReadTargets(manager, blueMember)).toThrow(
+      /only read targets of their own team red/,
+    );
     expect(() => assertCanReadTargets(member, { _id: 'mem', teamId: 'red' })).not.toThrow();
-    expect(() => assertCanReadTargets(member, redMember)).toThrow(/may only read their own targets, not those of member x/);
+    expect(() => assertCanReadTargets(member, redMember)).toThrow(
+      /may only read their own targets, not those of member x/,
+    );
   });
 });

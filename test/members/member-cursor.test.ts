@@ -11,7 +11,12 @@ describe('member cursors', () => {
   });
 
   it('rejects what no page handed out, naming the input it came in', () => {
-    for (const bad of ['', 'not base64!', Buffer.from('x:other').toString('base64url'), Buffer.from('m:').toString('base64url')]) {
+    for (const bad of [
+      '',
+      'not base64!',
+      Buffer.from('x:other').toString('base64url'),
+      Buffer.from('m:').toString('base64url'),
+    ]) {
       let caught: unknown;
       try {
         decodeMemberCursor(bad, 'after');
@@ -20,7 +25,10 @@ describe('member cursors', () => {
       }
       expect(caught).toBeInstanceOf(BadUserInputError);
       expect((caught as BadUserInputError).fieldErrors).toEqual([
-        { field: 'after', message: 'expected a cursor returned by a previous page (next_cursor / endCursor)' },
+        {
+          field: 'after',
+          message: 'expected a cursor returned by a previous page (next_cursor / endCursor)',
+        },
       ]);
     }
   });

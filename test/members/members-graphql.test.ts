@@ -34,31 +34,67 @@ const input = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const codeOf = (body: { errors?: Array<{ extensions: { code: string } }> }) => body.errors?.[0]?.extensions.code;
+const codeOf = (body: { errors?: Array<{ extensions: { code: string } }> }) =>
+  body.errors?.[0]?.extensions.code;
 
 async function memberCount(): Promise<number> {
   let count = 0;
   let after: string | null = null;
   do {
-    const res: { body: { data: { members: { edges: unknown[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } } } } =
-      await gw.graphql('query($after: String) { members(first: 100, after: $after) { edges { cursor } pageInfo { hasNextPage endCursor } } }', { after });
+    const res: {
+      body: {
+        data: {
+          members: {
+            edges: unknown[];
+            pageInfo: { hasNextPage: boolean; endCursor: string | null };
+          };
+        };
+      };
+    } = await gw.graphql(
+      'query($after: String) { members(first: 100, after: $after) { edges { cursor } pageInfo { hasNextPage endCursor } } }',
+      { after },
+    );
     count += res.body.data.members.edges.length;
-    after = res.body.data.members.pageInfo.hasNextPage ? res.body.data.members.pageInfo.endCursor : null;
+    after = res.body.data.members.pageInfo.hasNextPage
+      ? res.body.data.members.pageInfo.endCursor
+      : null;
   } while (after);
   return count;
 }
 
 describe('me and member', () => {
   it('answers the caller, and null for the bootstrap admin token', async () => {
-    const mine = await gw.graphql('{ me { id email role team { id name } } }', undefined, managerToken);
-    expect(mine.body).toEqual({ data: { me: { id: manager.member_id, email: 'Manager@Example.com', role: 'MANAGER', team: { id: 'red', name: 'Red' } } } });
+    const mine = await gw.graphql(
+      '{ me { id email role team { id name } } }',
+      undefined,
+      managerToken,
+    );
+    expect(mine.body).toEqual({
+      data: {
+        me: {
+          id: manager.member_id,
+          email: 'Manager@Example.com',
+          role: 'MANAGER',
+          team: { id: 'red', name: 'Red' },
+        },
+      },
+    });
     const admin = await gw.graphql('{ me { id } }');
     expect(admin.body).toEqual({ data: { me: null } });
   });
 
   it('reads one member, NOT_FOUND when unknown', async () => {
-    const res = await gw.graphql(`{ member(id: "${member.member_id}") { id firstname lastname role } }`, undefined, memberToken);
-    expect(res.body.data.member).toEqual({ id: member.member_id, firstname: member.firstname, lastname: member.lastname, role: 'MEMBER' });
+    const res = await gw.graphql(
+      `{ member(id: "${member.member_id}") { id firstname lastname role } }`,
+      undefined,
+      memberToken,
+    );
+    expect(res.body.data.member).toEqual({
+      id: member.member_id,
+      firstname: member.firstname,
+      lastname: member.lastname,
+      role: 'MEMBER',
+    });
     expect(codeOf((await gw.graphql('{ member(id: "nobody") { id } }')).body)).toBe('NOT_FOUND');
   });
 });
@@ -86,11 +122,21 @@ describe('createMember', () => {
     const badEmail = await gw.graphql(CREATE, { input: input({ email: 'nope' }) });
     expect(codeOf(badEmail.body)).toBe('BAD_USER_INPUT');
     expect(badEmail.body.errors[0].message).toMatch(/^Invalid arguments: email: /);
-    expect(codeOf((await gw.graphql(CREATE, { input: input({ teamId: 'nowhere' }) })).body)).toBe('NOT_FOUND');
-    expect(codeOf((await gw.graphql(CREATE, { input: input({ email: 'MANAGER@example.COM' }) })).body)).toBe('CONFLICT');
-    expect(codeOf((await gw.graphql(CREATE, { input: input({ role: 'ADMIN' }) }, managerToken)).body)).toBe('FORBIDDEN');
-    expect(codeOf((await gw.graphql(CREATE, { input: input({ teamId: 'blue' }) }, managerToken)).body)).toBe('FORBIDDEN');
-    expect(codeOf((await gw.graphql(CREATE, { input: input() }, memberToken)).body)).toBe('FORBIDDEN');
+    expect(codeOf((await gw.graphql(CREATE, { input: input({ teamId: 'nowhere' }) })).body)).toBe(
+      'NOT_FOUND',
+    );
+    expect(
+      codeOf((await gw.graphql(CREATE, { input: input({ email: 'MANAGER@example.COM' }) })).body),
+    ).toBe('CONFLICT');
+    expect(
+      codeOf((await gw.graphql(CREATE, { input: input({ role: 'ADMIN' }) }, managerToken)).body),
+    ).toBe('FORBIDDEN');
+    expect(
+      codeOf((await gw.graphql(CREATE, { input: input({ teamId: 'blue' }) }, managerToken)).body),
+    ).toBe('FORBIDDEN');
+    expect(codeOf((await gw.graphql(CREATE, { input: input() }, memberToken)).body)).toBe(
+      'FORBIDDEN',
+    );
     expect(await memberCount()).toBe(before);
   });
 
@@ -103,20 +149,66 @@ describe('createMember', () => {
 describe('attachMember and deleteMember', () => {
   it('moves a member and deletes it', async () => {
     const target = await seedMember(gw, 'red');
-    const moved = await gw.graphql(`mutation { attachMember(memberId: "${target.member_id}", teamId: "blue") { id team { id } } }`);
-    expect(moved.body).toEqual({ data: { attachMember: { id: target.member_id, team: { id: 'blue' } } } });
+    const moved = await gw.graphql(
+      `mutation { attachMember(memberId: "${target.member_id}", teamId: "blue") { id team { id } } }`,
+    );
+    expect(moved.body).toEqual({
+      data: { attachMember: { id: target.member_id, team: { id: 'blue' } } },
+    });
     const deleted = await gw.graphql(`mutation { deleteMember(id: "${target.member_id}") }`);
     expect(deleted.body).toEqual({ data: { deleteMember: target.member_id } });
-    expect(codeOf((await gw.graphql(`{ member(id: "${target.member_id}") { id } }`)).body)).toBe('NOT_FOUND');
-    expect(codeOf((await gw.graphql(`mutation { deleteMember(id: "${target.member_id}") }`)).body)).toBe('NOT_FOUND');
+    expect(codeOf((await gw.graphql(`{ member(id: "${target.member_id}") { id } }`)).body)).toBe(
+      'NOT_FOUND',
+    );
+    expect(
+      codeOf((await gw.graphql(`mutation { deleteMember(id: "${target.member_id}") }`)).body),
+    ).toBe('NOT_FOUND');
   });
 
   it('refuses what the role table refuses, changing nothing', async () => {
     const other = await seedMember(gw, 'blue');
-    expect(codeOf((await gw.graphql(`mutation { attachMember(memberId: "${other.member_id}", teamId: "red") { id } }`, undefined, managerToken)).body)).toBe('FORBIDDEN');
-    expect(codeOf((await gw.graphql(`mutation { deleteMember(id: "${other.member_id}") }`, undefined, managerToken)).body)).toBe('FORBIDDEN');
-    expect(codeOf((await gw.graphql(`mutation { deleteMember(id: "${manager.member_id}") }`, undefined, memberToken)).body)).toBe('FORBIDDEN');
-    expect(codeOf((await gw.graphql(`mutation { attachMember(memberId: "${other.member_id}", teamId: "nowhere") { id } }`)).body)).toBe('NOT_FOUND');
+    expect(
+      codeOf(
+        (
+          await gw.graphql(
+            `mutation { attachMember(memberId: "${other.member_id}", teamId: "red") { id } }`,
+            undefined,
+            managerToken,
+          )
+        ).body,
+      ),
+    ).toBe('FORBIDDEN');
+    expect(
+      codeOf(
+        (
+          await gw.graphql(
+            `mutation { deleteMember(id: "${other.member_id}") }`,
+            undefined,
+            managerToken,
+          )
+        ).body,
+      ),
+    ).toBe('FORBIDDEN');
+    expect(
+      codeOf(
+        (
+          await gw.graphql(
+            `mutation { deleteMember(id: "${manager.member_id}") }`,
+            undefined,
+            memberToken,
+          )
+        ).body,
+      ),
+    ).toBe('FORBIDDEN');
+    expect(
+      codeOf(
+        (
+          await gw.graphql(
+            `mutation { attachMember(memberId: "${other.member_id}", teamId: "nowhere") { id } }`,
+          )
+        ).body,
+      ),
+    ).toBe('NOT_FOUND');
     const read = await gw.request('GET', `/teams/members/${other.member_id}`);
     expect(read.body.member).toEqual(other);
     expect((await gw.request('GET', `/teams/members/${manager.member_id}`)).status).toBe(200);
@@ -129,18 +221,28 @@ describe('members connection', () => {
   beforeAll(async () => {
     await seedTeam(gw, 'paged');
     const created = [];
-    for (let i = 0; i < 5; i += 1) created.push(await seedMember(gw, 'paged', i === 2 ? 'manager' : 'member'));
+    for (let i = 0; i < 5; i += 1)
+      created.push(await seedMember(gw, 'paged', i === 2 ? 'manager' : 'member'));
     ids = created.map((m) => m.member_id).sort();
   });
 
   it('pages in id order with edges, cursors and pageInfo', async () => {
-    const Q = 'query($after: String) { members(teamId: "paged", first: 2, after: $after) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }';
+    const Q =
+      'query($after: String) { members(teamId: "paged", first: 2, after: $after) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }';
     const seen: string[] = [];
     let after: string | null = null;
     const hasNext: boolean[] = [];
     do {
-      const res: { body: { data: { members: { edges: Array<{ cursor: string; node: { id: string } }>; pageInfo: { hasNextPage: boolean; endCursor: string } } } } } =
-        await gw.graphql(Q, { after }, memberToken);
+      const res: {
+        body: {
+          data: {
+            members: {
+              edges: Array<{ cursor: string; node: { id: string } }>;
+              pageInfo: { hasNextPage: boolean; endCursor: string };
+            };
+          };
+        };
+      } = await gw.graphql(Q, { after }, memberToken);
       const { edges, pageInfo } = res.body.data.members;
       expect(pageInfo.endCursor).toBe(edges[edges.length - 1].cursor);
       seen.push(...edges.map((e) => e.node.id));
@@ -158,13 +260,21 @@ describe('members connection', () => {
     }`);
     expect(res.body.data.members.edges).toHaveLength(1);
     expect(res.body.data.members.edges[0].node.role).toBe('MANAGER');
-    expect(res.body.data.team.all.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(ids);
-    expect(res.body.data.team.page.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(ids.slice(0, 3));
+    expect(res.body.data.team.all.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(
+      ids,
+    );
+    expect(res.body.data.team.page.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(
+      ids.slice(0, 3),
+    );
     expect(res.body.data.team.page.pageInfo.hasNextPage).toBe(true);
   });
 
   it('rejects first outside 1–100 and a forged cursor with BAD_USER_INPUT', async () => {
-    for (const query of ['{ members(first: 0) { edges { cursor } } }', '{ members(first: 101) { edges { cursor } } }', '{ members(after: "forged!") { edges { cursor } } }']) {
+    for (const query of [
+      '{ members(first: 0) { edges { cursor } } }',
+      '{ members(first: 101) { edges { cursor } } }',
+      '{ members(after: "forged!") { edges { cursor } } }',
+    ]) {
       const res = await gw.graphql(query);
       expect({ query, code: codeOf(res.body) }).toEqual({ query, code: 'BAD_USER_INPUT' });
     }

@@ -21,7 +21,8 @@ afterAll(async () => {
   await gw?.stop();
 });
 
-const fields = (body: { errors?: Array<{ field: string }> }) => (body.errors ?? []).map((e) => e.field);
+const fields = (body: { errors?: Array<{ field: string }> }) =>
+  (body.errors ?? []).map((e) => e.field);
 
 function newMemberBody(overrides: Record<string, unknown> = {}) {
   return {
@@ -39,9 +40,13 @@ async function allMemberIds(): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | null = null;
   do {
-    const res: { body: { members: RestMember[]; next_cursor: string | null } } = await gw.request('GET', '/teams/members', {
-      query: { limit: 100, ...(cursor ? { cursor } : {}) },
-    });
+    const res: { body: { members: RestMember[]; next_cursor: string | null } } = await gw.request(
+      'GET',
+      '/teams/members',
+      {
+        query: { limit: 100, ...(cursor ? { cursor } : {}) },
+      },
+    );
     ids.push(...res.body.members.map((m) => m.member_id));
     cursor = res.body.next_cursor;
   } while (cursor);
@@ -63,7 +68,9 @@ describe('POST /teams/members', () => {
       success: true,
       statusCode: 200,
       member: {
-        member_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+        member_id: expect.stringMatching(
+          /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+        ),
         lastname: 'Hopper',
         firstname: 'Grace',
         email: body.email,
@@ -72,7 +79,12 @@ describe('POST /teams/members', () => {
       },
     });
     const read = await gw.request('GET', `/teams/members/${res.body.member.member_id}`);
-    expect(read.body).toEqual({ message: 'Member found', success: true, statusCode: 200, member: res.body.member });
+    expect(read.body).toEqual({
+      message: 'Member found',
+      success: true,
+      statusCode: 200,
+      member: res.body.member,
+    });
   });
 
   it('answers 400 naming each missing or invalid field, and creates nothing', async () => {
@@ -105,25 +117,39 @@ describe('POST /teams/members', () => {
     const body = newMemberBody({ memberOf: { team_id: 'nowhere' } });
     const res = await gw.request('POST', '/teams/members', { body });
     expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ success: false, statusCode: 404, message: 'Team nowhere not found' });
+    expect(res.body).toMatchObject({
+      success: false,
+      statusCode: 404,
+      message: 'Team nowhere not found',
+    });
     expect(await emailsInUse()).not.toContain(body.email.toLowerCase());
   });
 
   it('answers 409 for an e-mail taken in another case, keeping the first member', async () => {
-    const first = await seedMember(gw, 'red', 'member', { email: 'Dup.Licate@example.com', firstname: 'First' });
-    const res = await gw.request('POST', '/teams/members', { body: newMemberBody({ email: 'dup.licate@EXAMPLE.com', firstname: 'Second' }) });
+    const first = await seedMember(gw, 'red', 'member', {
+      email: 'Dup.Licate@example.com',
+      firstname: 'First',
+    });
+    const res = await gw.request('POST', '/teams/members', {
+      body: newMemberBody({ email: 'dup.licate@EXAMPLE.com', firstname: 'Second' }),
+    });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ success: false, statusCode: 409 });
     expect(res.body.message).toContain('dup.licate@EXAMPLE.com');
     const same = (await emailsInUse()).filter((e) => e === 'dup.licate@example.com');
     expect(same).toHaveLength(1);
-    expect((await gw.request('GET', `/teams/members/${first.member_id}`)).body.member.firstname).toBe('First');
+    expect(
+      (await gw.request('GET', `/teams/members/${first.member_id}`)).body.member.firstname,
+    ).toBe('First');
   });
 
   describe('roles', () => {
     it('lets a manager create members and managers of their own team', async () => {
       for (const role of ['member', 'manager']) {
-        const res = await gw.request('POST', '/teams/members', { token: redManagerToken, body: newMemberBody({ role }) });
+        const res = await gw.request('POST', '/teams/members', {
+          token: redManagerToken,
+          body: newMemberBody({ role }),
+        });
         expect(res.status).toBe(200);
         expect(res.body.member).toMatchObject({ role, memberOf: { team_id: 'red' } });
       }
@@ -137,7 +163,10 @@ describe('POST /teams/members', () => {
         [redMemberToken, {}, /A member may not create members/],
       ];
       for (const [token, overrides, message] of attempts) {
-        const res = await gw.request('POST', '/teams/members', { token, body: newMemberBody(overrides) });
+        const res = await gw.request('POST', '/teams/members', {
+          token,
+          body: newMemberBody(overrides),
+        });
         expect(res.status).toBe(403);
         expect(res.body).toMatchObject({ success: false, statusCode: 403 });
         expect(res.body.message).toMatch(message);
@@ -146,7 +175,9 @@ describe('POST /teams/members', () => {
     });
 
     it('lets the admin create an admin in any team', async () => {
-      const res = await gw.request('POST', '/teams/members', { body: newMemberBody({ role: 'admin', memberOf: { team_id: 'blue' } }) });
+      const res = await gw.request('POST', '/teams/members', {
+        body: newMemberBody({ role: 'admin', memberOf: { team_id: 'blue' } }),
+      });
       expect(res.status).toBe(200);
       expect(res.body.member.role).toBe('admin');
     });
@@ -162,7 +193,11 @@ describe('GET /teams/members/{member_id}', () => {
     }
     const missing = await gw.request('GET', '/teams/members/00000000-0000-4000-8000-000000000000');
     expect(missing.status).toBe(404);
-    expect(missing.body).toMatchObject({ success: false, statusCode: 404, message: 'Member 00000000-0000-4000-8000-000000000000 not found' });
+    expect(missing.body).toMatchObject({
+      success: false,
+      statusCode: 404,
+      message: 'Member 00000000-0000-4000-8000-000000000000 not found',
+    });
   });
 });
 
@@ -172,7 +207,8 @@ describe('GET /teams/members', () => {
 
   beforeAll(async () => {
     listTeam = await seedTeam(gw, 'listing');
-    for (let i = 0; i < 7; i += 1) created.push(await seedMember(gw, listTeam, i % 3 === 0 ? 'manager' : 'member'));
+    for (let i = 0; i < 7; i += 1)
+      created.push(await seedMember(gw, listTeam, i % 3 === 0 ? 'manager' : 'member'));
   });
 
   it('filters by team_id and role, in id order', async () => {
@@ -183,9 +219,14 @@ describe('GET /teams/members', () => {
     expect(team.body.members.map((m: RestMember) => m.member_id)).toEqual(expected);
     expect(team.body.members).toEqual(expect.arrayContaining(created));
 
-    const managers = await gw.request('GET', '/teams/members', { query: { team_id: listTeam, role: 'manager' } });
+    const managers = await gw.request('GET', '/teams/members', {
+      query: { team_id: listTeam, role: 'manager' },
+    });
     expect(managers.body.members.map((m: RestMember) => m.member_id)).toEqual(
-      created.filter((m) => m.role === 'manager').map((m) => m.member_id).sort(),
+      created
+        .filter((m) => m.role === 'manager')
+        .map((m) => m.member_id)
+        .sort(),
     );
   });
 
@@ -194,10 +235,11 @@ describe('GET /teams/members', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: { status: number; body: { members: RestMember[]; next_cursor: string | null } } = await gw.request('GET', '/teams/members', {
-        token: redMemberToken,
-        query: { team_id: listTeam, limit: 3, ...(cursor ? { cursor } : {}) },
-      });
+      const res: { status: number; body: { members: RestMember[]; next_cursor: string | null } } =
+        await gw.request('GET', '/teams/members', {
+          token: redMemberToken,
+          query: { team_id: listTeam, limit: 3, ...(cursor ? { cursor } : {}) },
+        });
       expect(res.status).toBe(200);
       expect(res.body.members.length).toBeLessThanOrEqual(3);
       seen.push(...res.body.members.map((m) => m.member_id));
@@ -231,30 +273,50 @@ describe('GET /teams/members', () => {
 describe('POST /teams/members/{member_id} (attach)', () => {
   it('moves a member to a team and answers the team id', async () => {
     const member = await seedMember(gw, 'red');
-    const res = await gw.request('POST', `/teams/members/${member.member_id}`, { body: { team_id: 'blue' } });
+    const res = await gw.request('POST', `/teams/members/${member.member_id}`, {
+      body: { team_id: 'blue' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message: `Member ${member.member_id} attached to team blue`, success: true, statusCode: 200, team_id: 'blue' });
-    expect((await gw.request('GET', `/teams/members/${member.member_id}`)).body.member.memberOf).toEqual({ team_id: 'blue' });
+    expect(res.body).toEqual({
+      message: `Member ${member.member_id} attached to team blue`,
+      success: true,
+      statusCode: 200,
+      team_id: 'blue',
+    });
+    expect(
+      (await gw.request('GET', `/teams/members/${member.member_id}`)).body.member.memberOf,
+    ).toEqual({ team_id: 'blue' });
   });
 
   it('answers 404 for an unknown member or team, 400 without team_id, changing nothing', async () => {
     const member = await seedMember(gw, 'red');
-    const unknownMember = await gw.request('POST', '/teams/members/00000000-0000-4000-8000-000000000000', { body: { team_id: 'blue' } });
+    const unknownMember = await gw.request(
+      'POST',
+      '/teams/members/00000000-0000-4000-8000-000000000000',
+      { body: { team_id: 'blue' } },
+    );
     expect(unknownMember.status).toBe(404);
-    const unknownTeam = await gw.request('POST', `/teams/members/${member.member_id}`, { body: { team_id: 'nowhere' } });
+    const unknownTeam = await gw.request('POST', `/teams/members/${member.member_id}`, {
+      body: { team_id: 'nowhere' },
+    });
     expect(unknownTeam.status).toBe(404);
     expect(unknownTeam.body.message).toBe('Team nowhere not found');
     const missing = await gw.request('POST', `/teams/members/${member.member_id}`, { body: {} });
     expect(missing.status).toBe(400);
     expect(fields(missing.body)).toEqual(['team_id']);
-    expect((await gw.request('GET', `/teams/members/${member.member_id}`)).body.member).toEqual(member);
+    expect((await gw.request('GET', `/teams/members/${member.member_id}`)).body.member).toEqual(
+      member,
+    );
   });
 
   it('lets a manager re-attach members of their own team within it, nothing else', async () => {
     const own = await seedMember(gw, 'red');
     const other = await seedMember(gw, 'blue');
     const ownAdmin = await seedMember(gw, 'red', 'admin');
-    const ok = await gw.request('POST', `/teams/members/${own.member_id}`, { token: redManagerToken, body: { team_id: 'red' } });
+    const ok = await gw.request('POST', `/teams/members/${own.member_id}`, {
+      token: redManagerToken,
+      body: { team_id: 'red' },
+    });
     expect(ok.status).toBe(200);
     const denied: Array<[string, string, string]> = [
       [redManagerToken, own.member_id, 'blue'],
@@ -263,7 +325,10 @@ describe('POST /teams/members/{member_id} (attach)', () => {
       [redMemberToken, own.member_id, 'red'],
     ];
     for (const [token, memberId, teamId] of denied) {
-      const res = await gw.request('POST', `/teams/members/${memberId}`, { token, body: { team_id: teamId } });
+      const res = await gw.request('POST', `/teams/members/${memberId}`, {
+        token,
+        body: { team_id: teamId },
+      });
       expect({ memberId, teamId, status: res.status }).toEqual({ memberId, teamId, status: 403 });
     }
     for (const m of [own, other, ownAdmin]) {
@@ -278,20 +343,43 @@ describe('deleting members', () => {
   }
 
   it.each([
-    ['DELETE with member_id in the body', (id: string) => gw.request('DELETE', '/teams/members', { body: { member_id: id } })],
-    ['DELETE with member_id in the query', (id: string) => gw.request('DELETE', '/teams/members', { query: { member_id: id } })],
-    ['DELETE /teams/members/{member_id}', (id: string) => gw.request('DELETE', `/teams/members/${id}`)],
-    ['a raw DEL with member_id in the body', (id: string) => gw.request('DEL', '/teams/members', { body: { member_id: id } })],
-    ['a raw DEL with member_id in the query', (id: string) => gw.request('DEL', '/teams/members', { query: { member_id: id } })],
+    [
+      'DELETE with member_id in the body',
+      (id: string) => gw.request('DELETE', '/teams/members', { body: { member_id: id } }),
+    ],
+    [
+      'DELETE with member_id in the query',
+      (id: string) => gw.request('DELETE', '/teams/members', { query: { member_id: id } }),
+    ],
+    [
+      'DELETE /teams/members/{member_id}',
+      (id: string) => gw.request('DELETE', `/teams/members/${id}`),
+    ],
+    [
+      'a raw DEL with member_id in the body',
+      (id: string) => gw.request('DEL', '/teams/members', { body: { member_id: id } }),
+    ],
+    [
+      'a raw DEL with member_id in the query',
+      (id: string) => gw.request('DEL', '/teams/members', { query: { member_id: id } }),
+    ],
   ])('deletes with %s', async (_how, send) => {
     const member = await seedMember(gw, 'red');
     const res = await send(member.member_id);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ message: `Member ${member.member_id} deleted`, success: true, statusCode: 200 });
+    expect(res.body).toEqual({
+      message: `Member ${member.member_id} deleted`,
+      success: true,
+      statusCode: 200,
+    });
     expect(await exists(member.member_id)).toBe(false);
     const again = await send(member.member_id);
     expect(again.status).toBe(404);
-    expect(again.body).toMatchObject({ success: false, statusCode: 404, message: `Member ${member.member_id} not found` });
+    expect(again.body).toMatchObject({
+      success: false,
+      statusCode: 404,
+      message: `Member ${member.member_id} not found`,
+    });
   });
 
   it('deletes the member’s targets with it, and only theirs', async () => {
@@ -300,7 +388,9 @@ describe('deleting members', () => {
     const kept = await seedMember(gw, 'red');
     for (const m of [doomed, kept]) {
       for (const year of [2025, 2026]) {
-        const res = await gw.request('POST', `/teams/members/${m.member_id}/targets`, { body: { year, targets: [1, 2, 3, 4] } });
+        const res = await gw.request('POST', `/teams/members/${m.member_id}/targets`, {
+          body: { year, targets: [1, 2, 3, 4] },
+        });
         expect(res.status).toBe(200);
       }
     }
@@ -341,7 +431,9 @@ describe('deleting members', () => {
       expect({ id, status: res.status }).toEqual({ id, status: 403 });
       expect(await exists(id)).toBe(true);
     }
-    const ok = await gw.request('DELETE', `/teams/members/${own.member_id}`, { token: redManagerToken });
+    const ok = await gw.request('DELETE', `/teams/members/${own.member_id}`, {
+      token: redManagerToken,
+    });
     expect(ok.status).toBe(200);
     expect(await exists(own.member_id)).toBe(false);
   });

@@ -3,7 +3,14 @@ import { packDayBuckets, unpackDayBuckets } from '../../src/models/packed-day-bu
 import type { DayBucket } from '../../src/services/metrics/facts';
 
 const bucket = (d: number, fields: Partial<DayBucket> = {}): DayBucket => ({
-  d, wonCount: 0, wonAmount: 0, lostCount: 0, cycleCount: 0, cycleDays: 0, openAmount: 0, ...fields,
+  d,
+  wonCount: 0,
+  wonAmount: 0,
+  lostCount: 0,
+  cycleCount: 0,
+  cycleDays: 0,
+  openAmount: 0,
+  ...fields,
 });
 
 describe('packed day buckets', () => {
@@ -22,7 +29,15 @@ describe('packed day buckets', () => {
 
   it('take a fraction of the bytes of the same buckets as BSON subdocuments', () => {
     const days = Array.from({ length: 366 }, (_, d) =>
-      d < 320 ? bucket(d, { wonCount: 2, wonAmount: 24_000, cycleCount: 2, cycleDays: 80.25, lostCount: 1 }) : bucket(d, { openAmount: 130_500 }),
+      d < 320
+        ? bucket(d, {
+            wonCount: 2,
+            wonAmount: 24_000,
+            cycleCount: 2,
+            cycleDays: 80.25,
+            lostCount: 1,
+          })
+        : bucket(d, { openAmount: 130_500 }),
     );
     const packed = packDayBuckets(days).length;
     expect(packed * 3).toBeLessThan(calculateObjectSize({ days }));
@@ -30,7 +45,11 @@ describe('packed day buckets', () => {
 
   it('refuse bytes cut inside a bucket', () => {
     const packed = packDayBuckets([bucket(3, { wonAmount: 1.5 })]);
-    expect(() => unpackDayBuckets(packed.subarray(0, 2))).toThrow('packed day buckets end inside a bucket header at byte 0');
-    expect(() => unpackDayBuckets(packed.subarray(0, 7))).toThrow('packed day buckets end inside day 3');
+    expect(() => unpackDayBuckets(packed.subarray(0, 2))).toThrow(
+      'packed day buckets end inside a bucket header at byte 0',
+    );
+    expect(() => unpackDayBuckets(packed.subarray(0, 7))).toThrow(
+      'packed day buckets end inside day 3',
+    );
   });
 });

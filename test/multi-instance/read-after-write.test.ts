@@ -39,7 +39,11 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 function call(instance: Instance, method: string, route: string, body?: unknown): Promise<Answer> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const headers: Record<string, string> = { authorization: `Bearer ${ADMIN_TOKEN}` };
-  if (payload !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) });
+  if (payload !== undefined)
+    Object.assign(headers, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(payload)),
+    });
   return new Promise((resolve, reject) => {
     const req = http.request(`${instance.url}${route}`, { method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
@@ -63,14 +67,23 @@ function call(instance: Instance, method: string, route: string, body?: unknown)
 async function ok(instance: Instance, method: string, route: string, body?: unknown): Promise<any> {
   const answer = await call(instance, method, route, body);
   if (answer.status !== 200) {
-    throw new Error(`${method} ${route} on ${instance.name} answered ${answer.status}: ${JSON.stringify(answer.body)}\n${instance.name}'s log:\n${instance.entry.output().slice(-4000)}`);
+    throw new Error(
+      `${method} ${route} on ${instance.name} answered ${answer.status}: ${JSON.stringify(answer.body)}\n${instance.name}'s log:\n${instance.entry.output().slice(-4000)}`,
+    );
   }
   return answer.body;
 }
 
-async function graphql(instance: Instance, query: string, variables: Record<string, unknown> = {}): Promise<any> {
+async function graphql(
+  instance: Instance,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<any> {
   const answer = await call(instance, 'POST', '/graphql', { query, variables });
-  if (answer.status !== 200 || answer.body.errors) throw new Error(`GraphQL on ${instance.name} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 200 || answer.body.errors)
+    throw new Error(
+      `GraphQL on ${instance.name} answered ${answer.status}: ${JSON.stringify(answer.body)}`,
+    );
   return answer.body.data;
 }
 
@@ -92,7 +105,12 @@ interface Pair {
 // the sales pipeline, so her member pipeline has metrics derived from her targets.
 const SNAPSHOT_DAY = '2026-05-20';
 const PERIODS = {
-  quarterly: { count: 4, index: 1, label: 'Q2', window: { start: '2026-04-01', end: '2026-06-30' } },
+  quarterly: {
+    count: 4,
+    index: 1,
+    label: 'Q2',
+    window: { start: '2026-04-01', end: '2026-06-30' },
+  },
   monthly: { count: 12, index: 4, label: 'm5', window: { start: '2026-05-01', end: '2026-05-31' } },
 } satisfies Record<string, { count: number; index: number; label: string; window: Window }>;
 type Period = keyof typeof PERIODS;
@@ -103,7 +121,10 @@ function durationCovering(period: Period): number {
   const years = now.getUTCFullYear() - 2026;
   // Whole periods from the snapshot's (May, the second quarter) to the current one; the series
   // holds both ends, and one more to spare.
-  const between = period === 'monthly' ? years * 12 + now.getUTCMonth() - 4 : years * 4 + Math.floor(now.getUTCMonth() / 3) - 1;
+  const between =
+    period === 'monthly'
+      ? years * 12 + now.getUTCMonth() - 4
+      : years * 4 + Math.floor(now.getUTCMonth() / 3) - 1;
   return Math.min(104, Math.max(1, between + 2));
 }
 
@@ -111,7 +132,33 @@ const CURRENCIES = ['EUR', 'USD', 'GBP', 'SEK', 'CHF', 'NOK', 'DKK'];
 
 // The writes in turn; odd in length, so that each kind is written by both instances (the writer
 // alternates). One import in 25 pairs: imports are the slowest writes.
-const SCHEDULE = ['currency', 'targets', 'member', 'currency', 'targets', 'moveImported', 'member', 'targets', 'period', 'member', 'currency', 'targets', 'member', 'moveImported', 'targets', 'currency', 'member', 'targets', 'period', 'member', 'targets', 'currency', 'member', 'targets', 'import'] as const;
+const SCHEDULE = [
+  'currency',
+  'targets',
+  'member',
+  'currency',
+  'targets',
+  'moveImported',
+  'member',
+  'targets',
+  'period',
+  'member',
+  'currency',
+  'targets',
+  'member',
+  'moveImported',
+  'targets',
+  'currency',
+  'member',
+  'targets',
+  'period',
+  'member',
+  'targets',
+  'currency',
+  'member',
+  'targets',
+  'import',
+] as const;
 
 let store: StoreProcess;
 let scratch: string;
@@ -133,14 +180,22 @@ beforeAll(async () => {
     // Unexpected errors are logged, so a failed write shows why (ok()).
     LOG_LEVEL: 'error',
   };
-  const started = await Promise.allSettled([startEntry(path.join(scratch, 'a'), env), startEntry(path.join(scratch, 'b'), env)]);
-  if (started[0].status === 'fulfilled') a = { name: 'A', url: started[0].value.url, entry: started[0].value };
-  if (started[1].status === 'fulfilled') b = { name: 'B', url: started[1].value.url, entry: started[1].value };
+  const started = await Promise.allSettled([
+    startEntry(path.join(scratch, 'a'), env),
+    startEntry(path.join(scratch, 'b'), env),
+  ]);
+  if (started[0].status === 'fulfilled')
+    a = { name: 'A', url: started[0].value.url, entry: started[0].value };
+  if (started[1].status === 'fulfilled')
+    b = { name: 'B', url: started[1].value.url, entry: started[1].value };
   for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
   await ok(a, 'POST', '/settings/currencies', { currency: 'EUR' });
   await ok(b, 'POST', '/settings/periods', { period: 'quarterly' });
   await ok(a, 'POST', '/crm/imports', toImportBody(MAIN_FIXTURE, `${SNAPSHOT_DAY}T12:00:00Z`));
-  const members = (await ok(b, 'GET', '/teams/members?limit=100')).members as Array<{ member_id: string; email: string }>;
+  const members = (await ok(b, 'GET', '/teams/members?limit=100')).members as Array<{
+    member_id: string;
+    email: string;
+  }>;
   ada = members.find((m) => m.email === 'ada@example.com')!.member_id;
   grace = members.find((m) => m.email === 'grace@example.com')!.member_id;
   alan = members.find((m) => m.email === 'alan@example.com')!.member_id;
@@ -169,16 +224,34 @@ it(`shows every write answered by one instance in the other's very next read (${
   let probes = 0;
   let graceTeam = 'east';
 
-  const targetsOfAda = (reader: Instance) => call(reader, 'GET', `/teams/members/${ada}/targets?year=2026`);
+  const targetsOfAda = (reader: Instance) =>
+    call(reader, 'GET', `/teams/members/${ada}/targets?year=2026`);
   const teamList = (team: string) => async (reader: Instance) =>
-    ((await call(reader, 'GET', `/teams/members?team_id=${team}&limit=100`)).body.members as Array<{ member_id: string }>).map((m) => m.member_id).sort();
+    (
+      (await call(reader, 'GET', `/teams/members?team_id=${team}&limit=100`)).body
+        .members as Array<{ member_id: string }>
+    )
+      .map((m) => m.member_id)
+      .sort();
   const teamListGraphql = (team: string) => async (reader: Instance) =>
-    ((await graphql(reader, 'query($id: ID!) { team(id: $id) { members(first: 100) { edges { node { id } } } } }', { id: team })).team.members.edges as Array<{ node: { id: string } }>)
+    (
+      (
+        await graphql(
+          reader,
+          'query($id: ID!) { team(id: $id) { members(first: 100) { edges { node { id } } } } }',
+          { id: team },
+        )
+      ).team.members.edges as Array<{ node: { id: string } }>
+    )
       .map((edge) => edge.node.id)
       .sort();
   // The fixture's owners: Ada and Grace in east, Alan in west; Ada and Alan never move.
   const expectedTeam = (team: string) => () =>
-    [...(team === 'east' ? [ada] : [alan]), ...(graceTeam === team ? [grace] : []), ...(probe !== null && probe.team === team ? [probe.id] : [])].sort();
+    [
+      ...(team === 'east' ? [ada] : [alan]),
+      ...(graceTeam === team ? [grace] : []),
+      ...(probe !== null && probe.team === team ? [probe.id] : []),
+    ].sort();
 
   const plan = (kind: (typeof SCHEDULE)[number], i: number): Pair => {
     switch (kind) {
@@ -191,10 +264,21 @@ it(`shows every write answered by one instance in the other's very next read (${
             currency = next;
           },
           reads: [
-            { what: 'GET /settings/currencies', run: async (r) => (await call(r, 'GET', '/settings/currencies')).body.currency, expected: next },
+            {
+              what: 'GET /settings/currencies',
+              run: async (r) => (await call(r, 'GET', '/settings/currencies')).body.currency,
+              expected: next,
+            },
             {
               what: 'GET /pipelines/metrics pipeline_value (its unit is the currency)',
-              run: async (r) => (await call(r, 'GET', '/pipelines/metrics?pipeline_id=sales&metrics=pipeline_value')).body.metrics?.[0]?.metric_value.unit,
+              run: async (r) =>
+                (
+                  await call(
+                    r,
+                    'GET',
+                    '/pipelines/metrics?pipeline_id=sales&metrics=pipeline_value',
+                  )
+                ).body.metrics?.[0]?.metric_value.unit,
               expected: next,
             },
           ],
@@ -218,7 +302,11 @@ it(`shows every write answered by one instance in the other's very next read (${
               expected: { period: next, values: PERIODS[next].count },
             },
             // Changing the period deletes every target set.
-            { what: "GET Ada's targets (deleted by the period change)", run: async (r) => (await targetsOfAda(r)).status, expected: 404 },
+            {
+              what: "GET Ada's targets (deleted by the period change)",
+              run: async (r) => (await targetsOfAda(r)).status,
+              expected: 404,
+            },
           ],
         };
       }
@@ -226,31 +314,61 @@ it(`shows every write answered by one instance in the other's very next read (${
         const { count, index, label, window } = PERIODS[period];
         const amounts = Array.from({ length: count }, (_, k) => 1000 * (k + 1));
         amounts[index] = 2000 + 250 * (i % 41);
-        const quota = expectedMetrics(MAIN_FIXTURE, { definitionId: 'sales', owners: ['101'] }, window, amounts[index]).quota_attainment;
+        const quota = expectedMetrics(
+          MAIN_FIXTURE,
+          { definitionId: 'sales', owners: ['101'] },
+          window,
+          amounts[index],
+        ).quota_attainment;
         const duration = durationCovering(period);
         return {
           kind,
-          write: async (writer) => void (await ok(writer, 'POST', `/teams/members/${ada}/targets`, { year: 2026, targets: amounts })),
+          write: async (writer) =>
+            void (await ok(writer, 'POST', `/teams/members/${ada}/targets`, {
+              year: 2026,
+              targets: amounts,
+            })),
           reads: [
             {
               what: "GET Ada's targets",
-              run: async (r) => ((await targetsOfAda(r)).body.targets as Array<{ amount: number }> | undefined)?.map((t) => t.amount),
+              run: async (r) =>
+                (
+                  (await targetsOfAda(r)).body.targets as Array<{ amount: number }> | undefined
+                )?.map((t) => t.amount),
               expected: amounts,
             },
             {
               what: "GET /pipelines/metrics quota_attainment of Ada's pipeline",
-              run: async (r) => (await call(r, 'GET', `/pipelines/metrics?pipeline_id=sales.member.${ada}&metrics=quota_attainment`)).body.metrics?.[0]?.metric_value.value,
+              run: async (r) =>
+                (
+                  await call(
+                    r,
+                    'GET',
+                    `/pipelines/metrics?pipeline_id=sales.member.${ada}&metrics=quota_attainment`,
+                  )
+                ).body.metrics?.[0]?.metric_value.value,
               expected: quota,
             },
             {
               what: `GraphQL timeseries quota_attainment of Ada's pipeline, ${label} 2026`,
               run: async (r) => {
-                const data = await graphql(r, 'query($id: ID!, $d: Int!) { pipeline(id: $id) { timeseries(metric: "quota_attainment", duration: $d) { points { period year value } } } }', {
-                  id: `sales.member.${ada}`,
-                  d: duration,
-                });
-                const points = data.pipeline.timeseries.points as Array<{ period: string; year: number; value: number | null }>;
-                return points.find((p) => p.year === 2026 && p.period === label)?.value ?? `no ${label} 2026 point in ${JSON.stringify(points)}`;
+                const data = await graphql(
+                  r,
+                  'query($id: ID!, $d: Int!) { pipeline(id: $id) { timeseries(metric: "quota_attainment", duration: $d) { points { period year value } } } }',
+                  {
+                    id: `sales.member.${ada}`,
+                    d: duration,
+                  },
+                );
+                const points = data.pipeline.timeseries.points as Array<{
+                  period: string;
+                  year: number;
+                  value: number | null;
+                }>;
+                return (
+                  points.find((p) => p.year === 2026 && p.period === label)?.value ??
+                  `no ${label} 2026 point in ${JSON.stringify(points)}`
+                );
               },
               expected: quota,
             },
@@ -266,19 +384,35 @@ it(`shows every write answered by one instance in the other's very next read (${
           return {
             kind: 'member (create)',
             write: async (writer) => {
-              created = (await ok(writer, 'POST', '/teams/members', { lastname: 'Probe', firstname: 'Pat', email, role: 'member', memberOf: { team_id: 'east' } })).member.member_id;
+              created = (
+                await ok(writer, 'POST', '/teams/members', {
+                  lastname: 'Probe',
+                  firstname: 'Pat',
+                  email,
+                  role: 'member',
+                  memberOf: { team_id: 'east' },
+                })
+              ).member.member_id;
               probes += 1;
               probe = { id: created, team: 'east' };
             },
             reads: [
-              { what: 'GET /teams/members?team_id=east', run: teamList('east'), get expected() { return expectedTeam('east')(); } },
+              {
+                what: 'GET /teams/members?team_id=east',
+                run: teamList('east'),
+                get expected() {
+                  return expectedTeam('east')();
+                },
+              },
               {
                 what: 'GET /teams/members/{new member}',
                 run: async (r) => {
                   const { status, body } = await call(r, 'GET', `/teams/members/${created}`);
                   return { status, email: body.member?.email, team: body.member?.memberOf.team_id };
                 },
-                get expected() { return { status: 200, email, team: 'east' }; },
+                get expected() {
+                  return { status: 200, email, team: 'east' };
+                },
               },
             ],
           };
@@ -292,9 +426,27 @@ it(`shows every write answered by one instance in the other's very next read (${
               probe = { id: current.id, team: 'west' };
             },
             reads: [
-              { what: 'GET /teams/members/{member} team', run: async (r) => (await call(r, 'GET', `/teams/members/${current.id}`)).body.member?.memberOf.team_id, expected: 'west' },
-              { what: 'GraphQL team(west).members', run: teamListGraphql('west'), get expected() { return expectedTeam('west')(); } },
-              { what: 'GET /teams/members?team_id=east', run: teamList('east'), get expected() { return expectedTeam('east')(); } },
+              {
+                what: 'GET /teams/members/{member} team',
+                run: async (r) =>
+                  (await call(r, 'GET', `/teams/members/${current.id}`)).body.member?.memberOf
+                    .team_id,
+                expected: 'west',
+              },
+              {
+                what: 'GraphQL team(west).members',
+                run: teamListGraphql('west'),
+                get expected() {
+                  return expectedTeam('west')();
+                },
+              },
+              {
+                what: 'GET /teams/members?team_id=east',
+                run: teamList('east'),
+                get expected() {
+                  return expectedTeam('east')();
+                },
+              },
             ],
           };
         }
@@ -305,8 +457,18 @@ it(`shows every write answered by one instance in the other's very next read (${
             probe = null;
           },
           reads: [
-            { what: 'GET /teams/members/{deleted member}', run: async (r) => (await call(r, 'GET', `/teams/members/${current.id}`)).status, expected: 404 },
-            { what: 'GET /teams/members?team_id=west', run: teamList('west'), get expected() { return expectedTeam('west')(); } },
+            {
+              what: 'GET /teams/members/{deleted member}',
+              run: async (r) => (await call(r, 'GET', `/teams/members/${current.id}`)).status,
+              expected: 404,
+            },
+            {
+              what: 'GET /teams/members?team_id=west',
+              run: teamList('west'),
+              get expected() {
+                return expectedTeam('west')();
+              },
+            },
           ],
         };
       }
@@ -323,31 +485,60 @@ it(`shows every write answered by one instance in the other's very next read (${
             {
               what: "GraphQL Grace's team and pipelines, and her pipeline's member's team",
               run: async (r) => {
-                const data = await graphql(r, 'query($m: ID!, $p: ID!) { member(id: $m) { team { id } pipelines { id } } pipeline(id: $p) { member { team { id } } } }', {
-                  m: grace,
-                  p: `sales.member.${grace}`,
-                });
-                return { team: data.member.team.id, pipelines: data.member.pipelines.map((p: { id: string }) => p.id), viaPipeline: data.pipeline.member.team.id };
+                const data = await graphql(
+                  r,
+                  'query($m: ID!, $p: ID!) { member(id: $m) { team { id } pipelines { id } } pipeline(id: $p) { member { team { id } } } }',
+                  {
+                    m: grace,
+                    p: `sales.member.${grace}`,
+                  },
+                );
+                return {
+                  team: data.member.team.id,
+                  pipelines: data.member.pipelines.map((p: { id: string }) => p.id),
+                  viaPipeline: data.pipeline.member.team.id,
+                };
               },
               expected: { team: next, pipelines: [`sales.member.${grace}`], viaPipeline: next },
             },
-            { what: 'GET /teams/members?team_id=<her new team>', run: teamList(next), get expected() { return expectedTeam(next)(); } },
+            {
+              what: 'GET /teams/members?team_id=<her new team>',
+              run: teamList(next),
+              get expected() {
+                return expectedTeam(next)();
+              },
+            },
           ],
         };
       }
       case 'import': {
         // Later imports are later snapshots of the same company.
-        const at = new Date(Date.parse(`${SNAPSHOT_DAY}T12:00:00Z`) + (imports + 1) * 60_000).toISOString();
+        const at = new Date(
+          Date.parse(`${SNAPSHOT_DAY}T12:00:00Z`) + (imports + 1) * 60_000,
+        ).toISOString();
         let snapshotId = '';
         return {
           kind,
           write: async (writer) => {
-            snapshotId = (await ok(writer, 'POST', '/crm/imports', toImportBody(MAIN_FIXTURE, at))).snapshot_id;
+            snapshotId = (await ok(writer, 'POST', '/crm/imports', toImportBody(MAIN_FIXTURE, at)))
+              .snapshot_id;
             imports += 1;
           },
           reads: [
-            { what: 'GET /pipelines snapshot_id', run: async (r) => (await call(r, 'GET', '/pipelines')).body.snapshot_id, get expected() { return snapshotId; } },
-            { what: 'GraphQL snapshot { id }', run: async (r) => (await graphql(r, '{ snapshot { id } }')).snapshot.id, get expected() { return snapshotId; } },
+            {
+              what: 'GET /pipelines snapshot_id',
+              run: async (r) => (await call(r, 'GET', '/pipelines')).body.snapshot_id,
+              get expected() {
+                return snapshotId;
+              },
+            },
+            {
+              what: 'GraphQL snapshot { id }',
+              run: async (r) => (await graphql(r, '{ snapshot { id } }')).snapshot.id,
+              get expected() {
+                return snapshotId;
+              },
+            },
           ],
         };
       }
@@ -356,10 +547,18 @@ it(`shows every write answered by one instance in the other's very next read (${
 
   // Both instances' caches warmed with every read first (planning writes nothing).
   for (const instance of [a, b]) {
-    for (const kind of new Set(SCHEDULE)) for (const read of plan(kind, 0).reads) await read.run(instance);
+    for (const kind of new Set(SCHEDULE))
+      for (const read of plan(kind, 0).reads) await read.run(instance);
   }
 
-  const stale: Array<{ pair: number; kind: string; writer: Name; read: string; expected: unknown; got: unknown }> = [];
+  const stale: Array<{
+    pair: number;
+    kind: string;
+    writer: Name;
+    read: string;
+    expected: unknown;
+    got: unknown;
+  }> = [];
   // How many times each read was checked after a write by each instance.
   const checked: Record<string, Record<Name, number>> = {};
   const occurrences: Record<string, number> = {};
@@ -377,14 +576,24 @@ it(`shows every write answered by one instance in the other's very next read (${
     await read.run(reader);
     await pair.write(writer);
     const got = await read.run(reader);
-    if (JSON.stringify(got) !== JSON.stringify(read.expected)) stale.push({ pair: i, kind: pair.kind, writer: writer.name, read: read.what, expected: read.expected, got });
+    if (JSON.stringify(got) !== JSON.stringify(read.expected))
+      stale.push({
+        pair: i,
+        kind: pair.kind,
+        writer: writer.name,
+        read: read.what,
+        expected: read.expected,
+        got,
+      });
     const key = `${pair.kind}: ${read.what}`;
     checked[key] ??= { A: 0, B: 0 };
     checked[key][writer.name] += 1;
   }
   const seconds = (performance.now() - started) / 1000;
   const reads = Object.values(checked).reduce((sum, by) => sum + by.A + by.B, 0);
-  process.stdout.write(`read-after-write: ${PAIRS} pairs in ${seconds.toFixed(1)} s, ${Object.keys(checked).length} kinds of read checked ${reads} times, ${stale.length} stale\n`);
+  process.stdout.write(
+    `read-after-write: ${PAIRS} pairs in ${seconds.toFixed(1)} s, ${Object.keys(checked).length} kinds of read checked ${reads} times, ${stale.length} stale\n`,
+  );
 
   // Every read was checked after writes on both instances.
   const oneWay = Object.entries(checked).filter(([, by]) => by.A === 0 || by.B === 0);

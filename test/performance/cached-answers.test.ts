@@ -20,7 +20,14 @@ const DASHBOARD = `{
 interface Dashboard {
   snapshot: {
     id: string;
-    definitions: Array<{ id: string; pipelines: Array<{ id: string; member: { id: string } | null; metrics: Array<{ definition: { apiCodename: string }; value: number | null; unit: string }> }> }>;
+    definitions: Array<{
+      id: string;
+      pipelines: Array<{
+        id: string;
+        member: { id: string } | null;
+        metrics: Array<{ definition: { apiCodename: string }; value: number | null; unit: string }>;
+      }>;
+    }>;
   };
 }
 
@@ -31,15 +38,22 @@ async function dashboard(token?: string): Promise<Dashboard> {
   return res.body.data;
 }
 
-function metric(data: Dashboard, pipelineId: string, name: string): { value: number | null; unit: string } | undefined {
-  const pipeline = data.snapshot.definitions.flatMap((d) => d.pipelines).find((p) => p.id === pipelineId);
+function metric(
+  data: Dashboard,
+  pipelineId: string,
+  name: string,
+): { value: number | null; unit: string } | undefined {
+  const pipeline = data.snapshot.definitions
+    .flatMap((d) => d.pipelines)
+    .find((p) => p.id === pipelineId);
   if (!pipeline) throw new Error(`no pipeline ${pipelineId} in the answer`);
   return pipeline.metrics.find((m) => m.definition.apiCodename === name);
 }
 
 async function ok(method: string, path: string, body?: unknown): Promise<any> {
   const res = await gw.request(method, path, { body });
-  if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  if (res.status !== 200)
+    throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
@@ -76,23 +90,36 @@ describe('cached answers', () => {
   });
 
   it('change when a target lands', async () => {
-    const member = (await dashboard()).snapshot.definitions.flatMap((d) => d.pipelines).find((p) => p.member !== null && p.id.startsWith('sales.'))!;
+    const member = (await dashboard()).snapshot.definitions
+      .flatMap((d) => d.pipelines)
+      .find((p) => p.member !== null && p.id.startsWith('sales.'))!;
     // no targets yet: the metric cannot be computed and is left out
     expect(metric(await dashboard(), member.id, 'quota_attainment')).toBeUndefined();
-    await ok('POST', `/teams/members/${member.member!.id}/targets`, { year: 2026, targets: [1000, 1000, 1000, 1000] });
+    await ok('POST', `/teams/members/${member.member!.id}/targets`, {
+      year: 2026,
+      targets: [1000, 1000, 1000, 1000],
+    });
     const first = metric(await dashboard(), member.id, 'quota_attainment');
     expect(first).toBeDefined();
-    await ok('POST', `/teams/members/${member.member!.id}/targets`, { year: 2026, targets: [2000, 2000, 2000, 2000] });
+    await ok('POST', `/teams/members/${member.member!.id}/targets`, {
+      year: 2026,
+      targets: [2000, 2000, 2000, 2000],
+    });
     const second = metric(await dashboard(), member.id, 'quota_attainment');
     expect(second).toBeDefined();
     // twice the target: half the attainment (both rounded to 2 decimals)
-    if (first!.value !== null && second!.value !== null) expect(second!.value).toBeCloseTo(first!.value / 2, 1);
+    if (first!.value !== null && second!.value !== null)
+      expect(second!.value).toBeCloseTo(first!.value / 2, 1);
     expect(second).not.toEqual(first);
   });
 
   it('change when a new snapshot lands', async () => {
     const before = (await dashboard()).snapshot.id;
-    const { snapshot_id: created } = await ok('POST', '/crm/imports', toImportBody({ ...MAIN_FIXTURE, deals: MAIN_FIXTURE.deals.slice(1) }, '2026-05-21T12:00:00Z'));
+    const { snapshot_id: created } = await ok(
+      'POST',
+      '/crm/imports',
+      toImportBody({ ...MAIN_FIXTURE, deals: MAIN_FIXTURE.deals.slice(1) }, '2026-05-21T12:00:00Z'),
+    );
     const after = (await dashboard()).snapshot.id;
     expect(after).not.toBe(before);
     expect(after).toBe(created);
@@ -101,7 +128,9 @@ describe('cached answers', () => {
   });
 
   it('keep role changes and deletions effective at once for member tokens', async () => {
-    const member = (await dashboard()).snapshot.definitions.flatMap((d) => d.pipelines).find((p) => p.member !== null)!.member!;
+    const member = (await dashboard()).snapshot.definitions
+      .flatMap((d) => d.pipelines)
+      .find((p) => p.member !== null)!.member!;
     const token = await gw.tokenFor(member.id);
     const viewer = async () => gw.graphql<any>('{ viewer { role } }', undefined, token);
     expect((await viewer()).body.data.viewer.role).toBe('MEMBER');
@@ -116,7 +145,10 @@ describe('cached answers', () => {
 
 describe('kept REST answers', () => {
   /** GET as a given token, answering status and body. */
-  async function get(path: string, token?: string): Promise<{ status: number; body: any; headers: Record<string, string> }> {
+  async function get(
+    path: string,
+    token?: string,
+  ): Promise<{ status: number; body: any; headers: Record<string, string> }> {
     return gw.request('GET', path, { token });
   }
 
@@ -146,7 +178,10 @@ describe('kept REST answers', () => {
     const { members } = await ok('GET', '/teams/members?role=member');
     expect(members.length).toBeGreaterThanOrEqual(2);
     const [owner, other] = members.map((m: { member_id: string }) => ({ id: m.member_id }));
-    await ok('POST', `/teams/members/${owner.id}/targets`, { year: 2026, targets: [10, 10, 10, 10] });
+    await ok('POST', `/teams/members/${owner.id}/targets`, {
+      year: 2026,
+      targets: [10, 10, 10, 10],
+    });
     const path = `/teams/members/${owner.id}/targets?year=2026`;
     expect((await get(path)).status).toBe(200); // the admin's answer, now kept
     expect((await get(path)).status).toBe(200);
@@ -159,7 +194,13 @@ describe('kept REST answers', () => {
   it('answer 401 once the caller is deleted, though its answers were kept', async () => {
     const { members } = await ok('GET', '/teams/members?role=member');
     const teamId = members[0].memberOf.team_id;
-    const created = await ok('POST', '/teams/members', { firstname: 'Kept', lastname: 'Answer', email: `kept-${Date.now()}@example.com`, role: 'member', memberOf: { team_id: teamId } });
+    const created = await ok('POST', '/teams/members', {
+      firstname: 'Kept',
+      lastname: 'Answer',
+      email: `kept-${Date.now()}@example.com`,
+      role: 'member',
+      memberOf: { team_id: teamId },
+    });
     const id = created.member?.member_id ?? created.member_id;
     expect(typeof id).toBe('string');
     const token = await gw.tokenFor(id);
@@ -172,7 +213,9 @@ describe('kept REST answers', () => {
 
 describe('compiled execution', () => {
   it('answers errors exactly as graphql-js does (NOT_FOUND for an unknown member)', async () => {
-    const res = await gw.graphql<any>('query M($id: ID!) { member(id: $id) { id } }', { id: 'nobody' });
+    const res = await gw.graphql<any>('query M($id: ID!) { member(id: $id) { id } }', {
+      id: 'nobody',
+    });
     expect(res.body.errors).toHaveLength(1);
     expect(res.body.errors[0].extensions.code).toBe('NOT_FOUND');
     expect(res.body.errors[0].path).toEqual(['member']);
@@ -187,13 +230,29 @@ describe('compiled execution', () => {
     const schema = await buildGatewaySchema();
     const document = parse(DASHBOARD);
     const context = () => {
-      const access = new DataAccess({ connection: gw.connection, embedded: gw.server, cacheMaxAgeMs: TEST_CACHE_MAX_AGE_MS });
+      const access = new DataAccess({
+        connection: gw.connection,
+        embedded: gw.server,
+        cacheMaxAgeMs: TEST_CACHE_MAX_AGE_MS,
+      });
       const data = access.requestNow()!;
-      return { requestId: 'test', principal: { subject: 'admin-token', role: 'admin', memberId: null, teamId: null }, access, data, loaders: createLoaders(access, data) };
+      return {
+        requestId: 'test',
+        principal: { subject: 'admin-token', role: 'admin', memberId: null, teamId: null },
+        access,
+        data,
+        loaders: createLoaders(access, data),
+      };
     };
     const reference = await execute({ schema, document, contextValue: context() });
     const jit = new JitExecutor(schema);
-    const compiled = await jit.execute({ document, operationName: null, operation: 'query', variables: undefined, contextValue: context() });
+    const compiled = await jit.execute({
+      document,
+      operationName: null,
+      operation: 'query',
+      variables: undefined,
+      contextValue: context(),
+    });
     expect(reference.errors).toBeUndefined();
     expect(JSON.parse(JSON.stringify(compiled))).toEqual(JSON.parse(JSON.stringify(reference)));
   });

@@ -11,13 +11,30 @@ let snapshotCache = new SnapshotCache();
 const ids: string[] = [];
 /** A request's data under one view: no snapshot is removed while these tests run. */
 const data = requestData({ versions: countersOf(undefined) });
-const facts = (snapshotId: string, pipelines: string[]) => snapshotCache.facts(data, pipelines.map((p) => [snapshotId, p] as const));
-const MEMBER_PIPELINES = ['sales', 'sales.member.member-1', 'sales.member.member-2', 'sales.member.member-3'];
+const facts = (snapshotId: string, pipelines: string[]) =>
+  snapshotCache.facts(
+    data,
+    pipelines.map((p) => [snapshotId, p] as const),
+  );
+const MEMBER_PIPELINES = [
+  'sales',
+  'sales.member.member-1',
+  'sales.member.member-2',
+  'sales.member.member-3',
+];
 
 beforeAll(async () => {
   db = await startDatabase();
   for (let i = 0; i < 3; i += 1) {
-    ids.push((await seedSnapshot({ count: 40, members: 3, snapshotAt: new Date(Date.UTC(2026, 2, 1 + i)) })).snapshotId);
+    ids.push(
+      (
+        await seedSnapshot({
+          count: 40,
+          members: 3,
+          snapshotAt: new Date(Date.UTC(2026, 2, 1 + i)),
+        })
+      ).snapshotId,
+    );
   }
 });
 afterAll(async () => db.stop());
@@ -38,7 +55,11 @@ describe('the committed-snapshot cache', () => {
     snapshotCache = new SnapshotCache();
     await snapshotCache.snapshots(data, [ids[0]]);
     db.resetCommands();
-    const together = await Promise.all([facts(ids[0], ['sales', 'sales.member.nobody']), facts(ids[0], ['sales.member.nobody', 'sales']), facts(ids[0], ['sales'])]);
+    const together = await Promise.all([
+      facts(ids[0], ['sales', 'sales.member.nobody']),
+      facts(ids[0], ['sales.member.nobody', 'sales']),
+      facts(ids[0], ['sales']),
+    ]);
     expect(together[0][0]).toBe(together[1][1]);
     expect(together[2][0]).toBe(together[0][0]);
     expect(together[0][1]).toBeNull();
@@ -50,10 +71,18 @@ describe('the committed-snapshot cache', () => {
   it('never caches a pending snapshot, and answers null for a pipeline the snapshot lacks', async () => {
     snapshotCache = new SnapshotCache();
     await SnapshotModel.updateOne({ _id: ids[2] }, { $set: { status: 'pending' } });
-    expect(await snapshotCache.snapshots(data, [ids[2], ids[1]])).toEqual([null, expect.objectContaining({ id: ids[1] })]);
-    await expect(snapshotCache.definitions(data, ids[2])).rejects.toThrow(`snapshot ${ids[2]} is not committed`);
+    expect(await snapshotCache.snapshots(data, [ids[2], ids[1]])).toEqual([
+      null,
+      expect.objectContaining({ id: ids[1] }),
+    ]);
+    await expect(snapshotCache.definitions(data, ids[2])).rejects.toThrow(
+      `snapshot ${ids[2]} is not committed`,
+    );
     await SnapshotModel.updateOne({ _id: ids[2] }, { $set: { status: 'committed' } });
-    expect(await facts(ids[1], ['sales.member.nobody', 'sales'])).toEqual([null, expect.objectContaining({ pipelineId: 'sales' })]);
+    expect(await facts(ids[1], ['sales.member.nobody', 'sales'])).toEqual([
+      null,
+      expect.objectContaining({ pipelineId: 'sales' }),
+    ]);
   });
 
   it('keeps at most the configured number of snapshots, dropping the least recently used', async () => {
@@ -79,7 +108,11 @@ describe('the committed-snapshot cache', () => {
     expect(snapshotCache.size()).toEqual({ snapshots: 1, facts: 1 });
     // a batch larger than the cache still answers every key
     snapshotCache = new SnapshotCache({ snapshots: 1, facts: 1 });
-    const mixed = await snapshotCache.facts(data, [[ids[0], 'sales'], [ids[1], 'sales'], [ids[2], 'sales']]);
+    const mixed = await snapshotCache.facts(data, [
+      [ids[0], 'sales'],
+      [ids[1], 'sales'],
+      [ids[2], 'sales'],
+    ]);
     expect(mixed.map((f) => f?.snapshotId)).toEqual(ids);
   });
 
@@ -88,7 +121,10 @@ describe('the committed-snapshot cache', () => {
     const [packed] = await facts(ids[1], ['sales']);
     expect(packed!.days.length).toBeGreaterThan(0);
     const id = `${ids[1]}:sales`;
-    await PipelineFactsModel.collection.updateOne({ _id: id as never }, { $set: { days: packed!.days }, $unset: { packedDays: '' } });
+    await PipelineFactsModel.collection.updateOne(
+      { _id: id as never },
+      { $set: { days: packed!.days }, $unset: { packedDays: '' } },
+    );
     try {
       snapshotCache = new SnapshotCache();
       expect(await facts(ids[1], ['sales'])).toEqual([packed]);

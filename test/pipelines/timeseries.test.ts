@@ -7,11 +7,20 @@ import { expectedMetrics, Window } from './support/expected';
 import { ImportedScenario, importScenario, setTargets } from './support/scenario';
 
 // Later in Q2 two deals are gone: the last snapshot of a period is the one that counts.
-const LATER: CrmFixture = { ...MAIN_FIXTURE, deals: MAIN_DEALS.filter((d) => d.id !== '1001' && d.id !== '3001') };
+const LATER: CrmFixture = {
+  ...MAIN_FIXTURE,
+  deals: MAIN_DEALS.filter((d) => d.id !== '1001' && d.id !== '3001'),
+};
 
 // Around the turn of the year, for the week rule: w51 = 17–23 Dec, w52 = 24–31 Dec 2026.
 const deal = (id: string, stage: string, amount: string, closedate: string) => ({
-  id, pipeline: 'sales', stage, amount, owner: '101', createdate: '2026-12-01T00:00:00Z', closedate,
+  id,
+  pipeline: 'sales',
+  stage,
+  amount,
+  owner: '101',
+  createdate: '2026-12-01T00:00:00Z',
+  closedate,
 });
 const DECEMBER: CrmFixture = {
   definitions: [SALES],
@@ -47,7 +56,9 @@ const series = (pipelineId: string, metricName: string, duration: number, now: s
 
 describe('metric time series', () => {
   it('refuses to build a series while the period is not set', async () => {
-    await expect(series('sales', 'open_opportunities', 4, '2026-08-15T00:00:00Z')).rejects.toMatchObject({
+    await expect(
+      series('sales', 'open_opportunities', 4, '2026-08-15T00:00:00Z'),
+    ).rejects.toMatchObject({
       status: 409,
       message: 'Cannot build a time series: the period is not set (POST /settings/periods)',
     });
@@ -60,19 +71,38 @@ describe('metric time series', () => {
     const all = { definitionId: 'sales', owners: null };
     expect(answer.points).toEqual([
       { period: 'Q4', year: 2025, start: '2025-10-01', end: '2025-12-31', value: null },
-      { period: 'Q1', year: 2026, start: '2026-01-01', end: '2026-03-31', value: expectedMetrics(MAIN_FIXTURE, all, Q1).open_opportunities },
+      {
+        period: 'Q1',
+        year: 2026,
+        start: '2026-01-01',
+        end: '2026-03-31',
+        value: expectedMetrics(MAIN_FIXTURE, all, Q1).open_opportunities,
+      },
       // the 20 June snapshot (LATER), not the 20 May one
-      { period: 'Q2', year: 2026, start: '2026-04-01', end: '2026-06-30', value: expectedMetrics(LATER, all, Q2).open_opportunities },
+      {
+        period: 'Q2',
+        year: 2026,
+        start: '2026-04-01',
+        end: '2026-06-30',
+        value: expectedMetrics(LATER, all, Q2).open_opportunities,
+      },
       { period: 'Q3', year: 2026, start: '2026-07-01', end: '2026-09-30', value: null },
     ]);
-    expect(answer.points[2].value).toBe(expectedMetrics(MAIN_FIXTURE, all, Q2).open_opportunities - 2);
+    expect(answer.points[2].value).toBe(
+      expectedMetrics(MAIN_FIXTURE, all, Q2).open_opportunities - 2,
+    );
 
     // each point is evaluated for its own period, with that period's targets
     await setCurrency(ADMIN, 'EUR');
     const ada = { definitionId: 'sales', owners: ['101'] };
     const targets = [10000, 20000, 30000, 40000];
     await setTargets(main, 2026, { '101': targets });
-    const quota = await series(`sales.member.${main.memberOf.get('101')}`, 'quota_attainment', 4, '2026-08-15T00:00:00Z');
+    const quota = await series(
+      `sales.member.${main.memberOf.get('101')}`,
+      'quota_attainment',
+      4,
+      '2026-08-15T00:00:00Z',
+    );
     expect(quota.points.map((p) => p.value)).toEqual([
       null,
       expectedMetrics(MAIN_FIXTURE, ada, Q1, targets[0]).quota_attainment,
@@ -81,7 +111,10 @@ describe('metric time series', () => {
     ]);
     expect(quota.points[1].value).toBe(90); // 9000 won on 31 March / 10000
     const winRate = await series('sales', 'win_rate', 2, '2026-06-01T00:00:00Z');
-    expect(winRate.points.map((p) => p.value)).toEqual([expectedMetrics(MAIN_FIXTURE, all, Q1).win_rate, expectedMetrics(LATER, all, Q2).win_rate]);
+    expect(winRate.points.map((p) => p.value)).toEqual([
+      expectedMetrics(MAIN_FIXTURE, all, Q1).win_rate,
+      expectedMetrics(LATER, all, Q2).win_rate,
+    ]);
   });
 
   it('follows the period when it changes to months', async () => {
@@ -91,8 +124,20 @@ describe('metric time series', () => {
     const all = { definitionId: 'sales', owners: null };
     expect(answer.points).toEqual([
       { period: 'm4', year: 2026, start: '2026-04-01', end: '2026-04-30', value: null },
-      { period: 'm5', year: 2026, start: '2026-05-01', end: '2026-05-31', value: expectedMetrics(MAIN_FIXTURE, all, Q2).pipeline_value },
-      { period: 'm6', year: 2026, start: '2026-06-01', end: '2026-06-30', value: expectedMetrics(LATER, all, Q2).pipeline_value },
+      {
+        period: 'm5',
+        year: 2026,
+        start: '2026-05-01',
+        end: '2026-05-31',
+        value: expectedMetrics(MAIN_FIXTURE, all, Q2).pipeline_value,
+      },
+      {
+        period: 'm6',
+        year: 2026,
+        start: '2026-06-01',
+        end: '2026-06-30',
+        value: expectedMetrics(LATER, all, Q2).pipeline_value,
+      },
     ]);
   });
 
@@ -101,8 +146,20 @@ describe('metric time series', () => {
     const answer = await series('sales', 'win_rate', 3, '2027-01-03T00:00:00Z');
     const ada = { definitionId: 'sales', owners: null };
     expect(answer.points).toEqual([
-      { period: 'w51', year: 2026, start: '2026-12-17', end: '2026-12-23', value: expectedMetrics(DECEMBER, ada, { start: '2026-12-17', end: '2026-12-23' }).win_rate },
-      { period: 'w52', year: 2026, start: '2026-12-24', end: '2026-12-31', value: expectedMetrics(DECEMBER, ada, { start: '2026-12-24', end: '2026-12-31' }).win_rate },
+      {
+        period: 'w51',
+        year: 2026,
+        start: '2026-12-17',
+        end: '2026-12-23',
+        value: expectedMetrics(DECEMBER, ada, { start: '2026-12-17', end: '2026-12-23' }).win_rate,
+      },
+      {
+        period: 'w52',
+        year: 2026,
+        start: '2026-12-24',
+        end: '2026-12-31',
+        value: expectedMetrics(DECEMBER, ada, { start: '2026-12-24', end: '2026-12-31' }).win_rate,
+      },
       { period: 'w1', year: 2027, start: '2027-01-01', end: '2027-01-07', value: null },
     ]);
     // x3 and x6 won, x5 lost in w51; x1 won and x2 lost in w52 (its 31 December 20:00 close included)
@@ -110,13 +167,21 @@ describe('metric time series', () => {
   });
 
   it('rejects a bad duration or metric, and an unknown pipeline', async () => {
-    await expect(series('sales', 'win_rate', 0, '2026-06-01T00:00:00Z')).rejects.toMatchObject({ status: 400, message: 'Invalid duration: must be an integer from 1 to 104, got 0' });
-    await expect(series('sales', 'win_rate', 105, '2026-06-01T00:00:00Z')).rejects.toMatchObject({ status: 400 });
+    await expect(series('sales', 'win_rate', 0, '2026-06-01T00:00:00Z')).rejects.toMatchObject({
+      status: 400,
+      message: 'Invalid duration: must be an integer from 1 to 104, got 0',
+    });
+    await expect(series('sales', 'win_rate', 105, '2026-06-01T00:00:00Z')).rejects.toMatchObject({
+      status: 400,
+    });
     await expect(series('sales', 'revenue', 4, '2026-06-01T00:00:00Z')).rejects.toMatchObject({
       status: 400,
       message: expect.stringContaining('Unknown metric "revenue"; allowed: pipeline_value,'),
     });
-    await expect(series('nope', 'win_rate', 4, '2026-06-01T00:00:00Z')).rejects.toMatchObject({ status: 404, message: 'Pipeline nope not found' });
+    await expect(series('nope', 'win_rate', 4, '2026-06-01T00:00:00Z')).rejects.toMatchObject({
+      status: 404,
+      message: 'Pipeline nope not found',
+    });
     const long = await series('sales', 'open_opportunities', 104, '2027-01-03T00:00:00Z');
     expect(long.points).toHaveLength(104);
     expect(long.points[0]).toMatchObject({ period: 'w2', year: 2025 });

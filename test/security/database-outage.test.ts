@@ -12,14 +12,27 @@ import { EmbeddedMongoServer } from '../../src/store/server';
 
 const ADMIN_TOKEN = 'outage-test-admin-token-0123456789';
 
-function get(url: string, token: string | null = ADMIN_TOKEN): Promise<{ status: number; body: any; ms: number }> {
+function get(
+  url: string,
+  token: string | null = ADMIN_TOKEN,
+): Promise<{ status: number; body: any; ms: number }> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { headers: token ? { authorization: `Bearer ${token}` } : {}, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString() || 'null'), ms: Date.now() - started }));
-    });
+    const req = http.request(
+      url,
+      { headers: token ? { authorization: `Bearer ${token}` } : {}, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(chunks).toString() || 'null'),
+            ms: Date.now() - started,
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -38,9 +51,17 @@ describe('the database going away and coming back', () => {
     // As against an external MongoDB: the gateway does not own the database server.
     database = await connectDatabase({ uri: store.uri, dbName: 'outage' });
     await ensureIndexes();
-    const config = { ...loadConfig({ LOG_LEVEL: 'error', ADMIN_TOKEN, REQUEST_TIMEOUT_MS: '10000' }), port: 0 };
+    const config = {
+      ...loadConfig({ LOG_LEVEL: 'error', ADMIN_TOKEN, REQUEST_TIMEOUT_MS: '10000' }),
+      port: 0,
+    };
     // Unexpected errors are logged at `error`: kept, so a failure below names the error behind it.
-    app = await buildApp({ connection: database.connection, embedded: database.embedded, config, logStream: { write: (line: string) => errorLines.push(line) } });
+    app = await buildApp({
+      connection: database.connection,
+      embedded: database.embedded,
+      config,
+      logStream: { write: (line: string) => errorLines.push(line) },
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   });
@@ -55,10 +76,21 @@ describe('the database going away and coming back', () => {
     const port = store.port;
     const created = await new Promise<number>((resolve, reject) => {
       const body = JSON.stringify({ team_id: 'kept', name: 'Kept' });
-      const req = http.request(`${url}/teams`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = http.request(
+        `${url}/teams`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${ADMIN_TOKEN}`,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -70,7 +102,9 @@ describe('the database going away and coming back', () => {
     const statuses: number[] = [];
     const load = (async () => {
       while (running) {
-        const results = await Promise.all(Array.from({ length: 4 }, () => get(`${url}/teams/kept`)));
+        const results = await Promise.all(
+          Array.from({ length: 4 }, () => get(`${url}/teams/kept`)),
+        );
         statuses.push(...results.map((r) => r.status));
       }
     })();
@@ -79,16 +113,36 @@ describe('the database going away and coming back', () => {
 
     const down = await get(`${url}/teams/kept`);
     expect(down.status).toBe(503);
-    expect(down.body).toMatchObject({ success: false, statusCode: 503, message: 'The database is unreachable; try again shortly' });
+    expect(down.body).toMatchObject({
+      success: false,
+      statusCode: 503,
+      message: 'The database is unreachable; try again shortly',
+    });
     expect(down.ms).toBeLessThan(9000); // well inside the 10 s request budget: no pile-up
     expect((await get(`${url}/readyz`, null)).status).toBe(503);
     const gqlDown = await new Promise<{ status: number; body: any }>((resolve, reject) => {
       const body = JSON.stringify({ query: '{ team(id: "kept") { name } }' });
-      const req = http.request(`${url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }));
-      });
+      const req = http.request(
+        `${url}/graphql`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${ADMIN_TOKEN}`,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              body: JSON.parse(Buffer.concat(chunks).toString()),
+            }),
+          );
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -109,6 +163,9 @@ describe('the database going away and coming back', () => {
     await load;
     // Under the outage every answer was a success or a 503, never a 500 or a hang.
     expect(statuses.length).toBeGreaterThan(0);
-    expect({ unexpected: statuses.filter((s) => s !== 200 && s !== 503), errorLines }).toEqual({ unexpected: [], errorLines: [] });
+    expect({ unexpected: statuses.filter((s) => s !== 200 && s !== 503), errorLines }).toEqual({
+      unexpected: [],
+      errorLines: [],
+    });
   });
 });

@@ -5,7 +5,8 @@ import { startGateway, type TestGateway } from '../helpers/gateway';
 import { countCommands } from './write-counter';
 
 /** `{ teams { members { edges { node { team { … } } } } } }` opens 5 levels; `inner` adds the rest. */
-const nested = (inner: string): string => `{ teams { members { edges { node { team { ${inner} } } } } } }`;
+const nested = (inner: string): string =>
+  `{ teams { members { edges { node { team { ${inner} } } } } } }`;
 
 describe('GraphQL abuse limits (refused before any resolver or database work)', () => {
   let gw: TestGateway;
@@ -18,7 +19,11 @@ describe('GraphQL abuse limits (refused before any resolver or database work)', 
     await gw.stop();
   });
 
-  async function refused(query: string, variables?: Record<string, unknown>, token?: string | null) {
+  async function refused(
+    query: string,
+    variables?: Record<string, unknown>,
+    token?: string | null,
+  ) {
     const { result, all } = await countCommands(gw, () => gw.graphql(query, variables, token));
     expect(all).toBe(0); // admin token: no database round trip at all before the refusal
     expect(result.status).toBe(400);
@@ -31,7 +36,10 @@ describe('GraphQL abuse limits (refused before any resolver or database work)', 
     expect(ok.status).toBe(200);
     expect(ok.body.errors).toBeUndefined();
     const error = await refused(nested('pipelines { id }'));
-    expect(error).toMatchObject({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' }, message: expect.stringContaining('depth') });
+    expect(error).toMatchObject({
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+      message: expect.stringContaining('depth'),
+    });
   });
 
   it('counts depth through a fragment named __schema and through reused fragments', async () => {
@@ -44,20 +52,26 @@ describe('GraphQL abuse limits (refused before any resolver or database work)', 
   });
 
   it('refuses a fragment cycle', async () => {
-    const error = await refused('{ teams { ...A } } fragment A on Team { members { edges { node { team { ...A } } } } }');
+    const error = await refused(
+      '{ teams { ...A } } fragment A on Team { members { edges { node { team { ...A } } } } }',
+    );
     expect(error.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 
   it('accepts 15 aliases and refuses 16', async () => {
-    const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: viewer { role }`).join(' ')} }`;
+    const aliases = (n: number) =>
+      `{ ${Array.from({ length: n }, (_, i) => `a${i}: viewer { role }`).join(' ')} }`;
     expect((await gw.graphql(aliases(15))).status).toBe(200);
     expect((await refused(aliases(16))).message).toMatch(/Too many aliases: 16/);
   });
 
   it('refuses 51 directives', async () => {
-    const fields = (n: number) => Array.from({ length: n }, () => 'role @include(if: true)').join(' ');
+    const fields = (n: number) =>
+      Array.from({ length: n }, () => 'role @include(if: true)').join(' ');
     expect((await gw.graphql(`{ viewer { ${fields(50)} } }`)).status).toBe(200);
-    expect((await refused(`{ viewer { ${fields(51)} } }`)).message).toMatch(/Too many directives: 51/);
+    expect((await refused(`{ viewer { ${fields(51)} } }`)).message).toMatch(
+      /Too many directives: 51/,
+    );
   });
 
   it('refuses a document of more than 1000 tokens at parse time', async () => {
@@ -82,7 +96,8 @@ describe('GraphQL abuse limits (refused before any resolver or database work)', 
 
   it("counts a variable's default when the request does not send the variable", async () => {
     // teams (10) × pipelines (10) × pages of 100: 1 + 10 × (1 + 10 × (1 + 100 × 4)) = 40 111.
-    const query = 'query($n: Int! = 100) { teams { pipelines { opportunities(first: $n) { edges { node { id amount } } } } } }';
+    const query =
+      'query($n: Int! = 100) { teams { pipelines { opportunities(first: $n) { edges { node { id amount } } } } } }';
     expect((await refused(query)).message).toMatch(/^Query cost 40111 exceeds the limit of 20000/);
     expect((await refused(query, { n: 100 })).message).toMatch(/^Query cost 40111 /);
     expect((await gw.graphql(query, { n: 1 })).status).toBe(200);
@@ -91,39 +106,69 @@ describe('GraphQL abuse limits (refused before any resolver or database work)', 
   it("counts the schema's default page size when `first` is absent", async () => {
     // `first: Int! = 20` in the schema: 1 + 10 × (1 + 10 × (1 + 20 × 11)) = 22 111.
     const node = 'id name amount outcome createdAt closedAt __typename i: id n: name';
-    expect((await refused(`{ teams { pipelines { opportunities { edges { node { ${node} } } } } } }`)).message).toMatch(/^Query cost 22111 /);
-    expect((await gw.graphql(`{ teams { pipelines { opportunities(first: 1) { edges { node { ${node} } } } } } }`)).status).toBe(200);
+    expect(
+      (await refused(`{ teams { pipelines { opportunities { edges { node { ${node} } } } } } }`))
+        .message,
+    ).toMatch(/^Query cost 22111 /);
+    expect(
+      (
+        await gw.graphql(
+          `{ teams { pipelines { opportunities(first: 1) { edges { node { ${node} } } } } } }`,
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it('refuses a flood of long time series (finding 5) with its cost, before any work', async () => {
     // definitions (10) × pipelines (10) × 14 × (1 + 104 evaluations × 3 + points (1 + 104)): 585 212.
-    const series = Array.from({ length: 14 }, (_, i) => `a${i + 1}: timeseries(metric: "win_rate", duration: 104) { points { value } }`).join(' ');
+    const series = Array.from(
+      { length: 14 },
+      (_, i) => `a${i + 1}: timeseries(metric: "win_rate", duration: 104) { points { value } }`,
+    ).join(' ');
     const error = await refused(`query { snapshot { definitions { pipelines { ${series} } } } }`);
     expect(error).toEqual({
-      message: 'Query cost 585212 exceeds the limit of 20000 (lower page sizes, time-series durations or metric counts, or select fewer nested lists)',
+      message:
+        'Query cost 585212 exceeds the limit of 20000 (lower page sizes, time-series durations or metric counts, or select fewer nested lists)',
       extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
     });
     // A member is refused alike; the duration of a variable's default counts too.
-    const member = await gw.graphql(`query { snapshot { definitions { pipelines { ${series} } } } }`, undefined, memberToken);
+    const member = await gw.graphql(
+      `query { snapshot { definitions { pipelines { ${series} } } } }`,
+      undefined,
+      memberToken,
+    );
     expect(member.status).toBe(400);
     expect(member.body.errors[0].message).toMatch(/^Query cost 585212 /);
-    const defaulted = 'query($d: Int! = 104) { snapshot { definitions { pipelines { timeseries(metric: "win_rate", duration: $d) { points { value } } } } } }';
+    const defaulted =
+      'query($d: Int! = 104) { snapshot { definitions { pipelines { timeseries(metric: "win_rate", duration: $d) { points { value } } } } } }';
     expect((await refused(defaulted)).message).toMatch(/^Query cost 41812 /);
     expect((await gw.graphql(defaulted, { d: 8 })).status).not.toBe(400);
   });
 
   it('counts metrics by the number evaluated: all eight without names', async () => {
     const all = Array.from({ length: 15 }, (_, i) => `m${i}: metrics { value }`).join(' ');
-    expect((await refused(`{ snapshot { definitions { pipelines { ${all} } } } }`)).message).toMatch(/^Query cost 49512 /);
-    const one = Array.from({ length: 15 }, (_, i) => `m${i}: metrics(names: ["win_rate"]) { value }`).join(' ');
-    expect((await gw.graphql(`{ snapshot { definitions { pipelines { ${one} } } } }`)).status).not.toBe(400);
+    expect(
+      (await refused(`{ snapshot { definitions { pipelines { ${all} } } } }`)).message,
+    ).toMatch(/^Query cost 49512 /);
+    const one = Array.from(
+      { length: 15 },
+      (_, i) => `m${i}: metrics(names: ["win_rate"]) { value }`,
+    ).join(' ');
+    expect(
+      (await gw.graphql(`{ snapshot { definitions { pipelines { ${one} } } } }`)).status,
+    ).not.toBe(400);
   });
 
   it('keeps the explorer default query under the cost limit', async () => {
     const fs = await import('node:fs/promises');
-    const query = await fs.readFile(`${__dirname}/../../src/graphql/operations/explorer-overview.graphql`, 'utf8');
+    const query = await fs.readFile(
+      `${__dirname}/../../src/graphql/operations/explorer-overview.graphql`,
+      'utf8',
+    );
     const res = await gw.graphql(query);
-    expect(res.body.errors?.map((e: { message: string }) => e.message).join() ?? '').not.toMatch(/cost|depth|alias/);
+    expect(res.body.errors?.map((e: { message: string }) => e.message).join() ?? '').not.toMatch(
+      /cost|depth|alias/,
+    );
   });
 
   it('caps page sizes at 100 through argument validation', async () => {
@@ -139,24 +184,43 @@ describe('GraphQL abuse limits (refused before any resolver or database work)', 
   });
 
   it('allows introspection to the admin token (GraphiQL) and refuses it to a member', async () => {
-    expect((await gw.graphql('{ __schema { queryType { name } } }')).body.data).toEqual({ __schema: { queryType: { name: 'Query' } } });
+    expect((await gw.graphql('{ __schema { queryType { name } } }')).body.data).toEqual({
+      __schema: { queryType: { name: 'Query' } },
+    });
     // GraphiQL's full schema query nests deeper than 6: the introspection fields are exempt from depth and cost.
-    const full = await gw.graphql(getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true }));
+    const full = await gw.graphql(
+      getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true }),
+    );
     expect(full.status).toBe(200);
     expect(full.body.data.__schema.types.length).toBeGreaterThan(20);
     const member = await gw.graphql('{ __type(name: "Query") { name } }', undefined, memberToken);
     expect(member.status).toBe(400);
-    expect(member.body.errors[0]).toMatchObject({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' }, message: expect.stringContaining('introspection') });
+    expect(member.body.errors[0]).toMatchObject({
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+      message: expect.stringContaining('introspection'),
+    });
     // __typename is not introspection.
-    expect((await gw.graphql('{ __typename }', undefined, memberToken)).body.data).toEqual({ __typename: 'Query' });
+    expect((await gw.graphql('{ __typename }', undefined, memberToken)).body.data).toEqual({
+      __typename: 'Query',
+    });
   });
 
   it('refuses batched requests, empty and non-string queries', async () => {
-    for (const body of [[{ query: '{ viewer { role } }' }, { query: '{ viewer { role } }' }], { query: '' }, { query: 42 }, { query: { a: 1 } }, {}]) {
-      const { result, writes } = await countCommands(gw, () => gw.request('POST', '/graphql', { body }));
+    for (const body of [
+      [{ query: '{ viewer { role } }' }, { query: '{ viewer { role } }' }],
+      { query: '' },
+      { query: 42 },
+      { query: { a: 1 } },
+      {},
+    ]) {
+      const { result, writes } = await countCommands(gw, () =>
+        gw.request('POST', '/graphql', { body }),
+      );
       expect(writes).toBe(0);
       expect(result.status).toBe(400);
-      expect(result.body.errors?.[0]?.extensions?.code ?? result.body.code).toMatch(/BAD_REQUEST|BAD_USER_INPUT|GRAPHQL/);
+      expect(result.body.errors?.[0]?.extensions?.code ?? result.body.code).toMatch(
+        /BAD_REQUEST|BAD_USER_INPUT|GRAPHQL/,
+      );
     }
   });
 
@@ -164,27 +228,38 @@ describe('GraphQL abuse limits (refused before any resolver or database work)', 
     const cases: Array<[string, Record<string, unknown> | undefined]> = [
       ['mutation { setCurrency(currency: "EUR") { currency }', undefined],
       ['mutation ($c: String!) { setCurrency(currency: $c) { currency } }', { c: 42 }],
-      ['mutation ($t: [Float!]!) { setMemberTargets(input: { memberId: "m", year: 2026, targets: $t }) { year } }', { t: ['lots'] }],
+      [
+        'mutation ($t: [Float!]!) { setMemberTargets(input: { memberId: "m", year: 2026, targets: $t }) { year } }',
+        { t: ['lots'] },
+      ],
       ['mutation ($p: Period!) { setPeriod(period: $p) { period } }', { p: 'FORTNIGHTLY' }],
     ];
     for (const [query, variables] of cases) {
       const { result, all } = await countCommands(gw, () => gw.graphql(query, variables));
       expect(all).toBe(0);
       expect(result.status).toBe(400);
-      expect(result.body.errors[0].extensions.code).toMatch(/^(GRAPHQL_PARSE_FAILED|BAD_USER_INPUT)$/);
+      expect(result.body.errors[0].extensions.code).toMatch(
+        /^(GRAPHQL_PARSE_FAILED|BAD_USER_INPUT)$/,
+      );
     }
   });
 
   it('refuses a GET carrying a mutation with 405 and writes nothing', async () => {
     const { result, writes } = await countCommands(gw, () =>
-      gw.request('GET', '/graphql', { query: { query: 'mutation { createTeam(input: { id: "x1", name: "X" }) { id } }' }, headers: { 'apollo-require-preflight': 'true' } }),
+      gw.request('GET', '/graphql', {
+        query: { query: 'mutation { createTeam(input: { id: "x1", name: "X" }) { id } }' },
+        headers: { 'apollo-require-preflight': 'true' },
+      }),
     );
     expect(result.status).toBe(405);
     expect(writes).toBe(0);
   });
 
   it('refuses a simple GET without a preflight header (CSRF prevention)', async () => {
-    const res = await gw.request('GET', '/graphql', { query: { query: '{ viewer { role } }' }, headers: { accept: 'application/json' } });
+    const res = await gw.request('GET', '/graphql', {
+      query: { query: '{ viewer { role } }' },
+      headers: { accept: 'application/json' },
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -202,7 +277,10 @@ describe('INTROSPECTION setting', () => {
     const all = await startGateway({ env: { INTROSPECTION: 'all' } });
     try {
       const token = await all.tokenFor(await insertMember(Role.MEMBER));
-      expect((await all.graphql('{ __schema { queryType { name } } }', undefined, token)).body.data.__schema.queryType.name).toBe('Query');
+      expect(
+        (await all.graphql('{ __schema { queryType { name } } }', undefined, token)).body.data
+          .__schema.queryType.name,
+      ).toBe('Query');
     } finally {
       await all.stop();
     }

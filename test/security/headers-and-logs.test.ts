@@ -13,7 +13,10 @@ const SLOW: RouteDefinition = {
   tag: 'Operations',
   authenticated: true,
   response: {},
-  handler: () => new Promise((resolve) => setTimeout(() => resolve({ message: 'late', success: true, statusCode: 200 }), 1500)),
+  handler: () =>
+    new Promise((resolve) =>
+      setTimeout(() => resolve({ message: 'late', success: true, statusCode: 200 }), 1500),
+    ),
 };
 
 // The same, for a request whose body was read before the handler ran (Node has destroyed the
@@ -35,7 +38,11 @@ describe('security headers, request logs and the time budget', () => {
   });
 
   it('puts the security headers on JSON answers, errors and the explorer page (keeping its CSP)', async () => {
-    for (const res of [await gw.request('GET', '/teams'), await gw.request('GET', '/teams', { token: null }), await gw.graphql('{ viewer { role } }').then(() => gw.request('GET', '/nope'))]) {
+    for (const res of [
+      await gw.request('GET', '/teams'),
+      await gw.request('GET', '/teams', { token: null }),
+      await gw.graphql('{ viewer { role } }').then(() => gw.request('GET', '/nope')),
+    ]) {
       expect(res.headers).toMatchObject({
         'x-content-type-options': 'nosniff',
         'referrer-policy': 'no-referrer',
@@ -45,7 +52,10 @@ describe('security headers, request logs and the time budget', () => {
       });
       expect(res.headers['x-powered-by']).toBeUndefined();
     }
-    const page = await gw.request('GET', '/graphiql', { token: null, headers: { accept: 'text/html' } });
+    const page = await gw.request('GET', '/graphiql', {
+      token: null,
+      headers: { accept: 'text/html' },
+    });
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     expect(page.headers['x-content-type-options']).toBe('nosniff');
@@ -55,7 +65,11 @@ describe('security headers, request logs and the time budget', () => {
     for (const path of ['/pipelines/%E0%A4%A', '/teams/%zz', '/%']) {
       const res = await gw.request('GET', path);
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ success: false, statusCode: 400, message: `Bad request: '${path}' is not a valid url component` });
+      expect(res.body).toEqual({
+        success: false,
+        statusCode: 400,
+        message: `Bad request: '${path}' is not a valid url component`,
+      });
       expect(res.headers).toMatchObject({
         'content-type': 'application/json; charset=utf-8',
         'x-content-type-options': 'nosniff',
@@ -67,7 +81,9 @@ describe('security headers, request logs and the time budget', () => {
   });
 
   it('logs one structured line per request with the request id and subject, and never a credential', async () => {
-    const member = await gw.request('POST', '/auth/tokens', { body: { member_id: 'nobody', expires_in: 3600 } });
+    const member = await gw.request('POST', '/auth/tokens', {
+      body: { member_id: 'nobody', expires_in: 3600 },
+    });
     expect(member.status).toBe(404);
     const res = await gw.request('GET', '/teams', { query: { token: 'query-secret-value' } });
     await gw.request('GET', '/teams', { token: 'forged.jwt.value' });
@@ -75,10 +91,17 @@ describe('security headers, request logs and the time budget', () => {
     await new Promise((r) => setTimeout(r, 50));
     const records = lines.map((line) => JSON.parse(line));
     const entry = records.find((r) => r.requestId === res.headers['x-request-id']);
-    expect(entry).toMatchObject({ msg: 'request completed', method: 'GET', route: '/teams', status: expect.any(Number), subject: 'admin-token' });
+    expect(entry).toMatchObject({
+      msg: 'request completed',
+      method: 'GET',
+      route: '/teams',
+      status: expect.any(Number),
+      subject: 'admin-token',
+    });
     expect(typeof entry.durationMs).toBe('number');
     const text = lines.join('\n');
-    for (const secret of [ADMIN_TOKEN, JWT_SECRET, 'forged.jwt.value', 'query-secret-value']) expect(text).not.toContain(secret);
+    for (const secret of [ADMIN_TOKEN, JWT_SECRET, 'forged.jwt.value', 'query-secret-value'])
+      expect(text).not.toContain(secret);
     expect(text).not.toMatch(/eyJ[\w-]+\.[\w-]+\./); // no JWT of any kind
   });
 
@@ -86,7 +109,11 @@ describe('security headers, request logs and the time budget', () => {
     const res = await gw.request('GET', '/test/slow');
     expect(res.status).toBe(503);
     expect(res.headers['retry-after']).toBe('1');
-    expect(res.body).toMatchObject({ success: false, statusCode: 503, message: 'The request did not complete within 300 ms; try again shortly' });
+    expect(res.body).toMatchObject({
+      success: false,
+      statusCode: 503,
+      message: 'The request did not complete within 300 ms; try again shortly',
+    });
     await new Promise((r) => setTimeout(r, 1400)); // the late answer is dropped without crashing anything
     expect((await gw.request('GET', '/healthz')).status).toBe(200);
   });
@@ -97,14 +124,22 @@ describe('security headers, request logs and the time budget', () => {
     const requestId = 'client-went-away-1';
     await new Promise<void>((resolve) => {
       const socket = net.connect(gw.port, '127.0.0.1', () => {
-        socket.write(`GET /test/slow HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nX-Request-Id: ${requestId}\r\n\r\n`);
+        socket.write(
+          `GET /test/slow HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\nX-Request-Id: ${requestId}\r\n\r\n`,
+        );
         setTimeout(() => socket.destroy(), 50);
       });
       socket.on('close', () => resolve());
     });
     await new Promise((r) => setTimeout(r, 600)); // past the budget: the sweep has seen it
     const records = lines.map((line) => JSON.parse(line));
-    expect(records.filter((r) => r.msg === 'request timed out' && r.requestId === requestId)).toEqual([]);
-    expect(records.filter((r) => r.msg === 'request timed out' && r.requestId === posted.headers['x-request-id'])).toHaveLength(1);
+    expect(
+      records.filter((r) => r.msg === 'request timed out' && r.requestId === requestId),
+    ).toEqual([]);
+    expect(
+      records.filter(
+        (r) => r.msg === 'request timed out' && r.requestId === posted.headers['x-request-id'],
+      ),
+    ).toHaveLength(1);
   });
 });

@@ -1,4 +1,12 @@
-import { buildSchema, execute, GraphQLError, parse, type ExecutionResult, type GraphQLObjectType, type GraphQLScalarType } from 'graphql';
+import {
+  buildSchema,
+  execute,
+  GraphQLError,
+  parse,
+  type ExecutionResult,
+  type GraphQLObjectType,
+  type GraphQLScalarType,
+} from 'graphql';
 import { NotFoundError } from '../../src/errors';
 import { judgeGraphQLError } from '../../src/graphql/format-error';
 import { JitExecutor } from '../../src/graphql/jit/jit-executor';
@@ -32,8 +40,16 @@ function failingSchema() {
   itemFields.id.resolve = (p) => String(p.i);
   itemFields.n.resolve = counted('n', async (p) => (p.bad === 'n' ? null : p.i));
   itemFields.odd.resolve = counted('odd', (p) => (p.bad === 'odd' ? 'bad' : 'ok'));
-  itemFields.kids.resolve = counted('kids', (p) => [item(1), item(2, p.bad === 'kid' ? 'n' : undefined), item(3)]);
-  itemFields.loose.resolve = counted('loose', () => [item(1), null, Promise.reject(new Error('item failed'))]);
+  itemFields.kids.resolve = counted('kids', (p) => [
+    item(1),
+    item(2, p.bad === 'kid' ? 'n' : undefined),
+    item(3),
+  ]);
+  itemFields.loose.resolve = counted('loose', () => [
+    item(1),
+    null,
+    Promise.reject(new Error('item failed')),
+  ]);
   const query = (schema.getType('Query') as GraphQLObjectType).getFields();
   query.item.resolve = counted('item', (_, { bad }) => item(1, bad));
   query.opt.resolve = counted('opt', (_, { bad }) => item(1, bad));
@@ -53,7 +69,10 @@ function failingSchema() {
  * (errorNormalize.ts, not exported: `extensions` must be an object, its code defaulted).
  */
 function answer(result: ExecutionResult): unknown {
-  const errors = (result.errors ?? []).map((error) => ({ ...error.toJSON(), extensions: { ...error.extensions, code: error.extensions.code ?? 'INTERNAL_SERVER_ERROR' } }));
+  const errors = (result.errors ?? []).map((error) => ({
+    ...error.toJSON(),
+    extensions: { ...error.extensions, code: error.extensions.code ?? 'INTERNAL_SERVER_ERROR' },
+  }));
   return { hasData: 'data' in result, data: result.data, errors };
 }
 
@@ -73,11 +92,19 @@ describe('compiled execution and errors', () => {
     const expected = await execute({ schema: reference.schema, document: parse(query) });
     const compiled = failingSchema();
     const jit = new JitExecutor(compiled.schema);
-    const result = await jit.execute({ document: parse(query), operationName: null, operation: 'query', variables: undefined, contextValue: {} });
+    const result = await jit.execute({
+      document: parse(query),
+      operationName: null,
+      operation: 'query',
+      variables: undefined,
+      contextValue: {},
+    });
     expect(answer(result)).toEqual(answer(expected));
     expect(result.errors?.length).toBeGreaterThan(0);
     // formatError judges each error alike (our coded errors found behind it, the rest internal).
-    expect(result.errors!.map((error) => judgeGraphQLError(error).kind)).toEqual(expected.errors!.map((error) => judgeGraphQLError(error).kind));
+    expect(result.errors!.map((error) => judgeGraphQLError(error).kind)).toEqual(
+      expected.errors!.map((error) => judgeGraphQLError(error).kind),
+    );
     for (const error of result.errors!) expect(error).toBeInstanceOf(GraphQLError);
     expect(compiled.calls).toEqual(reference.calls);
   });
@@ -88,9 +115,19 @@ describe('compiled execution and errors', () => {
       ['query($xs: [Int!]!) { list(xs: $xs) }', { xs: [1, null] }],
     ] as const) {
       const reference = failingSchema();
-      const expected = await execute({ schema: reference.schema, document: parse(query), variableValues: variables });
+      const expected = await execute({
+        schema: reference.schema,
+        document: parse(query),
+        variableValues: variables,
+      });
       const compiled = failingSchema();
-      const result = await new JitExecutor(compiled.schema).execute({ document: parse(query), operationName: null, operation: 'query', variables, contextValue: {} });
+      const result = await new JitExecutor(compiled.schema).execute({
+        document: parse(query),
+        operationName: null,
+        operation: 'query',
+        variables,
+        contextValue: {},
+      });
       expect(answer(result)).toEqual(answer(expected));
       expect(compiled.calls).toEqual({});
     }
@@ -101,7 +138,18 @@ describe('compiled execution and errors', () => {
     const jit = new JitExecutor(schema, { compileAt: 2 });
     const document = parse('{ coded }');
     const answers = [];
-    for (let i = 0; i < 3; i++) answers.push(answer(await jit.execute({ document, operationName: null, operation: 'query', variables: undefined, contextValue: {} })));
+    for (let i = 0; i < 3; i++)
+      answers.push(
+        answer(
+          await jit.execute({
+            document,
+            operationName: null,
+            operation: 'query',
+            variables: undefined,
+            contextValue: {},
+          }),
+        ),
+      );
     expect(calls.coded).toBe(3);
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[2]).toEqual(answers[0]);
@@ -124,27 +172,44 @@ describe('GraphQL errors over HTTP', () => {
     const getMember = jest.spyOn(memberService, 'getMember');
     // The first request runs on graphql-js, the later ones compiled: each reads the member once.
     for (let i = 1; i <= 3; i++) {
-      const res = await gw.graphql('query M($id: ID!) { viewer { role } member(id: $id) { id } }', { id: 'nobody' });
+      const res = await gw.graphql('query M($id: ID!) { viewer { role } member(id: $id) { id } }', {
+        id: 'nobody',
+      });
       expect(res.status).toBe(404); // the error's status: no data came
       expect(res.body).toEqual({
         data: null,
-        errors: [{ message: 'Member nobody not found', locations: [{ line: 1, column: 37 }], path: ['member'], extensions: { code: 'NOT_FOUND' } }],
+        errors: [
+          {
+            message: 'Member nobody not found',
+            locations: [{ line: 1, column: 37 }],
+            path: ['member'],
+            extensions: { code: 'NOT_FOUND' },
+          },
+        ],
       });
       expect(getMember).toHaveBeenCalledTimes(i);
     }
   });
 
   it('hides an unexpected error the same way on both paths, running the resolver once', async () => {
-    const getMember = jest.spyOn(memberService, 'getMember').mockRejectedValue(new Error('disk on fire'));
+    const getMember = jest
+      .spyOn(memberService, 'getMember')
+      .mockRejectedValue(new Error('disk on fire'));
     const answers = [];
     for (let i = 1; i <= 3; i++) {
-      answers.push((await gw.graphql('query P($id: ID!) { member(id: $id) { id } }', { id: 'x' })).body);
+      answers.push(
+        (await gw.graphql('query P($id: ID!) { member(id: $id) { id } }', { id: 'x' })).body,
+      );
       expect(getMember).toHaveBeenCalledTimes(i);
     }
     for (const body of answers) {
       expect(body.data).toBeNull();
       expect(body.errors).toHaveLength(1);
-      expect(body.errors[0]).toMatchObject({ path: ['member'], locations: [{ line: 1, column: 21 }], extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+      expect(body.errors[0]).toMatchObject({
+        path: ['member'],
+        locations: [{ line: 1, column: 21 }],
+        extensions: { code: 'INTERNAL_SERVER_ERROR' },
+      });
       expect(body.errors[0].message).toMatch(/^Internal server error/);
       expect(body.errors[0].message).not.toMatch(/disk/);
     }
@@ -156,7 +221,12 @@ describe('GraphQL errors over HTTP', () => {
     const res = await gw.graphql(query, { n: 'ten' });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([
-      { message: 'Variable "$n" got invalid value "ten"; Int cannot represent non-integer value: "ten"', locations: [{ line: 1, column: 12 }], extensions: { code: 'BAD_USER_INPUT' } },
+      {
+        message:
+          'Variable "$n" got invalid value "ten"; Int cannot represent non-integer value: "ten"',
+        locations: [{ line: 1, column: 12 }],
+        extensions: { code: 'BAD_USER_INPUT' },
+      },
     ]);
   });
 });

@@ -22,7 +22,11 @@ async function freePort(): Promise<number> {
 
 async function startRedis(): Promise<{ url: string; process: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn(
+    REDIS_SERVER,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   for (let attempt = 0; attempt < 100; attempt += 1) {
     const up = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1', () => {
@@ -38,7 +42,10 @@ async function startRedis(): Promise<{ url: string; process: ChildProcess }> {
   throw new Error(`redis-server did not listen on port ${port}`);
 }
 
-function storeContract(name: string, make: () => Promise<{ store: RateLimitStore; done: () => Promise<void> }>): void {
+function storeContract(
+  name: string,
+  make: () => Promise<{ store: RateLimitStore; done: () => Promise<void> }>,
+): void {
   describe(name, () => {
     let store: RateLimitStore;
     let done: () => Promise<void>;
@@ -70,7 +77,9 @@ function storeContract(name: string, make: () => Promise<{ store: RateLimitStore
     it('counts concurrent hits exactly', async () => {
       const key = `c-${Math.random()}`;
       const counts = await Promise.all(Array.from({ length: 50 }, () => store.hit(key, 60_000)));
-      expect(counts.map((c) => c.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      expect(counts.map((c) => c.count).sort((x, y) => x - y)).toEqual(
+        Array.from({ length: 50 }, (_, i) => i + 1),
+      );
     });
   });
 }
@@ -80,7 +89,9 @@ storeContract('MemoryRateLimitStore', async () => {
   return { store, done: () => store.close() };
 });
 
-const describeRedis = existsSync(REDIS_SERVER) ? storeContract : (name: string) => describe.skip(name, () => undefined);
+const describeRedis = existsSync(REDIS_SERVER)
+  ? storeContract
+  : (name: string) => describe.skip(name, () => undefined);
 describeRedis('RedisRateLimitStore (a real redis-server)', async () => {
   const redis = await startRedis();
   const store = new RedisRateLimitStore(redis.url);
@@ -139,12 +150,18 @@ describe('RATE_LIMIT over HTTP', () => {
     expect(first.headers.ratelimit).toMatch(/^"default";r=2;t=[12]$/);
     await gw.request('GET', '/teams');
     await gw.request('GET', '/teams');
-    const { result: limited, all } = await countCommands(gw, () => gw.request('POST', '/teams', { body: { team_id: 'rl', name: 'RL' } }));
+    const { result: limited, all } = await countCommands(gw, () =>
+      gw.request('POST', '/teams', { body: { team_id: 'rl', name: 'RL' } }),
+    );
     expect(limited.status).toBe(429);
     expect(all).toBe(0);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(limited.headers.ratelimit).toMatch(/^"default";r=0;t=\d+$/);
-    expect(limited.body).toMatchObject({ success: false, statusCode: 429, message: expect.stringMatching(/^Rate limit reached; retry in \d+ s$/) });
+    expect(limited.body).toMatchObject({
+      success: false,
+      statusCode: 429,
+      message: expect.stringMatching(/^Rate limit reached; retry in \d+ s$/),
+    });
     // GraphQL answers the same limit as a GraphQL error.
     const gql = await gw.graphql('{ viewer { role } }');
     expect(gql.status).toBe(429);
@@ -161,7 +178,8 @@ describe('RATE_LIMIT over HTTP', () => {
   it('limits callers without a valid token by address, bad tokens included', async () => {
     await new Promise((r) => setTimeout(r, 2100));
     const statuses: number[] = [];
-    for (const token of [null, 'garbage', 'x.y.z', null]) statuses.push((await gw.request('GET', '/teams', { token })).status);
+    for (const token of [null, 'garbage', 'x.y.z', null])
+      statuses.push((await gw.request('GET', '/teams', { token })).status);
     expect(statuses).toEqual([401, 401, 401, 429]);
   });
 });
@@ -184,11 +202,18 @@ describe('RATE_LIMIT over HTTP', () => {
     }
     const lines: string[] = [];
     const unreachable = await startGateway({
-      env: { RATE_LIMIT: '1', RATE_LIMIT_REDIS_URL: `redis://127.0.0.1:${await freePort()}`, LOG_LEVEL: 'warn' },
+      env: {
+        RATE_LIMIT: '1',
+        RATE_LIMIT_REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+        LOG_LEVEL: 'warn',
+      },
       logStream: { write: (line: string) => lines.push(line) },
     });
     try {
-      expect([(await unreachable.request('GET', '/teams')).status, (await unreachable.request('GET', '/teams')).status]).toEqual([200, 200]);
+      expect([
+        (await unreachable.request('GET', '/teams')).status,
+        (await unreachable.request('GET', '/teams')).status,
+      ]).toEqual([200, 200]);
       expect(lines.join('')).toContain('rate-limit store unavailable');
     } finally {
       await unreachable.stop();

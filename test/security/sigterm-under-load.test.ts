@@ -11,12 +11,28 @@ type Outcome = { status: number; at: number } | { error: string; at: number };
 function post(url: string): Promise<Outcome> {
   const body = JSON.stringify({ query: '{ viewer { role } teams { id name } }' });
   return new Promise((resolve) => {
-    const req = http.request(`${url}/graphql`, { method: 'POST', agent: false, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, at: Date.now() }));
-      res.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message, at: Date.now() }));
-    });
-    req.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message, at: Date.now() }));
+    const req = http.request(
+      `${url}/graphql`,
+      {
+        method: 'POST',
+        agent: false,
+        headers: {
+          authorization: `Bearer ${ADMIN_TOKEN}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, at: Date.now() }));
+        res.on('error', (error: NodeJS.ErrnoException) =>
+          resolve({ error: error.code ?? error.message, at: Date.now() }),
+        );
+      },
+    );
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      resolve({ error: error.code ?? error.message, at: Date.now() }),
+    );
     // The body in two halves 50 ms apart: a kept answer takes well under a millisecond, so without
     // the pause hardly a request would be in flight when the signal lands.
     const half = Math.floor(body.length / 2);
@@ -63,6 +79,10 @@ describe('SIGTERM under load', () => {
     expect(answers.filter((o) => o.at >= killedAt && o.status === 200).length).toBeGreaterThan(0);
     // After that only refused or reset connections.
     const errors = outcomes.filter((o): o is { error: string; at: number } => 'error' in o);
-    expect(errors.every((e) => ['ECONNREFUSED', 'ECONNRESET', 'socket hang up', 'EPIPE'].includes(e.error))).toBe(true);
+    expect(
+      errors.every((e) =>
+        ['ECONNREFUSED', 'ECONNRESET', 'socket hang up', 'EPIPE'].includes(e.error),
+      ),
+    ).toBe(true);
   });
 });

@@ -15,7 +15,10 @@ const SLOW_POST: RouteDefinition = {
   tag: 'Operations',
   authenticated: true,
   response: {},
-  handler: () => new Promise((resolve) => setTimeout(() => resolve({ message: 'late', success: true, statusCode: 200 }), 2500)),
+  handler: () =>
+    new Promise((resolve) =>
+      setTimeout(() => resolve({ message: 'late', success: true, statusCode: 200 }), 2500),
+    ),
 };
 
 interface Answer {
@@ -38,7 +41,9 @@ function connect(port: number) {
     received = Buffer.concat([received, chunk]);
   });
   socket.on('error', () => undefined);
-  const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now() - openedAt)));
+  const closed = new Promise<number>((resolve) =>
+    socket.on('close', () => resolve(Date.now() - openedAt)),
+  );
   let writing = true;
   void closed.then(() => (writing = false));
   return {
@@ -65,11 +70,18 @@ function connect(port: number) {
         if (headEnd === -1) return out;
         const [statusLine, ...lines] = rest.subarray(0, headEnd).toString('latin1').split('\r\n');
         const headers: Record<string, string> = {};
-        for (const line of lines) headers[line.slice(0, line.indexOf(':')).trim().toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
+        for (const line of lines)
+          headers[line.slice(0, line.indexOf(':')).trim().toLowerCase()] = line
+            .slice(line.indexOf(':') + 1)
+            .trim();
         const length = Number(headers['content-length'] ?? 0);
         if (rest.length < headEnd + 4 + length) return out;
         const text = rest.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8');
-        out.push({ status: Number(statusLine.split(' ')[1]), headers, body: text === '' ? '' : JSON.parse(text) });
+        out.push({
+          status: Number(statusLine.split(' ')[1]),
+          headers,
+          body: text === '' ? '' : JSON.parse(text),
+        });
         rest = rest.subarray(headEnd + 4 + length);
       }
     },
@@ -94,7 +106,13 @@ describe('slow clients (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS and KEEP_ALIVE_TI
   const lines: string[] = [];
   beforeAll(async () => {
     gw = await startGateway({
-      env: { LOG_LEVEL: 'info', ADMIN_TOKEN, REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '1000', KEEP_ALIVE_TIMEOUT_MS: '1000' },
+      env: {
+        LOG_LEVEL: 'info',
+        ADMIN_TOKEN,
+        REQUEST_TIMEOUT_MS: '1000',
+        HEADERS_TIMEOUT_MS: '1000',
+        KEEP_ALIVE_TIMEOUT_MS: '1000',
+      },
       extraRoutes: [SLOW_POST],
       logStream: { write: (line: string) => lines.push(line) },
     });
@@ -114,8 +132,16 @@ describe('slow clients (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS and KEEP_ALIVE_TI
     expect(conn.answers()).toEqual([
       {
         status: 408,
-        headers: expect.objectContaining({ ...SECURITY_HEADERS, connection: 'close', 'x-request-id': expect.any(String) }),
-        body: { message: 'The request body was not received within 1000 ms', success: false, statusCode: 408 },
+        headers: expect.objectContaining({
+          ...SECURITY_HEADERS,
+          connection: 'close',
+          'x-request-id': expect.any(String),
+        }),
+        body: {
+          message: 'The request body was not received within 1000 ms',
+          success: false,
+          statusCode: 408,
+        },
       },
     ]);
     expect((await gw.request('GET', '/teams/slowpoke')).status).toBe(404);
@@ -132,7 +158,14 @@ describe('slow clients (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS and KEEP_ALIVE_TI
     expect(conn.answers()).toEqual([
       expect.objectContaining({
         status: 408,
-        body: { errors: [{ message: 'The request body was not received within 1000 ms', extensions: { code: 'REQUEST_TIMEOUT' } }] },
+        body: {
+          errors: [
+            {
+              message: 'The request body was not received within 1000 ms',
+              extensions: { code: 'REQUEST_TIMEOUT' },
+            },
+          ],
+        },
       }),
     ]);
   });
@@ -145,7 +178,11 @@ describe('slow clients (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS and KEEP_ALIVE_TI
       expect.objectContaining({
         status: 503,
         headers: expect.objectContaining({ 'retry-after': '1', connection: 'keep-alive' }),
-        body: { message: 'The request did not complete within 1000 ms; try again shortly', success: false, statusCode: 503 },
+        body: {
+          message: 'The request did not complete within 1000 ms; try again shortly',
+          success: false,
+          statusCode: 503,
+        },
       }),
     ]);
     conn.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
@@ -158,7 +195,9 @@ describe('slow clients (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS and KEEP_ALIVE_TI
     const conn = connect(gw.port);
     conn.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
     await new Promise((r) => setTimeout(r, 200));
-    expect(conn.answers().map((a) => [a.status, a.headers.connection, a.headers['keep-alive']])).toEqual([[200, 'keep-alive', 'timeout=1']]);
+    expect(
+      conn.answers().map((a) => [a.status, a.headers.connection, a.headers['keep-alive']]),
+    ).toEqual([[200, 'keep-alive', 'timeout=1']]);
     const closedAfter = await conn.closed;
     expect(closedAfter).toBeGreaterThanOrEqual(1000);
     expect(closedAfter).toBeLessThan(2500);
@@ -220,9 +259,16 @@ describe('the server limits by default', () => {
       keepAliveTimeoutMs: config.keepAliveTimeoutMs,
       maxConnections: config.maxConnections,
     };
-    expect(limits).toEqual({ requestBudgetMs: 10_000, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 5_000, maxConnections: 1024 });
+    expect(limits).toEqual({
+      requestBudgetMs: 10_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 1024,
+    });
     // Headers may take up to headersTimeout; the gateway's 408 comes at most one sweep after the budget.
-    expect(nodeRequestTimeoutMs(limits)).toBeGreaterThan(limits.headersTimeoutMs + latestBudgetAnswerMs(limits.requestBudgetMs));
+    expect(nodeRequestTimeoutMs(limits)).toBeGreaterThan(
+      limits.headersTimeoutMs + latestBudgetAnswerMs(limits.requestBudgetMs),
+    );
     expect(nodeRequestTimeoutMs({ ...limits, requestBudgetMs: 0 })).toBe(300_000);
   });
 
@@ -235,7 +281,12 @@ describe('the server limits by default', () => {
         requestTimeout: server.requestTimeout,
         keepAliveTimeout: server.keepAliveTimeout,
         maxConnections: server.maxConnections,
-      }).toEqual({ headersTimeout: 10_000, requestTimeout: 22_000, keepAliveTimeout: 5_000, maxConnections: 1024 });
+      }).toEqual({
+        headersTimeout: 10_000,
+        requestTimeout: 22_000,
+        keepAliveTimeout: 5_000,
+        maxConnections: 1024,
+      });
     } finally {
       await gw.stop();
     }

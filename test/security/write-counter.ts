@@ -1,6 +1,14 @@
 import type { TestGateway } from '../helpers/gateway';
 
-const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify', 'createIndexes', 'drop', 'dropDatabase']);
+const WRITE_COMMANDS = new Set([
+  'insert',
+  'update',
+  'delete',
+  'findAndModify',
+  'createIndexes',
+  'drop',
+  'dropDatabase',
+]);
 
 /**
  * Counts the commands reaching the database from this process (the gateway, and the test through
@@ -8,7 +16,10 @@ const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify', '
  * is 0 when the refusal came before any database work. Works in both database modes
  * (`TestGateway.onCommand`).
  */
-export async function countCommands<T>(gw: TestGateway, action: () => Promise<T>): Promise<{ result: T; writes: number; all: number }> {
+export async function countCommands<T>(
+  gw: TestGateway,
+  action: () => Promise<T>,
+): Promise<{ result: T; writes: number; all: number }> {
   let writes = 0;
   let all = 0;
   const listener = (name: string): void => {

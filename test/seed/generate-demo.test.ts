@@ -25,7 +25,9 @@ describe('generateDemoDocuments', () => {
       ['New Business', 7],
       ['Renewals', 6],
     ]);
-    const closedStages = data.definitions.flatMap((d) => d.stages.filter((s) => s.isClosed).map((s) => [s.label, s.probability]));
+    const closedStages = data.definitions.flatMap((d) =>
+      d.stages.filter((s) => s.isClosed).map((s) => [s.label, s.probability]),
+    );
     expect(closedStages).toEqual([
       ['Closed Won', 1],
       ['Closed Lost', 0],
@@ -37,11 +39,14 @@ describe('generateDemoDocuments', () => {
   });
 
   it('spreads deals over two years with a realistic mix of outcomes and a stage history', () => {
-    const data = normaliseCrmData(validateCrmDocuments(generateDemoDocuments({ now: NOW })).documents);
+    const data = normaliseCrmData(
+      validateCrmDocuments(generateDemoDocuments({ now: NOW })).documents,
+    );
     const created = data.deals.map((d) => d.createdAt!.getTime());
     expect(Math.min(...created)).toBeGreaterThanOrEqual(NOW.getTime() - 731 * 86_400_000);
     expect(Math.max(...created)).toBeLessThan(NOW.getTime());
-    const share = (outcome: string) => data.deals.filter((d) => d.outcome === outcome).length / data.deals.length;
+    const share = (outcome: string) =>
+      data.deals.filter((d) => d.outcome === outcome).length / data.deals.length;
     expect(share('won')).toBeGreaterThan(0.2);
     expect(share('lost')).toBeGreaterThan(0.2);
     expect(share('open')).toBeGreaterThan(0.03);
@@ -49,11 +54,15 @@ describe('generateDemoDocuments', () => {
     const firstStage = new Map(data.definitions.map((d) => [d.definitionId, d.stages[0].id]));
     const bad = data.deals.filter(
       (deal) =>
-        deal.stageEnteredAt[firstStage.get(deal.definitionId)!]?.getTime() !== deal.createdAt?.getTime() ||
-        (deal.outcome !== 'open' && deal.stageEnteredAt[deal.stageId]?.getTime() !== deal.closedAt?.getTime()),
+        deal.stageEnteredAt[firstStage.get(deal.definitionId)!]?.getTime() !==
+          deal.createdAt?.getTime() ||
+        (deal.outcome !== 'open' &&
+          deal.stageEnteredAt[deal.stageId]?.getTime() !== deal.closedAt?.getTime()),
     );
     expect(bad.map((d) => d.dealId)).toEqual([]);
-    expect(new Set(data.deals.map((d) => d.ownerId))).toEqual(new Set(DEMO_PEOPLE.map((p) => p.ownerId)));
+    expect(new Set(data.deals.map((d) => d.ownerId))).toEqual(
+      new Set(DEMO_PEOPLE.map((p) => p.ownerId)),
+    );
   });
 });
 

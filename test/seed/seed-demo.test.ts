@@ -26,11 +26,25 @@ describe('seedDemoIfEmpty', () => {
   it('seeds the demo company into an empty embedded database, and not again on a second start', async () => {
     const result = await seedDemoIfEmpty(mongoose.connection, {}, { now: NOW, deals: DEALS });
     expect(result).not.toBeNull();
-    expect(result!.import.counts).toEqual({ pipelines: 2, stages: 13, deals: DEALS, owners: 12, teams: 3, membersCreated: 12 });
+    expect(result!.import.counts).toEqual({
+      pipelines: 2,
+      stages: 13,
+      deals: DEALS,
+      owners: 12,
+      teams: 3,
+      membersCreated: 12,
+    });
     expect(result!.import.skipped).toEqual([]);
 
-    expect(await SettingsModel.findById('account').lean()).toMatchObject({ currency: 'EUR', period: 'quarterly' });
-    expect((await TeamModel.find().sort({ _id: 1 }).lean()).map((t) => t.name)).toEqual(['Nordics', 'DACH', 'Benelux']);
+    expect(await SettingsModel.findById('account').lean()).toMatchObject({
+      currency: 'EUR',
+      period: 'quarterly',
+    });
+    expect((await TeamModel.find().sort({ _id: 1 }).lean()).map((t) => t.name)).toEqual([
+      'Nordics',
+      'DACH',
+      'Benelux',
+    ]);
     const members = await MemberModel.find().lean();
     expect(members).toHaveLength(12);
     const roles = members.map((m) => m.role);
@@ -42,7 +56,11 @@ describe('seedDemoIfEmpty', () => {
     const targets = await TargetModel.find().lean();
     expect(targets).toHaveLength(24);
     expect(new Set(targets.map((t) => t.year))).toEqual(new Set([2025, 2026]));
-    expect(targets.every((t) => t.currency === 'EUR' && t.period === 'quarterly' && t.amounts.length === 4)).toBe(true);
+    expect(
+      targets.every(
+        (t) => t.currency === 'EUR' && t.period === 'quarterly' && t.amounts.length === 4,
+      ),
+    ).toBe(true);
 
     // Backfill: Q1 2024 (two years back) to Q4 2025, then the current snapshot.
     const snapshots = await SnapshotModel.find().sort({ snapshotAt: 1 }).lean();
@@ -54,7 +72,9 @@ describe('seedDemoIfEmpty', () => {
     expect(await DefinitionModel.find({ snapshotId: current }).lean()).toHaveLength(2);
 
     const count = await SnapshotModel.find({}, { _id: 1 }).lean();
-    expect(await seedDemoIfEmpty(mongoose.connection, {}, { now: new Date(NOW.getTime() + 86_400_000) })).toBeNull();
+    expect(
+      await seedDemoIfEmpty(mongoose.connection, {}, { now: new Date(NOW.getTime() + 86_400_000) }),
+    ).toBeNull();
     expect(await SnapshotModel.find({}, { _id: 1 }).lean()).toHaveLength(count.length);
   });
 
@@ -63,9 +83,12 @@ describe('seedDemoIfEmpty', () => {
     await mongoose.connection.db!.collection('gateway_state').deleteMany({});
     let snapshotsReported = 0;
     const stopHalfWay = (progress: { step: string }) => {
-      if (progress.step === 'snapshots' && ++snapshotsReported === 3) throw new Error('stopped half-way');
+      if (progress.step === 'snapshots' && ++snapshotsReported === 3)
+        throw new Error('stopped half-way');
     };
-    await expect(seedDemoIfEmpty(mongoose.connection, {}, { now: NOW, deals: DEALS, onProgress: stopHalfWay })).rejects.toThrow('stopped half-way');
+    await expect(
+      seedDemoIfEmpty(mongoose.connection, {}, { now: NOW, deals: DEALS, onProgress: stopHalfWay }),
+    ).rejects.toThrow('stopped half-way');
     // Settings were already written: such a database must not count as in use.
     expect(await SettingsModel.findById('account').lean()).not.toBeNull();
     // A SIGKILL also leaves what the import had written; stand in for it with a stray team.
@@ -73,7 +96,11 @@ describe('seedDemoIfEmpty', () => {
 
     const result = await seedDemoIfEmpty(mongoose.connection, {}, { now: NOW, deals: DEALS });
     expect(result).not.toBeNull();
-    expect((await TeamModel.find().sort({ _id: 1 }).lean()).map((t) => t.name)).toEqual(['Nordics', 'DACH', 'Benelux']);
+    expect((await TeamModel.find().sort({ _id: 1 }).lean()).map((t) => t.name)).toEqual([
+      'Nordics',
+      'DACH',
+      'Benelux',
+    ]);
     expect(await MemberModel.countDocuments()).toBe(12);
     expect(await TargetModel.countDocuments()).toBe(24);
     const snapshots = await SnapshotModel.find().lean();
@@ -85,7 +112,13 @@ describe('seedDemoIfEmpty', () => {
 
   it('never seeds with MONGODB_URI set or SEED_DEMO=0', async () => {
     await db.clear();
-    expect(await seedDemoIfEmpty(mongoose.connection, { MONGODB_URI: 'mongodb://elsewhere:27017/x' }, { now: NOW })).toBeNull();
+    expect(
+      await seedDemoIfEmpty(
+        mongoose.connection,
+        { MONGODB_URI: 'mongodb://elsewhere:27017/x' },
+        { now: NOW },
+      ),
+    ).toBeNull();
     expect(await seedDemoIfEmpty(mongoose.connection, { SEED_DEMO: '0' }, { now: NOW })).toBeNull();
     expect(await MemberModel.find().lean()).toEqual([]);
   });

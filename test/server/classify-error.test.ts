@@ -10,10 +10,16 @@ describe('isDatabaseUnavailable', () => {
   });
 
   it("knows a socket the database closed under a write, even as an error from another realm (Node's own socket code)", () => {
-    const foreign = vm.runInNewContext('Object.assign(new Error("This socket has been ended by the other party"), { code: "EPIPE" })') as unknown;
+    const foreign = vm.runInNewContext(
+      'Object.assign(new Error("This socket has been ended by the other party"), { code: "EPIPE" })',
+    ) as unknown;
     expect(foreign instanceof Error).toBe(false);
     expect(isDatabaseUnavailable(foreign)).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('reset'), { code: 'ECONNRESET' }))).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('no such file'), { code: 'ENOENT' }))).toBe(false);
+    expect(isDatabaseUnavailable(Object.assign(new Error('reset'), { code: 'ECONNRESET' }))).toBe(
+      true,
+    );
+    expect(
+      isDatabaseUnavailable(Object.assign(new Error('no such file'), { code: 'ENOENT' })),
+    ).toBe(false);
   });
 });

@@ -72,21 +72,51 @@ describe('loadConfig', () => {
     [{ PORT: 'http' }, 'PORT must be an integer from 0 to 65535, got "http"'],
     [{ PORT: '70000' }, 'PORT must be an integer from 0 to 65535, got "70000"'],
     [{ BODY_LIMIT: '1mb' }, 'BODY_LIMIT must be an integer from 1024 to 104857600, got "1mb"'],
-    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
-    [{ MONGODB_URI: 'postgres://x' }, 'MONGODB_URI must start with mongodb:// or mongodb+srv://, got "postgres://x"'],
+    [
+      { LOG_LEVEL: 'loud' },
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    ],
+    [
+      { MONGODB_URI: 'postgres://x' },
+      'MONGODB_URI must start with mongodb:// or mongodb+srv://, got "postgres://x"',
+    ],
     [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN must be at least 16 characters, got 5'],
-    [{ ADMIN_TOKEN: 'has spaces inside it' }, 'ADMIN_TOKEN must be visible ASCII characters without spaces (it travels as "Authorization: Bearer <token>")'],
+    [
+      { ADMIN_TOKEN: 'has spaces inside it' },
+      'ADMIN_TOKEN must be visible ASCII characters without spaces (it travels as "Authorization: Bearer <token>")',
+    ],
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET must be at least 32 characters, got 5'],
     [{ SEED_DEMO: 'maybe' }, 'SEED_DEMO must be true or false, got "maybe"'],
-    [{ HEADERS_TIMEOUT_MS: '0' }, 'HEADERS_TIMEOUT_MS must be an integer from 100 to 600000, got "0"'],
-    [{ KEEP_ALIVE_TIMEOUT_MS: '5s' }, 'KEEP_ALIVE_TIMEOUT_MS must be an integer from 100 to 600000, got "5s"'],
+    [
+      { HEADERS_TIMEOUT_MS: '0' },
+      'HEADERS_TIMEOUT_MS must be an integer from 100 to 600000, got "0"',
+    ],
+    [
+      { KEEP_ALIVE_TIMEOUT_MS: '5s' },
+      'KEEP_ALIVE_TIMEOUT_MS must be an integer from 100 to 600000, got "5s"',
+    ],
     [{ MAX_CONNECTIONS: '-1' }, 'MAX_CONNECTIONS must be an integer from 0 to 1000000, got "-1"'],
-    [{ SYNC_INTERVAL_MINUTES: '15m' }, 'SYNC_INTERVAL_MINUTES must be an integer from 0 to 10080, got "15m"'],
-    [{ SYNC_INTERVAL_MINUTES: '20000' }, 'SYNC_INTERVAL_MINUTES must be an integer from 0 to 10080, got "20000"'],
+    [
+      { SYNC_INTERVAL_MINUTES: '15m' },
+      'SYNC_INTERVAL_MINUTES must be an integer from 0 to 10080, got "15m"',
+    ],
+    [
+      { SYNC_INTERVAL_MINUTES: '20000' },
+      'SYNC_INTERVAL_MINUTES must be an integer from 0 to 10080, got "20000"',
+    ],
     [{ SYNC_LEASE_SECONDS: '1' }, 'SYNC_LEASE_SECONDS must be an integer from 3 to 3600, got "1"'],
-    [{ SNAPSHOT_RETENTION_DAYS: '0' }, 'SNAPSHOT_RETENTION_DAYS must be an integer from 1 to 36500, got "0"'],
-    [{ SNAPSHOT_RETENTION_DAYS: '30d' }, 'SNAPSHOT_RETENTION_DAYS must be an integer from 1 to 36500, got "30d"'],
-    [{ SNAPSHOT_RETENTION_DAYS: '-5' }, 'SNAPSHOT_RETENTION_DAYS must be an integer from 1 to 36500, got "-5"'],
+    [
+      { SNAPSHOT_RETENTION_DAYS: '0' },
+      'SNAPSHOT_RETENTION_DAYS must be an integer from 1 to 36500, got "0"',
+    ],
+    [
+      { SNAPSHOT_RETENTION_DAYS: '30d' },
+      'SNAPSHOT_RETENTION_DAYS must be an integer from 1 to 36500, got "30d"',
+    ],
+    [
+      { SNAPSHOT_RETENTION_DAYS: '-5' },
+      'SNAPSHOT_RETENTION_DAYS must be an integer from 1 to 36500, got "-5"',
+    ],
   ])('rejects %j with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
   });

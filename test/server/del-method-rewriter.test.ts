@@ -3,23 +3,31 @@ import { DelMethodRewriter } from '../../src/server/del-method-rewriter';
 
 function run(chunks: string[]): string {
   const rewriter = new DelMethodRewriter();
-  return chunks.flatMap((c) => rewriter.push(Buffer.from(c, 'latin1'))).map((b) => b.toString('latin1')).join('');
+  return chunks
+    .flatMap((c) => rewriter.push(Buffer.from(c, 'latin1')))
+    .map((b) => b.toString('latin1'))
+    .join('');
 }
 
 describe('DelMethodRewriter', () => {
   it('rewrites the DEL request line to DELETE', () => {
-    expect(run(['DEL /teams/members HTTP/1.1\r\nHost: x\r\n\r\n'])).toBe('DELETE /teams/members HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(run(['DEL /teams/members HTTP/1.1\r\nHost: x\r\n\r\n'])).toBe(
+      'DELETE /teams/members HTTP/1.1\r\nHost: x\r\n\r\n',
+    );
   });
 
   it('leaves other methods and methods that merely start with DEL alone', () => {
-    const input = 'DELETE /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\nDELX /c HTTP/1.1\r\n\r\n';
+    const input =
+      'DELETE /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\nDELX /c HTTP/1.1\r\n\r\n';
     expect(run([input])).toBe(input);
   });
 
   it('never touches body bytes, even a body that looks like a DEL request', () => {
     const body = 'DEL /x HTTP/1.1\r\n\r\n';
     const input = `POST /a HTTP/1.1\r\nContent-Length: ${body.length}\r\n\r\n${body}DEL /b HTTP/1.1\r\n\r\n`;
-    expect(run([input])).toBe(`POST /a HTTP/1.1\r\nContent-Length: ${body.length}\r\n\r\n${body}DELETE /b HTTP/1.1\r\n\r\n`);
+    expect(run([input])).toBe(
+      `POST /a HTTP/1.1\r\nContent-Length: ${body.length}\r\n\r\n${body}DELETE /b HTTP/1.1\r\n\r\n`,
+    );
   });
 
   it('follows chunked bodies to the next request', () => {
@@ -36,11 +44,14 @@ describe('DelMethodRewriter', () => {
     const expected = run([input]);
     expect(expected.match(/DELETE /g)).toHaveLength(3);
     fc.assert(
-      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: input.length - 1 }), { maxLength: 12 }), (cuts) => {
-        const points = [0, ...cuts.sort((a, b) => a - b), input.length];
-        const chunks = points.slice(1).map((end, i) => input.slice(points[i], end));
-        expect(run(chunks)).toBe(expected);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 1, max: input.length - 1 }), { maxLength: 12 }),
+        (cuts) => {
+          const points = [0, ...cuts.sort((a, b) => a - b), input.length];
+          const chunks = points.slice(1).map((end, i) => input.slice(points[i], end));
+          expect(run(chunks)).toBe(expected);
+        },
+      ),
     );
   });
 

@@ -15,7 +15,10 @@ const SLOW_ECHO: RouteDefinition<EchoInput> = {
   authenticated: true,
   input: EchoInput,
   response: {},
-  handler: (_ctx, input) => new Promise((resolve) => setTimeout(() => resolve(ok('GET slowly echoed', { input: { ...input } })), 200)),
+  handler: (_ctx, input) =>
+    new Promise((resolve) =>
+      setTimeout(() => resolve(ok('GET slowly echoed', { input: { ...input } })), 200),
+    ),
 };
 
 // The server picks resuming wherever Node has the parser internals it needs, else rewriting bytes;
@@ -26,11 +29,12 @@ it('resumes DEL on the native parser on this Node (reading every connection thro
   expect(supportsDelResume()).toBe(true);
 });
 
-it('hooks each of Node\'s pooled parsers once, however many copies of the module watch connections', async () => {
+it("hooks each of Node's pooled parsers once, however many copies of the module watch connections", async () => {
   // Node pools parsers for the whole process, and a test runner loads a module once per test file.
   const copies = [0, 1].map(() => {
     let copy: typeof import('../../src/server/del-method-resume') | undefined;
     jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a second copy of the module, as another test file loads it
       copy = require('../../src/server/del-method-resume');
     });
     return copy!;
@@ -43,23 +47,30 @@ it('hooks each of Node\'s pooled parsers once, however many copies of the module
       Error.stackTraceLimit = Infinity;
       const stack = new Error().stack ?? '';
       Error.stackTraceLimit = limit;
-      deepest = Math.max(deepest, stack.split('\n').filter((line) => line.includes('headEnded')).length);
+      deepest = Math.max(
+        deepest,
+        stack.split('\n').filter((line) => line.includes('headEnded')).length,
+      );
       response.end('ok');
     });
     server.on('connection', copy.watchReads);
     return server;
   });
-  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))));
+  await Promise.all(
+    servers.map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))),
+  );
   try {
     for (let i = 0; i < 40; i++) {
       const { port } = servers[i % 2]!.address() as AddressInfo;
       // A new connection each time, so parsers go back to the pool and come out again.
       const text = await new Promise<string>((resolve, reject) => {
-        http.get({ port, host: '127.0.0.1', agent: false }, (response) => {
-          let body = '';
-          response.on('data', (chunk) => (body += chunk));
-          response.on('end', () => resolve(body));
-        }).on('error', reject);
+        http
+          .get({ port, host: '127.0.0.1', agent: false }, (response) => {
+            let body = '';
+            response.on('data', (chunk) => (body += chunk));
+            response.on('end', () => resolve(body));
+          })
+          .on('error', reject);
       });
       expect(text).toBe('ok');
     }
@@ -85,7 +96,15 @@ describe.each(MODES)('the DEL method on the wire (%s)', (delMethodMode) => {
 
   it('routes a raw DEL request as DELETE', async () => {
     const [res] = await rawExchange(gw.port, jsonRequest('DEL', '/test/echo', '{"id":"m-1"}'), 1);
-    expect(res).toMatchObject({ status: 200, body: { message: 'DELETE echoed', success: true, statusCode: 200, input: { id: 'm-1', limit: 20 } } });
+    expect(res).toMatchObject({
+      status: 200,
+      body: {
+        message: 'DELETE echoed',
+        success: true,
+        statusCode: 200,
+        input: { id: 'm-1', limit: 20 },
+      },
+    });
   });
 
   it('handles pipelined requests on one keep-alive connection, with a body containing "DEL "', async () => {
@@ -106,12 +125,16 @@ describe.each(MODES)('the DEL method on the wire (%s)', (delMethodMode) => {
 
   it('follows a chunked body to the next request', async () => {
     const chunks = ['{"name":"DEL ', '/a HTTP/1.1\\r\\n"}'];
-    const chunked = chunks.map((c) => `${Buffer.byteLength(c).toString(16)}\r\n${c}\r\n`).join('') + '0\r\n\r\n';
+    const chunked =
+      chunks.map((c) => `${Buffer.byteLength(c).toString(16)}\r\n${c}\r\n`).join('') + '0\r\n\r\n';
     const payload =
       `DEL /test/echo HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunked}` +
       `DEL /test/echo HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 0\r\n\r\n`;
     const responses = await rawExchange(gw.port, payload, 2);
-    expect(responses[0]).toMatchObject({ status: 200, body: { message: 'DELETE echoed', input: { name: 'DEL /a HTTP/1.1\r\n' } } });
+    expect(responses[0]).toMatchObject({
+      status: 200,
+      body: { message: 'DELETE echoed', input: { name: 'DEL /a HTTP/1.1\r\n' } },
+    });
     expect(responses[1]).toMatchObject({ status: 200, body: { message: 'DELETE echoed' } });
   });
 
@@ -119,26 +142,50 @@ describe.each(MODES)('the DEL method on the wire (%s)', (delMethodMode) => {
     const [del] = await rawExchange(gw.port, jsonRequest('DELETE', '/test/echo', '{}'), 1);
     expect(del.status).toBe(200);
     const [notAllowed] = await rawExchange(gw.port, `DEL /healthz HTTP/1.1\r\nHost: x\r\n\r\n`, 1);
-    expect(notAllowed).toMatchObject({ status: 405, body: { message: 'Method DELETE is not allowed on /healthz; allowed: GET, HEAD', success: false, statusCode: 405 } });
+    expect(notAllowed).toMatchObject({
+      status: 405,
+      body: {
+        message: 'Method DELETE is not allowed on /healthz; allowed: GET, HEAD',
+        success: false,
+        statusCode: 405,
+      },
+    });
   });
 
   const get = (id: string): string => `GET /test/echo?id=${id} HTTP/1.1\r\nHost: x\r\n${auth}\r\n`;
   const del = (id: string): string => `DEL /test/echo?id=${id} HTTP/1.1\r\nHost: x\r\n${auth}\r\n`;
-  const summary = (responses: RawResponse[]): unknown[] => responses.map((r) => [r.status, r.body.message, r.body.input?.id]);
+  const summary = (responses: RawResponse[]): unknown[] =>
+    responses.map((r) => [r.status, r.body.message, r.body.input?.id]);
 
   it('recognises a DEL split between two reads, wherever the split falls in the method', async () => {
     for (let split = 0; split <= 4; split++) {
       const second = del('s-2');
-      const responses = await rawExchange(gw.port, [get('s-1') + second.slice(0, split), second.slice(split)], 2);
-      expect([split, ...summary(responses)]).toEqual([split, [200, 'GET echoed', 's-1'], [200, 'DELETE echoed', 's-2']]);
+      const responses = await rawExchange(
+        gw.port,
+        [get('s-1') + second.slice(0, split), second.slice(split)],
+        2,
+      );
+      expect([split, ...summary(responses)]).toEqual([
+        split,
+        [200, 'GET echoed', 's-1'],
+        [200, 'DELETE echoed', 's-2'],
+      ]);
     }
   });
 
   it('recognises a DEL split between the first two reads of a connection', async () => {
     for (let split = 1; split <= 3; split++) {
       const first = del('f-1');
-      const responses = await rawExchange(gw.port, [first.slice(0, split), first.slice(split) + get('f-2')], 2);
-      expect([split, ...summary(responses)]).toEqual([split, [200, 'DELETE echoed', 'f-1'], [200, 'GET echoed', 'f-2']]);
+      const responses = await rawExchange(
+        gw.port,
+        [first.slice(0, split), first.slice(split) + get('f-2')],
+        2,
+      );
+      expect([split, ...summary(responses)]).toEqual([
+        split,
+        [200, 'DELETE echoed', 'f-1'],
+        [200, 'GET echoed', 'f-2'],
+      ]);
     }
   });
 
@@ -157,12 +204,20 @@ describe.each(MODES)('the DEL method on the wire (%s)', (delMethodMode) => {
         [200, 'GET echoed', 'r-1'],
         [400, 'Malformed HTTP request: Invalid method encountered', undefined],
       ]);
-      expect(responses[1]!.body).toEqual({ message: 'Malformed HTTP request: Invalid method encountered', success: false, statusCode: 400 });
+      expect(responses[1]!.body).toEqual({
+        message: 'Malformed HTTP request: Invalid method encountered',
+        success: false,
+        statusCode: 400,
+      });
     }
   });
 
   it('answers pipelined requests in order when a DEL follows a slower request', async () => {
-    const responses = await rawExchange(gw.port, [`GET /test/slow-echo?id=p-1 HTTP/1.1\r\nHost: x\r\n${auth}\r\n` + del('p-2') + get('p-3')], 3);
+    const responses = await rawExchange(
+      gw.port,
+      [`GET /test/slow-echo?id=p-1 HTTP/1.1\r\nHost: x\r\n${auth}\r\n` + del('p-2') + get('p-3')],
+      3,
+    );
     expect(summary(responses)).toEqual([
       [200, 'GET slowly echoed', 'p-1'],
       [200, 'DELETE echoed', 'p-2'],
@@ -176,29 +231,52 @@ describe.each(MODES)('the DEL method on the wire (%s)', (delMethodMode) => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return seed % n;
     };
-    const requests = Array.from({ length: 150 }, (_, i) => (i % 3 === 1 ? del(`b-${i}`) : i % 3 === 2 ? jsonRequest('POST', '/test/echo', `{"id":"b-${i}"}`) : get(`b-${i}`)));
+    const requests = Array.from({ length: 150 }, (_, i) =>
+      i % 3 === 1
+        ? del(`b-${i}`)
+        : i % 3 === 2
+          ? jsonRequest('POST', '/test/echo', `{"id":"b-${i}"}`)
+          : get(`b-${i}`),
+    );
     const bytes = requests.join('');
     const chunks: string[] = [];
-    for (let at = 0; at < bytes.length; ) {
+    for (let at = 0; at < bytes.length;) {
       const size = 1 + random(400);
       chunks.push(bytes.slice(at, at + size));
       at += size;
     }
     const responses = await rawExchange(gw.port, chunks, requests.length, 1);
-    expect(summary(responses)).toEqual(requests.map((_, i) => [200, `${['GET', 'DELETE', 'POST'][i % 3]} echoed`, `b-${i}`]));
+    expect(summary(responses)).toEqual(
+      requests.map((_, i) => [200, `${['GET', 'DELETE', 'POST'][i % 3]} echoed`, `b-${i}`]),
+    );
   });
 
   it('deletes a member with DEL /teams/members', async () => {
-    const team = await gw.request('POST', '/teams', { body: { team_id: 'team-del', name: 'Del team' } });
+    const team = await gw.request('POST', '/teams', {
+      body: { team_id: 'team-del', name: 'Del team' },
+    });
     expect(team.status).toBe(200);
     const created = await gw.request('POST', '/teams/members', {
-      body: { lastname: 'Hopper', firstname: 'Grace', email: 'grace@example.com', role: 'member', memberOf: { team_id: 'team-del' } },
+      body: {
+        lastname: 'Hopper',
+        firstname: 'Grace',
+        email: 'grace@example.com',
+        role: 'member',
+        memberOf: { team_id: 'team-del' },
+      },
     });
     expect(created.status).toBe(200);
     const member = created.body.member;
     expect(member.member_id).toEqual(expect.any(String));
-    const [res] = await rawExchange(gw.port, jsonRequest('DEL', '/teams/members', JSON.stringify({ member_id: member.member_id })), 1);
-    expect(res).toMatchObject({ status: 200, body: { message: `Member ${member.member_id} deleted`, success: true, statusCode: 200 } });
+    const [res] = await rawExchange(
+      gw.port,
+      jsonRequest('DEL', '/teams/members', JSON.stringify({ member_id: member.member_id })),
+      1,
+    );
+    expect(res).toMatchObject({
+      status: 200,
+      body: { message: `Member ${member.member_id} deleted`, success: true, statusCode: 200 },
+    });
     const after = await gw.request('GET', `/teams/members/${member.member_id}`);
     expect(after.status).toBe(404);
   });

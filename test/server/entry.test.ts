@@ -52,7 +52,9 @@ describe('the entry (src/index.ts)', () => {
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     try {
       const port = String((busy.address() as net.AddressInfo).port);
-      await expect(startEntry(fresh, { PORT: port })).rejects.toThrow(/EADDRINUSE|address already in use/);
+      await expect(startEntry(fresh, { PORT: port })).rejects.toThrow(
+        /EADDRINUSE|address already in use/,
+      );
       const run = await startEntry(fresh);
       try {
         const kept = (await readFile(path.join(fresh, 'admin-token'), 'utf8')).trim();
@@ -87,8 +89,15 @@ describe('the entry (src/index.ts)', () => {
       try {
         expect(run.output()).toMatch(/Demo company loaded: 3000 deals/);
         const admin = (await readFile(path.join(fresh, 'admin-token'), 'utf8')).trim();
-        const get = async (route: string): Promise<any> => (await fetch(`${run.url}${route}`, { headers: { authorization: `Bearer ${admin}` } })).json();
-        expect((await get('/teams')).teams.map((t: { name: string }) => t.name).sort()).toEqual(['Benelux', 'DACH', 'Nordics']);
+        const get = async (route: string): Promise<any> =>
+          (
+            await fetch(`${run.url}${route}`, { headers: { authorization: `Bearer ${admin}` } })
+          ).json();
+        expect((await get('/teams')).teams.map((t: { name: string }) => t.name).sort()).toEqual([
+          'Benelux',
+          'DACH',
+          'Nordics',
+        ]);
         expect((await get('/teams/members?limit=100')).members).toHaveLength(12);
       } finally {
         run.child.kill('SIGTERM');

@@ -34,8 +34,12 @@ describe('formatError', () => {
   });
 
   it('maps an unreachable database, even wrapped as a context failure, to SERVICE_UNAVAILABLE', () => {
-    const cause = Object.assign(new Error('Server selection timed out after 3000 ms'), { name: 'MongoServerSelectionError' });
-    const wrapped = new GraphQLError(`Context creation failed: ${cause.message}`, { originalError: cause });
+    const cause = Object.assign(new Error('Server selection timed out after 3000 ms'), {
+      name: 'MongoServerSelectionError',
+    });
+    const wrapped = new GraphQLError(`Context creation failed: ${cause.message}`, {
+      originalError: cause,
+    });
     expect(format({ message: wrapped.message }, wrapped)).toEqual({
       message: 'The database is unreachable; try again shortly',
       extensions: { code: 'SERVICE_UNAVAILABLE' },
@@ -43,7 +47,16 @@ describe('formatError', () => {
   });
 
   it('never throws, even on values that are not errors', () => {
-    expect(format({ message: 'x' }, { toString: () => { throw new Error('boom'); } }).extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR' });
+    expect(
+      format(
+        { message: 'x' },
+        {
+          toString: () => {
+            throw new Error('boom');
+          },
+        },
+      ).extensions,
+    ).toEqual({ code: 'INTERNAL_SERVER_ERROR' });
   });
 });
 
@@ -57,7 +70,10 @@ describe('GraphQL over HTTP', () => {
   });
 
   it('serves queries over GET', async () => {
-    const res = await gw.request('GET', '/graphql', { query: { query: '{ viewer { role } }' }, headers: { 'apollo-require-preflight': 'true' } });
+    const res = await gw.request('GET', '/graphql', {
+      query: { query: '{ viewer { role } }' },
+      headers: { 'apollo-require-preflight': 'true' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { viewer: { role: 'ADMIN' } } });
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -77,15 +93,24 @@ describe('GraphQL over HTTP', () => {
     expect(syntax.body.errors[0].extensions).toEqual({ code: 'GRAPHQL_PARSE_FAILED' });
     const invalid = await gw.graphql('{ viewer { password } }');
     expect(invalid.status).toBe(400);
-    expect(invalid.body.errors[0]).toMatchObject({ message: expect.stringContaining('password'), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+    expect(invalid.body.errors[0]).toMatchObject({
+      message: expect.stringContaining('password'),
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
   });
 
   it('answers body problems on /graphql as GraphQL errors', async () => {
-    const malformed = await gw.request('POST', '/graphql', { body: '{"query": ', headers: { 'content-type': 'application/json' } });
+    const malformed = await gw.request('POST', '/graphql', {
+      body: '{"query": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT' });
     expect(malformed.body.errors[0].message).toMatch(/^Malformed JSON/);
-    const text = await gw.request('POST', '/graphql', { body: '{ viewer { role } }', headers: { 'content-type': 'text/plain' } });
+    const text = await gw.request('POST', '/graphql', {
+      body: '{ viewer { role } }',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
     expect(text.body.errors[0].extensions).toEqual({ code: 'UNSUPPORTED_MEDIA_TYPE' });
   });
@@ -95,11 +120,20 @@ describe('GraphQL over HTTP', () => {
     expect(JSON.stringify(res.body)).not.toContain('stacktrace');
   });
 
-  itEmbeddedOnly('answers 503 when the database is gone while authenticating a member', STOPS_THE_DATABASE, async () => {
-    const token = await gw.tokenFor(await insertMember(Role.MEMBER));
-    await gw.server!.stop();
-    const res = await gw.graphql('{ viewer { role } }', undefined, token);
-    expect(res.status).toBe(503);
-    expect(res.body.errors).toEqual([{ message: 'The database is unreachable; try again shortly', extensions: { code: 'SERVICE_UNAVAILABLE' } }]);
-  });
+  itEmbeddedOnly(
+    'answers 503 when the database is gone while authenticating a member',
+    STOPS_THE_DATABASE,
+    async () => {
+      const token = await gw.tokenFor(await insertMember(Role.MEMBER));
+      await gw.server!.stop();
+      const res = await gw.graphql('{ viewer { role } }', undefined, token);
+      expect(res.status).toBe(503);
+      expect(res.body.errors).toEqual([
+        {
+          message: 'The database is unreachable; try again shortly',
+          extensions: { code: 'SERVICE_UNAVAILABLE' },
+        },
+      ]);
+    },
+  );
 });

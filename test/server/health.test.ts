@@ -29,17 +29,27 @@ describe('health and readiness', () => {
   it('echoes a sane x-request-id and replaces an unsafe one', async () => {
     const echoed = await gw.request('GET', '/healthz', { headers: { 'x-request-id': 'abc-123' } });
     expect(echoed.headers['x-request-id']).toBe('abc-123');
-    const replaced = await gw.request('GET', '/healthz', { headers: { 'x-request-id': 'bad id\twith spaces' } });
+    const replaced = await gw.request('GET', '/healthz', {
+      headers: { 'x-request-id': 'bad id\twith spaces' },
+    });
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  itEmbeddedOnly('answers /readyz with 503 in the error envelope once the database is gone', STOPS_THE_DATABASE, async () => {
-    await gw.server!.stop();
-    const res = await gw.request('GET', '/readyz', { token: null });
-    expect(res.status).toBe(503);
-    expect(res.body).toEqual({ message: 'The database is unreachable; try again shortly', success: false, statusCode: 503 });
-    expect(res.headers['retry-after']).toBe('1');
-    const health = await gw.request('GET', '/healthz', { token: null });
-    expect(health.status).toBe(200);
-  });
+  itEmbeddedOnly(
+    'answers /readyz with 503 in the error envelope once the database is gone',
+    STOPS_THE_DATABASE,
+    async () => {
+      await gw.server!.stop();
+      const res = await gw.request('GET', '/readyz', { token: null });
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({
+        message: 'The database is unreachable; try again shortly',
+        success: false,
+        statusCode: 503,
+      });
+      expect(res.headers['retry-after']).toBe('1');
+      const health = await gw.request('GET', '/healthz', { token: null });
+      expect(health.status).toBe(200);
+    },
+  );
 });

@@ -20,7 +20,17 @@ import type { ContextBuilder } from '../../src/server/context-builder';
  * request twice.
  */
 const BUDGET_MS = 200;
-const VIEW: VersionView = { versions: { settings: 1, members: 1, teams: 1, targets: 1, pipeline_snapshots: 1, crm_owner_links: 1, pruned_snapshots: 1 } };
+const VIEW: VersionView = {
+  versions: {
+    settings: 1,
+    members: 1,
+    teams: 1,
+    targets: 1,
+    pipeline_snapshots: 1,
+    crm_owner_links: 1,
+    pruned_snapshots: 1,
+  },
+};
 
 type ReadCallback = (error: unknown, data: RequestData | undefined) => void;
 
@@ -41,22 +51,41 @@ interface Harness {
 let sentAt = 0;
 
 async function startHarness(
-  onHanded?: (request: http.IncomingMessage, response: http.ServerResponse, budget: RequestBudget) => void,
+  onHanded?: (
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    budget: RequestBudget,
+  ) => void,
   limiter?: RateLimiter,
 ): Promise<Harness> {
   const budget = new RequestBudget(BUDGET_MS);
-  const harness = { budget, reads: [] as ReadCallback[], handed: [] as Harness['handed'], answerable: false } as Harness;
+  const harness = {
+    budget,
+    reads: [] as ReadCallback[],
+    handed: [] as Harness['handed'],
+    answerable: false,
+  } as Harness;
   const access = {
     countersInProcess: false,
     requestThen: (callback: ReadCallback) => harness.reads.push(callback),
   } as unknown as DataAccess;
   const contexts = {
     knowsCaller: (authorization: string | undefined) => authorization === 'Bearer known',
-    buildNow: (_asked: unknown, data: RequestData | undefined) => (data === undefined ? undefined : ({ requestId: 'r', principal: { subject: 'm1' }, data } as unknown as RequestContext)),
+    buildNow: (_asked: unknown, data: RequestData | undefined) =>
+      data === undefined
+        ? undefined
+        : ({ requestId: 'r', principal: { subject: 'm1' }, data } as unknown as RequestContext),
   } as unknown as ContextBuilder;
   const recipes = new AnswerRecipes();
   recipes.learn('/kept', { route: { authenticated: true } } as unknown as AnswerRecipe);
-  const lane = new KeptAnswerLane({ access, contexts, recipes, logger: { isLevelEnabled: () => false, info: () => undefined }, budget, limiter });
+  const lane = new KeptAnswerLane({
+    access,
+    contexts,
+    recipes,
+    logger: { isLevelEnabled: () => false, info: () => undefined },
+    budget,
+    limiter,
+  });
   // What the lane would send: decided by the test, as its kept answers would be.
   harness.sendKept = jest.spyOn(lane, 'sendKept').mockImplementation((_ctx, _request, response) => {
     if (!harness.answerable) return false;
@@ -68,7 +97,9 @@ async function startHarness(
     if (onHanded) onHanded(request, response, budget);
     else response.writeHead(200, { 'content-type': 'text/plain' }).end('from fastify');
   };
-  const server = createHttpServer(fastify, { answerFirst: (request, response, rest) => lane.serve(request, response, rest) });
+  const server = createHttpServer(fastify, {
+    answerFirst: (request, response, rest) => lane.serve(request, response, rest),
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   harness.port = (server.address() as AddressInfo).port;
   harness.close = async () => {
@@ -79,16 +110,25 @@ async function startHarness(
   return harness;
 }
 
-function get(harness: Harness, path: string, authorization = 'Bearer known'): Promise<{ status: number; body: string; at: number }> {
+function get(
+  harness: Harness,
+  path: string,
+  authorization = 'Bearer known',
+): Promise<{ status: number; body: string; at: number }> {
   sentAt = Date.now();
   return new Promise((resolve, reject) => {
     http
-      .get({ port: harness.port, host: '127.0.0.1', path, headers: { authorization }, agent: false }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, at: Date.now() - sentAt }));
-      })
+      .get(
+        { port: harness.port, host: '127.0.0.1', path, headers: { authorization }, agent: false },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk) => (body += chunk));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body, at: Date.now() - sentAt }),
+          );
+        },
+      )
       .on('error', reject);
   });
 }
@@ -134,7 +174,10 @@ describe('kept-answer lane: waiting for the versions within the request budget',
   it('does not hold a request whose rate limit is counted with I/O (Redis): fastify would read the versions again', async () => {
     // A store with no hitNow, as the Redis store: counting takes a round trip.
     const store = { hit: async () => ({ count: 1, resetMs: 60_000 }) } as unknown as RateLimitStore;
-    harness = await startHarness(undefined, new RateLimiter({ limit: 10, windowSeconds: 60, store }));
+    harness = await startHarness(
+      undefined,
+      new RateLimiter({ limit: 10, windowSeconds: 60, store }),
+    );
     harness.answerable = true;
     expect(await get(harness, '/kept')).toMatchObject({ body: 'from fastify' });
     expect(harness.reads).toHaveLength(0);

@@ -19,7 +19,9 @@ function laneAnswers(count: number): boolean[] {
   const { calls, results } = serve.mock;
   return calls.slice(-count).map(([request], i) => {
     if (results[calls.length - count + i]?.value !== true) return false;
-    return sendKept.mock.calls.some((call, j) => call[1] === request && sendKept.mock.results[j]?.value === true);
+    return sendKept.mock.calls.some(
+      (call, j) => call[1] === request && sendKept.mock.results[j]?.value === true,
+    );
   });
 }
 
@@ -53,7 +55,12 @@ describe('kept-answer lane', () => {
     const first = await gw.request('GET', '/pipelines', { token });
     expect(laneAnswered()).toBe(false);
     expect(first.status).toBe(200);
-    for (const path of ['/pipelines', '/pipelines', '/pipelines/metrics?pipeline_id=sales', '/pipelines/metrics?pipeline_id=sales']) {
+    for (const path of [
+      '/pipelines',
+      '/pipelines',
+      '/pipelines/metrics?pipeline_id=sales',
+      '/pipelines/metrics?pipeline_id=sales',
+    ]) {
       const again = await gw.request('GET', path, { token });
       const full = path === '/pipelines' ? first : again;
       expect(again.status).toBe(200);
@@ -66,10 +73,16 @@ describe('kept-answer lane', () => {
 
   it('echoes a sane x-request-id and replaces one that is not', async () => {
     await gw.request('GET', '/pipelines', { token });
-    const sane = await gw.request('GET', '/pipelines', { token, headers: { 'x-request-id': 'client-id-42' } });
+    const sane = await gw.request('GET', '/pipelines', {
+      token,
+      headers: { 'x-request-id': 'client-id-42' },
+    });
     expect(laneAnswered()).toBe(true);
     expect(sane.headers['x-request-id']).toBe('client-id-42');
-    const forged = await gw.request('GET', '/pipelines', { token, headers: { 'x-request-id': 'two words' } });
+    const forged = await gw.request('GET', '/pipelines', {
+      token,
+      headers: { 'x-request-id': 'two words' },
+    });
     expect(laneAnswered()).toBe(true);
     expect(forged.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -96,13 +109,19 @@ describe('kept-answer lane', () => {
   it('computes again from memory, as the full way does, a URL answered before once a write changed it', async () => {
     const path = '/pipelines/metrics?pipeline_id=sales&metrics=pipeline_value';
     const unit = (res: GatewayResponse) => res.body.metrics[0].metric_value.unit;
-    expect((await gw.request('POST', '/settings/currencies', { body: { currency: 'eur' } })).status).toBe(200);
+    expect(
+      (await gw.request('POST', '/settings/currencies', { body: { currency: 'eur' } })).status,
+    ).toBe(200);
     const first = await gw.request('GET', path, { token });
     expect(laneAnswered()).toBe(false);
     expect(unit(first)).toBe('EUR');
-    expect((await gw.request('POST', '/settings/currencies', { body: { currency: 'usd' } })).status).toBe(200);
+    expect(
+      (await gw.request('POST', '/settings/currencies', { body: { currency: 'usd' } })).status,
+    ).toBe(200);
     // The first read after the write reads the settings (the full way) into the app's caches.
-    expect((await gw.request('GET', '/pipelines/metrics?pipeline_id=sales', { token })).status).toBe(200);
+    expect(
+      (await gw.request('GET', '/pipelines/metrics?pipeline_id=sales', { token })).status,
+    ).toBe(200);
     const computed = await gw.request('GET', path, { token });
     expect(laneAnswered()).toBe(true);
     expect(unit(computed)).toBe('USD');
@@ -118,7 +137,9 @@ describe('kept-answer lane', () => {
 
   it('stops answering what a write changed, and keeps answering what it did not', async () => {
     const before = await gw.request('GET', '/pipelines', { token });
-    const settings = await gw.request('POST', '/settings/currencies', { body: { currency: 'usd' } });
+    const settings = await gw.request('POST', '/settings/currencies', {
+      body: { currency: 'usd' },
+    });
     expect(settings.status).toBe(200);
     // GET /pipelines reads no settings.
     expect((await gw.request('GET', '/pipelines', { token })).body).toEqual(before.body);
@@ -139,7 +160,10 @@ describe('kept-answer lane under a rate limit, with request logs', () => {
   const lines: Array<Record<string, unknown>> = [];
   const answers: GatewayResponse[] = [];
   beforeAll(async () => {
-    gw = await startGateway({ env: { RATE_LIMIT: '4', LOG_LEVEL: 'info' }, logStream: { write: (line: string) => lines.push(JSON.parse(line)) } });
+    gw = await startGateway({
+      env: { RATE_LIMIT: '4', LOG_LEVEL: 'info' },
+      logStream: { write: (line: string) => lines.push(JSON.parse(line)) },
+    });
     await importFixture(gw, '2026-05-20T12:00:00Z');
     memberId = await insertMember(Role.ADMIN);
     token = await gw.tokenFor(memberId);
@@ -149,7 +173,13 @@ describe('kept-answer lane under a rate limit, with request logs', () => {
   it('counts its answers in the same window as the full way and leaves the 429 to it', async () => {
     for (let i = 0; i < 5; i += 1) answers.push(await gw.request('GET', '/pipelines', { token }));
     expect(answers.map((res) => res.status)).toEqual([200, 200, 200, 200, 429]);
-    expect(answers.map((res) => res.headers.ratelimit?.split(';t=')[0])).toEqual(['"default";r=3', '"default";r=2', '"default";r=1', '"default";r=0', '"default";r=0']);
+    expect(answers.map((res) => res.headers.ratelimit?.split(';t=')[0])).toEqual([
+      '"default";r=3',
+      '"default";r=2',
+      '"default";r=1',
+      '"default";r=0',
+      '"default";r=0',
+    ]);
     for (const res of answers) expect(res.headers['ratelimit-policy']).toBe('"default";q=4;w=60');
     expect(answers[4].headers['retry-after']).toMatch(/^\d+$/);
     expect(answers[4].body).toMatchObject({ success: false, statusCode: 429 });
@@ -161,10 +191,19 @@ describe('kept-answer lane under a rate limit, with request logs', () => {
   it('writes the same request line as the full way', async () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     // The first answer was computed the full way; the lane sent the next three where it runs.
-    const logged = answers.slice(0, 4).map((res) => lines.find((line) => line.requestId === res.headers['x-request-id']));
+    const logged = answers
+      .slice(0, 4)
+      .map((res) => lines.find((line) => line.requestId === res.headers['x-request-id']));
     for (const line of logged) {
       expect(Object.keys(line ?? {})).toEqual(Object.keys(logged[0] ?? {}));
-      expect(line).toMatchObject({ msg: 'request completed', method: 'GET', route: '/pipelines', status: 200, subject: memberId, durationMs: expect.any(Number) });
+      expect(line).toMatchObject({
+        msg: 'request completed',
+        method: 'GET',
+        route: '/pipelines',
+        status: 200,
+        subject: memberId,
+        durationMs: expect.any(Number),
+      });
     }
   });
 });

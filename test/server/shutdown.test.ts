@@ -18,7 +18,14 @@ describe('closing the app', () => {
     summary: 'waits until the test releases it',
     tag: 'Test',
     authenticated: false,
-    response: { type: 'object', properties: { message: { type: 'string' }, success: { type: 'boolean' }, statusCode: { type: 'integer' } } },
+    response: {
+      type: 'object',
+      properties: {
+        message: { type: 'string' },
+        success: { type: 'boolean' },
+        statusCode: { type: 'integer' },
+      },
+    },
     handler: async () => {
       entered();
       await released;

@@ -30,7 +30,15 @@ function slowImport(url: string, interrupt: () => void): Promise<{ status: numbe
   return new Promise((resolve, reject) => {
     const req = http.request(
       `${url}/crm/imports`,
-      { method: 'POST', agent: false, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', 'content-length': body.length } },
+      {
+        method: 'POST',
+        agent: false,
+        headers: {
+          authorization: `Bearer ${ADMIN_TOKEN}`,
+          'content-type': 'application/json',
+          'content-length': body.length,
+        },
+      },
       (res) => {
         let text = '';
         res.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -54,9 +62,15 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s in production mode', (signal) 
   const dataDir = useTempDir('gw-signals-');
 
   it('drains a slow POST /crm/imports: the import answers 200, the process exits 0', async () => {
-    const { child, url, exited, output } = await startEntry(dataDir(), { NODE_ENV: 'production', ADMIN_TOKEN });
+    const { child, url, exited, output } = await startEntry(dataDir(), {
+      NODE_ENV: 'production',
+      ADMIN_TOKEN,
+    });
     const res = await slowImport(url, () => child.kill(signal));
-    expect({ status: res.status, text: res.text }).toEqual({ status: 200, text: expect.stringContaining('"snapshot_id"') });
+    expect({ status: res.status, text: res.text }).toEqual({
+      status: 200,
+      text: expect.stringContaining('"snapshot_id"'),
+    });
     const code = await exited;
     expect({ code, output: code === 0 ? '' : output() }).toEqual({ code: 0, output: '' });
   });
@@ -75,12 +89,25 @@ describe('Ctrl-C at a terminal running npm start', () => {
     // Ctrl-C; the non-interactive shell `script` starts would die of the signal in its place.
     const terminal = spawn('script', ['-qfec', 'exec npm start', '/dev/null'], {
       cwd: path.join(__dirname, '../..'),
-      env: { ...process.env, SHELL: '/bin/sh', PORT: '0', DATA_DIR: dataDir(), SEED_DEMO: 'false', ADMIN_TOKEN, JWT_SECRET: '', MONGODB_URI: '', LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+      env: {
+        ...process.env,
+        SHELL: '/bin/sh',
+        PORT: '0',
+        DATA_DIR: dataDir(),
+        SEED_DEMO: 'false',
+        ADMIN_TOKEN,
+        JWT_SECRET: '',
+        MONGODB_URI: '',
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let screen = '';
     terminal.stdout!.on('data', (chunk: Buffer) => (screen += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => terminal.on('exit', (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) =>
+      terminal.on('exit', (code) => resolve(code)),
+    );
     const url = await new Promise<string>((resolve, reject) => {
       const check = setInterval(() => {
         const match = /listening on (http:\/\/\S+)\r?\n/.exec(screen);
@@ -97,6 +124,9 @@ describe('Ctrl-C at a terminal running npm start', () => {
     const res = await slowImport(url, () => terminal.stdin!.write('\u0003'));
     expect(res.status).toBe(200);
     const code = await exited;
-    expect({ code, screen: code === 0 ? '' : screen.slice(-3000) }).toEqual({ code: 0, screen: '' });
+    expect({ code, screen: code === 0 ? '' : screen.slice(-3000) }).toEqual({
+      code: 0,
+      screen: '',
+    });
   }, 180_000);
 });

@@ -20,7 +20,8 @@ afterAll(async () => {
   await gw?.stop();
 });
 
-const fields = (body: { errors?: Array<{ field: string }> }) => (body.errors ?? []).map((e) => e.field);
+const fields = (body: { errors?: Array<{ field: string }> }) =>
+  (body.errors ?? []).map((e) => e.field);
 
 /** Runs first: nothing is set on a fresh database. */
 describe('before anything is set', () => {
@@ -35,14 +36,24 @@ describe('before anything is set', () => {
   });
 
   it('answers nulls on GraphQL', async () => {
-    const res = await gw.graphql('{ settings { currency period periodValues } }', undefined, memberToken);
-    expect(res.body).toEqual({ data: { settings: { currency: null, period: null, periodValues: null } } });
+    const res = await gw.graphql(
+      '{ settings { currency period periodValues } }',
+      undefined,
+      memberToken,
+    );
+    expect(res.body).toEqual({
+      data: { settings: { currency: null, period: null, periodValues: null } },
+    });
   });
 
   it('refuses targets while the period or currency is unset (409)', async () => {
-    const res = await gw.request('POST', `/teams/members/${memberId}/targets`, { body: { targets: [1, 2, 3, 4] } });
+    const res = await gw.request('POST', `/teams/members/${memberId}/targets`, {
+      body: { targets: [1, 2, 3, 4] },
+    });
     expect(res.status).toBe(409);
-    expect(res.body.message).toMatch(/^Targets cannot be set before the period and currency are set/);
+    expect(res.body.message).toMatch(
+      /^Targets cannot be set before the period and currency are set/,
+    );
   });
 });
 
@@ -50,10 +61,20 @@ describe('currency', () => {
   it('accepts any case, stores upper-case, readable by every role', async () => {
     const set = await gw.request('POST', '/settings/currencies', { body: { currency: 'eur' } });
     expect(set.status).toBe(200);
-    expect(set.body).toEqual({ message: 'Currency set to EUR', success: true, statusCode: 200, currency: 'EUR' });
+    expect(set.body).toEqual({
+      message: 'Currency set to EUR',
+      success: true,
+      statusCode: 200,
+      currency: 'EUR',
+    });
     for (const token of [undefined, managerToken, memberToken]) {
       const read = await gw.request('GET', '/settings/currencies', { token });
-      expect(read.body).toEqual({ message: 'Currency found', success: true, statusCode: 200, currency: 'EUR' });
+      expect(read.body).toEqual({
+        message: 'Currency found',
+        success: true,
+        statusCode: 200,
+        currency: 'EUR',
+      });
     }
     expect((await SettingsModel.findById('account').lean())?.currency).toBe('EUR');
   });
@@ -72,7 +93,10 @@ describe('currency', () => {
 
   it('is admin only', async () => {
     for (const token of [managerToken, memberToken]) {
-      const res = await gw.request('POST', '/settings/currencies', { token, body: { currency: 'USD' } });
+      const res = await gw.request('POST', '/settings/currencies', {
+        token,
+        body: { currency: 'USD' },
+      });
       expect(res.status).toBe(403);
     }
     expect((await gw.request('GET', '/settings/currencies')).body.currency).toBe('EUR');
@@ -91,25 +115,38 @@ describe('period', () => {
       values: ['Q1', 'Q2', 'Q3', 'Q4'],
     });
     const read = await gw.request('GET', '/settings/periods', { token: memberToken });
-    expect(read.body).toEqual({ message: 'Period found', success: true, statusCode: 200, period: 'quarterly', values: ['Q1', 'Q2', 'Q3', 'Q4'] });
+    expect(read.body).toEqual({
+      message: 'Period found',
+      success: true,
+      statusCode: 200,
+      period: 'quarterly',
+      values: ['Q1', 'Q2', 'Q3', 'Q4'],
+    });
   });
 
   it('answers 400 for an unknown period and 403 for non-admins, keeping the period', async () => {
     const bad = await gw.request('POST', '/settings/periods', { body: { period: 'yearly' } });
     expect(bad.status).toBe(400);
     expect(fields(bad.body)).toEqual(['period']);
-    const badReset = await gw.request('POST', '/settings/periods', { body: { period: 'monthly', reset_targets: 'yes' } });
+    const badReset = await gw.request('POST', '/settings/periods', {
+      body: { period: 'monthly', reset_targets: 'yes' },
+    });
     expect(badReset.status).toBe(400);
     expect(fields(badReset.body)).toEqual(['reset_targets']);
     for (const token of [managerToken, memberToken]) {
-      expect((await gw.request('POST', '/settings/periods', { token, body: { period: 'monthly' } })).status).toBe(403);
+      expect(
+        (await gw.request('POST', '/settings/periods', { token, body: { period: 'monthly' } }))
+          .status,
+      ).toBe(403);
     }
     expect((await gw.request('GET', '/settings/periods')).body.period).toBe('quarterly');
   });
 
   describe('while targets exist', () => {
     beforeAll(async () => {
-      const res = await gw.request('POST', `/teams/members/${memberId}/targets`, { body: { year: 2026, targets: [10, 20, 30, 40] } });
+      const res = await gw.request('POST', `/teams/members/${memberId}/targets`, {
+        body: { year: 2026, targets: [10, 20, 30, 40] },
+      });
       expect(res.status).toBe(200);
     });
 
@@ -128,11 +165,16 @@ describe('period', () => {
         expect(res.body.message).toMatch(/while targets exist; send reset_targets: true/);
       }
       expect((await gw.request('GET', '/settings/periods')).body.period).toBe('quarterly');
-      expect((await gw.request('GET', `/teams/members/${memberId}/targets`, { query: { year: 2026 } })).status).toBe(200);
+      expect(
+        (await gw.request('GET', `/teams/members/${memberId}/targets`, { query: { year: 2026 } }))
+          .status,
+      ).toBe(200);
     });
 
     it('changes the period and deletes every target with reset_targets: true', async () => {
-      const res = await gw.request('POST', '/settings/periods', { body: { period: 'monthly', reset_targets: true } });
+      const res = await gw.request('POST', '/settings/periods', {
+        body: { period: 'monthly', reset_targets: true },
+      });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         message: 'Period set to monthly; 1 target set(s) deleted',
@@ -142,7 +184,10 @@ describe('period', () => {
         values: ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8', 'm9', 'm10', 'm11', 'm12'],
       });
       expect(await TargetModel.find({}).lean()).toHaveLength(0);
-      expect((await gw.request('GET', `/teams/members/${memberId}/targets`, { query: { year: 2026 } })).status).toBe(404);
+      expect(
+        (await gw.request('GET', `/teams/members/${memberId}/targets`, { query: { year: 2026 } }))
+          .status,
+      ).toBe(404);
     });
   });
 
@@ -159,22 +204,46 @@ describe('GraphQL settings', () => {
   it('sets currency and period and reads them back', async () => {
     const currency = await gw.graphql('mutation { setCurrency(currency: "usd") { currency } }');
     expect(currency.body).toEqual({ data: { setCurrency: { currency: 'USD' } } });
-    const period = await gw.graphql('mutation { setPeriod(period: QUARTERLY) { period periodValues } }');
-    expect(period.body).toEqual({ data: { setPeriod: { period: 'QUARTERLY', periodValues: ['Q1', 'Q2', 'Q3', 'Q4'] } } });
-    const read = await gw.graphql('{ settings { currency period periodValues } }', undefined, managerToken);
-    expect(read.body.data.settings).toEqual({ currency: 'USD', period: 'QUARTERLY', periodValues: ['Q1', 'Q2', 'Q3', 'Q4'] });
+    const period = await gw.graphql(
+      'mutation { setPeriod(period: QUARTERLY) { period periodValues } }',
+    );
+    expect(period.body).toEqual({
+      data: { setPeriod: { period: 'QUARTERLY', periodValues: ['Q1', 'Q2', 'Q3', 'Q4'] } },
+    });
+    const read = await gw.graphql(
+      '{ settings { currency period periodValues } }',
+      undefined,
+      managerToken,
+    );
+    expect(read.body.data.settings).toEqual({
+      currency: 'USD',
+      period: 'QUARTERLY',
+      periodValues: ['Q1', 'Q2', 'Q3', 'Q4'],
+    });
   });
 
   it('answers BAD_USER_INPUT naming currency, FORBIDDEN for non-admins, CONFLICT while targets exist', async () => {
     const bad = await gw.graphql('mutation { setCurrency(currency: "XYZ") { currency } }');
     expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(bad.body.errors[0].message).toMatch(/currency: /);
-    const forbidden = await gw.graphql('mutation { setPeriod(period: MONTHLY) { period } }', undefined, managerToken);
+    const forbidden = await gw.graphql(
+      'mutation { setPeriod(period: MONTHLY) { period } }',
+      undefined,
+      managerToken,
+    );
     expect(forbidden.body.errors[0].extensions.code).toBe('FORBIDDEN');
-    expect((await gw.request('POST', `/teams/members/${memberId}/targets`, { body: { targets: [1, 2, 3, 4] } })).status).toBe(200);
+    expect(
+      (
+        await gw.request('POST', `/teams/members/${memberId}/targets`, {
+          body: { targets: [1, 2, 3, 4] },
+        })
+      ).status,
+    ).toBe(200);
     const conflict = await gw.graphql('mutation { setPeriod(period: MONTHLY) { period } }');
     expect(conflict.body.errors[0].extensions.code).toBe('CONFLICT');
-    const reset = await gw.graphql('mutation { setPeriod(period: MONTHLY, resetTargets: true) { period } }');
+    const reset = await gw.graphql(
+      'mutation { setPeriod(period: MONTHLY, resetTargets: true) { period } }',
+    );
     expect(reset.body).toEqual({ data: { setPeriod: { period: 'MONTHLY' } } });
     expect(await TargetModel.find({}).lean()).toHaveLength(0);
     expect((await gw.request('GET', '/settings/currencies')).body.currency).toBe('USD');

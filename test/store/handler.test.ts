@@ -7,9 +7,17 @@ import { RequestHandler } from '../../src/store/handler';
 import { Catalog } from '../../src/store/storage/catalog';
 import { MemoryJournal } from '../../src/store/storage/memory-journal';
 
-const connection = { id: 1, remoteAddress: '127.0.0.1:1', auth: new Authenticator(null).forConnection() };
+const connection = {
+  id: 1,
+  remoteAddress: '127.0.0.1:1',
+  auth: new Authenticator(null).forConnection(),
+};
 
-async function setup(): Promise<{ handler: RequestHandler; catalog: Catalog; cursors: CursorRegistry }> {
+async function setup(): Promise<{
+  handler: RequestHandler;
+  catalog: Catalog;
+  cursors: CursorRegistry;
+}> {
   const catalog = await Catalog.open(new MemoryJournal());
   const cursors = new CursorRegistry();
   return { handler: new RequestHandler(catalog, cursors), catalog, cursors };
@@ -27,7 +35,26 @@ const value: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
     fc.constant(new ObjectId('64b7f0a0a0a0a0a0a0a0a0a0')),
     fc.constantFrom('$a', '$set', 'c', 'a.b', '$$ROOT'),
     fc.array(tie('v'), { maxLength: 3 }),
-    fc.dictionary(fc.constantFrom('a', 'b', '_id', '$set', '$inc', '$gt', '$in', '$match', 'q', 'u', 'key', 'name', 'filter', 'x.y'), tie('v'), { maxKeys: 3 }),
+    fc.dictionary(
+      fc.constantFrom(
+        'a',
+        'b',
+        '_id',
+        '$set',
+        '$inc',
+        '$gt',
+        '$in',
+        '$match',
+        'q',
+        'u',
+        'key',
+        'name',
+        'filter',
+        'x.y',
+      ),
+      tie('v'),
+      { maxKeys: 3 },
+    ),
   ),
 })).v;
 
@@ -36,18 +63,53 @@ const commandNames = [...new Set([...commandRegistry.values()].map((c) => c.name
 describe('RequestHandler', () => {
   it('answers every command body with a reply and never throws', async () => {
     const { handler, cursors } = await setup();
-    await handler.runCommand('fz', { insert: 'c', documents: [{ _id: 1, a: 1 }, { _id: 2, a: [1, 2] }] }, connection);
+    await handler.runCommand(
+      'fz',
+      {
+        insert: 'c',
+        documents: [
+          { _id: 1, a: 1 },
+          { _id: 2, a: [1, 2] },
+        ],
+      },
+      connection,
+    );
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...commandNames),
         fc.constantFrom<unknown>('c', 'd', 1, '', null, 'bad$'),
         fc.dictionary(
-          fc.constantFrom('filter', 'query', 'documents', 'updates', 'deletes', 'pipeline', 'indexes', 'index', 'key', 'sort', 'projection', 'update', 'remove', 'cursor', 'limit', 'skip', 'batchSize', 'to', 'new', 'upsert'),
+          fc.constantFrom(
+            'filter',
+            'query',
+            'documents',
+            'updates',
+            'deletes',
+            'pipeline',
+            'indexes',
+            'index',
+            'key',
+            'sort',
+            'projection',
+            'update',
+            'remove',
+            'cursor',
+            'limit',
+            'skip',
+            'batchSize',
+            'to',
+            'new',
+            'upsert',
+          ),
           value,
           { maxKeys: 4 },
         ),
         async (name, target, rest) => {
-          const reply: Document = await handler.runCommand('fz', { [name]: target, ...rest }, connection);
+          const reply: Document = await handler.runCommand(
+            'fz',
+            { [name]: target, ...rest },
+            connection,
+          );
           expect([0, 1]).toContain(reply.ok);
           if (reply.ok === 0) {
             expect(typeof reply.errmsg).toBe('string');
@@ -68,8 +130,23 @@ describe('RequestHandler', () => {
 
   it('refuses a transaction number before the command runs', async () => {
     const { handler, catalog, cursors } = await setup();
-    const reply = await handler.runCommand('t', { insert: 'c', documents: [{ a: 1 }], txnNumber: 1, autocommit: false, startTransaction: true }, connection);
-    expect(reply).toEqual({ ok: 0, errmsg: 'Transaction numbers are only allowed on a replica set member or mongos', code: 20, codeName: 'IllegalOperation' });
+    const reply = await handler.runCommand(
+      't',
+      {
+        insert: 'c',
+        documents: [{ a: 1 }],
+        txnNumber: 1,
+        autocommit: false,
+        startTransaction: true,
+      },
+      connection,
+    );
+    expect(reply).toEqual({
+      ok: 0,
+      errmsg: 'Transaction numbers are only allowed on a replica set member or mongos',
+      code: 20,
+      codeName: 'IllegalOperation',
+    });
     expect(catalog.collection('t', 'c')).toBeUndefined();
     cursors.close();
   });

@@ -46,7 +46,10 @@ describe('EmbeddedMongoServer', () => {
   });
 
   it('closes the connection on a malformed frame and applies nothing from it', async () => {
-    const bad = opMsg({ insert: 'raw', documents: [{ a: 1 }], $db: 'srv' }, Buffer.from([9, 0, 0, 0, 0]));
+    const bad = opMsg(
+      { insert: 'raw', documents: [{ a: 1 }], $db: 'srv' },
+      Buffer.from([9, 0, 0, 0, 0]),
+    );
     const { received, closed } = await sendRaw(server.port, bad);
     expect(closed).toBe(true);
     expect(received.length).toBe(0);
@@ -67,17 +70,26 @@ describe('EmbeddedMongoServer', () => {
   });
 
   it('answers a bad operator with an error reply and stays up', async () => {
-    const err = await client.db('srv').collection('c').find({ a: { $frob: 1 } }).toArray().catch((e: unknown) => e);
+    const err = await client
+      .db('srv')
+      .collection('c')
+      .find({ a: { $frob: 1 } })
+      .toArray()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MongoServerError);
     expect((err as MongoServerError).code).toBe(2);
     expect(await client.db('admin').command({ ping: 1 })).toEqual({ ok: 1 });
   });
 
   it('applies unacknowledged (w: 0, moreToCome) writes without replying', async () => {
-    await client.db('srv').collection('w0').insertOne({ a: 1 }, { writeConcern: { w: 0 } });
+    await client
+      .db('srv')
+      .collection('w0')
+      .insertOne({ a: 1 }, { writeConcern: { w: 0 } });
     // The next command on the pool is queued behind it on the same connection or sees its effect.
     let count = 0;
-    for (let i = 0; i < 50 && count === 0; i++) count = await client.db('srv').collection('w0').countDocuments();
+    for (let i = 0; i < 50 && count === 0; i++)
+      count = await client.db('srv').collection('w0').countDocuments();
     expect(count).toBe(1);
   });
 
@@ -108,18 +120,32 @@ describe('EmbeddedMongoServer with a data directory', () => {
   it('keeps documents and indexes across a restart', async () => {
     const first = await EmbeddedMongoServer.start({ dataDir: dir });
     const c1 = await MongoClient.connect(first.uri);
-    await c1.db('p').collection('c').insertMany([{ k: 1 }, { k: 2 }]);
+    await c1
+      .db('p')
+      .collection('c')
+      .insertMany([{ k: 1 }, { k: 2 }]);
     await c1.db('p').collection('c').createIndex({ k: 1 }, { unique: true });
-    await c1.db('p').collection('c').updateOne({ k: 2 }, { $set: { v: 'x' } });
+    await c1
+      .db('p')
+      .collection('c')
+      .updateOne({ k: 2 }, { $set: { v: 'x' } });
     await c1.close();
     await first.stop();
 
     const second = await EmbeddedMongoServer.start({ dataDir: dir });
     const c2 = await MongoClient.connect(second.uri);
     try {
-      const docs = await c2.db('p').collection('c').find({}, { projection: { _id: 0 } }).toArray();
+      const docs = await c2
+        .db('p')
+        .collection('c')
+        .find({}, { projection: { _id: 0 } })
+        .toArray();
       expect(docs).toEqual([{ k: 1 }, { k: 2, v: 'x' }]);
-      const err = await c2.db('p').collection('c').insertOne({ k: 1 }).catch((e: unknown) => e);
+      const err = await c2
+        .db('p')
+        .collection('c')
+        .insertOne({ k: 1 })
+        .catch((e: unknown) => e);
       expect((err as MongoServerError).code).toBe(11000);
     } finally {
       await c2.close();

@@ -16,11 +16,18 @@ export interface StandaloneProcess {
 }
 
 /** Starts `src/store/cli.ts` with `args` and `env` (added to this process's), resolved once it listens. */
-export function startStandalone(args: string[], env: Record<string, string>): Promise<StandaloneProcess> {
-  const child = spawn(process.execPath, ['-r', join(root, 'test/helpers/ts-register.js'), join(root, 'src/store/cli.ts'), ...args], {
-    env: { ...withoutStoreVariables(process.env), ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+export function startStandalone(
+  args: string[],
+  env: Record<string, string>,
+): Promise<StandaloneProcess> {
+  const child = spawn(
+    process.execPath,
+    ['-r', join(root, 'test/helpers/ts-register.js'), join(root, 'src/store/cli.ts'), ...args],
+    {
+      env: { ...withoutStoreVariables(process.env), ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -42,16 +49,25 @@ export function startStandalone(args: string[], env: Record<string, string>): Pr
         });
       }
     });
-    child.on('exit', (code) => rej(new Error(`cli exited with ${code} before listening: ${stdout}${stderr}`)));
+    child.on('exit', (code) =>
+      rej(new Error(`cli exited with ${code} before listening: ${stdout}${stderr}`)),
+    );
   });
 }
 
 /** Runs the CLI expecting it to refuse to start; resolves with its exit code and stderr. */
-export async function refusedStandalone(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['-r', join(root, 'test/helpers/ts-register.js'), join(root, 'src/store/cli.ts'), ...args], {
-    env: { ...withoutStoreVariables(process.env), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export async function refusedStandalone(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(
+    process.execPath,
+    ['-r', join(root, 'test/helpers/ts-register.js'), join(root, 'src/store/cli.ts'), ...args],
+    {
+      env: { ...withoutStoreVariables(process.env), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   child.stdout.resume();
@@ -62,6 +78,7 @@ export async function refusedStandalone(args: string[], env: Record<string, stri
 /** The test runner's own STORE_* variables must not leak into the child. */
 function withoutStoreVariables(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (value !== undefined && !key.startsWith('STORE_')) out[key] = value;
+  for (const [key, value] of Object.entries(env))
+    if (value !== undefined && !key.startsWith('STORE_')) out[key] = value;
   return out;
 }

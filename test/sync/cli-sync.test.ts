@@ -7,7 +7,11 @@ import { CrmSyncStateModel } from '../../src/models/crm-sync-state.model';
 import { CrmSyncModel } from '../../src/models/crm-sync.model';
 import { SnapshotModel } from '../../src/models/snapshot.model';
 import { INTERRUPTED } from '../../src/sync/crm-sync';
-import { startHubSpotServer, type HubSpotTestServer, type RecordedRequest } from '../helpers/hubspot-server';
+import {
+  startHubSpotServer,
+  type HubSpotTestServer,
+  type RecordedRequest,
+} from '../helpers/hubspot-server';
 import { setStage, syncDataset, syncDeals, TOKEN } from './sync-dataset';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -15,7 +19,12 @@ const LEASE_SECONDS = 3;
 
 interface CliRun {
   child: ChildProcess;
-  done: Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+  done: Promise<{
+    status: number | null;
+    signal: NodeJS.Signals | null;
+    stdout: string;
+    stderr: string;
+  }>;
 }
 
 /**
@@ -23,16 +32,32 @@ interface CliRun {
  * asynchronously, since the HubSpot server it reads runs in this process.
  */
 function startSync(dataDir: string, env: Record<string, string>): CliRun {
-  const child = spawn(process.execPath, ['-r', './test/helpers/ts-register.js', 'src/cli/sync.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, MONGODB_URI: '', LOG_LEVEL: 'silent', SYNC_LEASE_SECONDS: String(LEASE_SECONDS), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['-r', './test/helpers/ts-register.js', 'src/cli/sync.ts'],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        MONGODB_URI: '',
+        LOG_LEVEL: 'silent',
+        SYNC_LEASE_SECONDS: String(LEASE_SECONDS),
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const done = new Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => {
+  const done = new Promise<{
+    status: number | null;
+    signal: NodeJS.Signals | null;
+    stdout: string;
+    stderr: string;
+  }>((resolve) => {
     child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr }));
   });
   return { child, done };
@@ -43,7 +68,9 @@ async function stored(dataDir: string) {
   const database = await connectDatabase({ uri: '', dataDir });
   try {
     return {
-      committed: (await SnapshotModel.find({ status: 'committed' }, { _id: 1 }).lean()).map((s) => s._id),
+      committed: (await SnapshotModel.find({ status: 'committed' }, { _id: 1 }).lean()).map(
+        (s) => s._id,
+      ),
       pending: await SnapshotModel.countDocuments({ status: 'pending' }),
       state: await CrmSyncStateModel.findById('hubspot').lean(),
       runs: await CrmSyncModel.find().sort({ startedAt: 1 }).lean(),
@@ -53,7 +80,9 @@ async function stored(dataDir: string) {
   }
 }
 
-const readsDeals = (r: RecordedRequest) => r.path === '/crm/v3/objects/deals/search' || (r.path === '/crm/v3/objects/deals' && r.query.archived !== 'true');
+const readsDeals = (r: RecordedRequest) =>
+  r.path === '/crm/v3/objects/deals/search' ||
+  (r.path === '/crm/v3/objects/deals' && r.query.archived !== 'true');
 
 describe('npm run sync', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'sync-cli-'));
@@ -89,9 +118,14 @@ describe('npm run sync', () => {
     const before = await stored(dataDir);
     const run = await startSync(dataDir, { ...env, HUBSPOT_TOKEN: 'pat-na1-wrong' }).done;
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain('Sync failed, nothing was kept: HubSpot authentication failed: HubSpot refused the token (401');
+    expect(run.stderr).toContain(
+      'Sync failed, nothing was kept: HubSpot authentication failed: HubSpot refused the token (401',
+    );
     const after = await stored(dataDir);
-    expect({ committed: after.committed, state: after.state }).toEqual({ committed: before.committed, state: before.state });
+    expect({ committed: after.committed, state: after.state }).toEqual({
+      committed: before.committed,
+      state: before.state,
+    });
   });
 
   it('killed half-way (SIGKILL) leaves the previous snapshot; the next sync recovers and commits', async () => {
@@ -119,18 +153,24 @@ describe('npm run sync', () => {
 
     // Its lease still holds for a moment: another sync is refused, then takes over once it expires.
     const refused = await startSync(dataDir, env).done;
-    if (refused.status === 3) expect(refused.stderr).toContain('Sync refused: A HubSpot sync is already running (cli@');
+    if (refused.status === 3)
+      expect(refused.stderr).toContain('Sync refused: A HubSpot sync is already running (cli@');
     else expect(refused.status).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, LEASE_SECONDS * 1000));
     const next = refused.status === 0 ? refused : await startSync(dataDir, env).done;
     expect(next.status).toBe(0);
     // From the last committed mark: the killed sync moved nothing.
-    expect(next.stdout).toMatch(/^Incremental sync \S+: read \d+ deals changed and 0 archived from HubSpot\.\nImport committed\./);
+    expect(next.stdout).toMatch(
+      /^Incremental sync \S+: read \d+ deals changed and 0 archived from HubSpot\.\nImport committed\./,
+    );
 
     const recovered = await stored(dataDir);
     expect(recovered.committed).toHaveLength(2);
     expect(recovered.pending).toBe(0);
     expect(recovered.state?.lease).toBeNull();
-    expect(recovered.runs.find((r) => r._id === after.runs.at(-1)!._id)).toMatchObject({ outcome: 'failed', error: INTERRUPTED });
+    expect(recovered.runs.find((r) => r._id === after.runs.at(-1)!._id)).toMatchObject({
+      outcome: 'failed',
+      error: INTERRUPTED,
+    });
   });
 });

@@ -12,7 +12,10 @@ const MINUTE = 60_000;
 /** Stage probability and closedness, from the pipelines the server answers. */
 function stageOf(pipelineId: string, stageId: string): { closed: boolean; probability: number } {
   const stage = PIPELINES.find((p) => p.id === pipelineId)!.stages.find((s) => s.id === stageId)!;
-  return { closed: stage.metadata!.isClosed === 'true', probability: Number(stage.metadata!.probability) };
+  return {
+    closed: stage.metadata!.isClosed === 'true',
+    probability: Number(stage.metadata!.probability),
+  };
 }
 
 /**
@@ -20,7 +23,11 @@ function stageOf(pipelineId: string, stageId: string): { closed: boolean; probab
  * at `modifiedFrom` + i × 10 minutes (so only the latest lies within the sync's overlap window),
  * closed ones closed an hour before `now` (inside the current period).
  */
-export function syncDeals(count: number, now: number, modifiedFrom = now - 2 * 86_400_000): StoredDeal[] {
+export function syncDeals(
+  count: number,
+  now: number,
+  modifiedFrom = now - 2 * 86_400_000,
+): StoredDeal[] {
   return Array.from({ length: count }, (_, i) => {
     const id = String(30001 + i);
     const renewal = i % 4 === 3;
@@ -54,7 +61,9 @@ export function syncDeals(count: number, now: number, modifiedFrom = now - 2 * 8
 export function setStage(deal: StoredDeal, stage: string, now: number, modified: string): void {
   const { closed, probability } = stageOf(deal.properties.pipeline!, stage);
   deal.properties.dealstage = stage;
-  deal.properties.closedate = closed ? new Date(now - 60 * MINUTE).toISOString() : new Date(now + 30 * 86_400_000).toISOString();
+  deal.properties.closedate = closed
+    ? new Date(now - 60 * MINUTE).toISOString()
+    : new Date(now + 30 * 86_400_000).toISOString();
   deal.properties.hs_is_closed = String(closed);
   deal.properties.hs_is_closed_won = String(closed && probability === 1);
   deal.properties.hs_is_closed_lost = String(closed && probability !== 1);
@@ -67,7 +76,10 @@ export function syncDataset(deals: StoredDeal[]): HubSpotDataset {
 }
 
 /** The metrics of a pipeline definition, computed from the server's deals (not by the gateway). */
-export function expectedMetrics(dataset: HubSpotDataset, pipelineId: string): Record<string, number | null> {
+export function expectedMetrics(
+  dataset: HubSpotDataset,
+  pipelineId: string,
+): Record<string, number | null> {
   let open = 0;
   let openAmount = 0;
   let weighted = 0;

@@ -25,7 +25,10 @@ describe('a sync that cannot run or fails', () => {
   let hubspot: HubSpotTestServer;
 
   beforeAll(async () => {
-    hubspot = await startHubSpotServer({ token: TOKEN, dataset: syncDataset(syncDeals(12, Date.now())) });
+    hubspot = await startHubSpotServer({
+      token: TOKEN,
+      dataset: syncDataset(syncDeals(12, Date.now())),
+    });
   });
   afterAll(async () => {
     await hubspot?.close();
@@ -44,21 +47,30 @@ describe('a sync that cannot run or fails', () => {
       const response = await gateway.request('POST', '/crm/syncs');
       expect(response.status).toBe(409);
       expect(response.body).toEqual({
-        message: 'The HubSpot sync is not configured: set HUBSPOT_TOKEN to a HubSpot access token (docs/hubspot-sync.md)',
+        message:
+          'The HubSpot sync is not configured: set HUBSPOT_TOKEN to a HubSpot access token (docs/hubspot-sync.md)',
         success: false,
         statusCode: 409,
       });
       const graphql = await gateway.graphql('mutation { syncCrmData { syncId } }');
       expect(graphql.body.errors[0]).toMatchObject({ extensions: { code: 'CONFLICT' } });
       const latest = await gateway.request('GET', '/crm/syncs/latest');
-      expect(latest.body).toMatchObject({ configured: false, sync: null, next_run_at: null, message: 'No HubSpot sync has run yet; set HUBSPOT_TOKEN to sync' });
+      expect(latest.body).toMatchObject({
+        configured: false,
+        sync: null,
+        next_run_at: null,
+        message: 'No HubSpot sync has run yet; set HUBSPOT_TOKEN to sync',
+      });
     });
   });
 
   describe('with a token HubSpot refuses', () => {
     let gateway: TestGateway;
     beforeAll(async () => {
-      gateway = await startGateway({ env: { HUBSPOT_TOKEN: 'pat-na1-wrong', HUBSPOT_BASE_URL: hubspot.url }, hubspotClient: FAST_RETRIES });
+      gateway = await startGateway({
+        env: { HUBSPOT_TOKEN: 'pat-na1-wrong', HUBSPOT_BASE_URL: hubspot.url },
+        hubspotClient: FAST_RETRIES,
+      });
     });
     afterAll(async () => {
       await gateway?.stop();
@@ -71,14 +83,23 @@ describe('a sync that cannot run or fails', () => {
       expect(response.status).toBe(502);
       expect(response.body.success).toBe(false);
       expect(response.body.statusCode).toBe(502);
-      expect(response.body.message).toMatch(/^HubSpot authentication failed: HubSpot refused the token \(401: INVALID_AUTHENTICATION .*\) on GET \/crm\/v3\/pipelines\/deals; check HUBSPOT_TOKEN/);
+      expect(response.body.message).toMatch(
+        /^HubSpot authentication failed: HubSpot refused the token \(401: INVALID_AUTHENTICATION .*\) on GET \/crm\/v3\/pipelines\/deals; check HUBSPOT_TOKEN/,
+      );
       expect(response.body.message).not.toContain('pat-na1-wrong');
       // Refused at once: not asked again.
       expect(hubspot.requests.length - calls).toBe(1);
       expect(await written()).toEqual(before);
 
       const latest = await gateway.request('GET', '/crm/syncs/latest');
-      expect(latest.body.sync).toMatchObject({ outcome: 'failed', trigger: 'api', mode: 'full', snapshot_id: null, counts: null, error: response.body.message });
+      expect(latest.body.sync).toMatchObject({
+        outcome: 'failed',
+        trigger: 'api',
+        mode: 'full',
+        snapshot_id: null,
+        counts: null,
+        error: response.body.message,
+      });
       expect(latest.body.high_water_mark).toBeNull();
       // The lease was given back: the next attempt is refused by HubSpot again, not by a running sync.
       expect((await gateway.request('POST', '/crm/syncs')).status).toBe(502);
@@ -88,7 +109,10 @@ describe('a sync that cannot run or fails', () => {
   describe('with HubSpot failing', () => {
     let gateway: TestGateway;
     beforeAll(async () => {
-      gateway = await startGateway({ env: { HUBSPOT_TOKEN: TOKEN, HUBSPOT_BASE_URL: hubspot.url }, hubspotClient: FAST_RETRIES });
+      gateway = await startGateway({
+        env: { HUBSPOT_TOKEN: TOKEN, HUBSPOT_BASE_URL: hubspot.url },
+        hubspotClient: FAST_RETRIES,
+      });
     });
     afterAll(async () => {
       await gateway?.stop();
@@ -99,7 +123,9 @@ describe('a sync that cannot run or fails', () => {
       hubspot.fail({ status: 503 }, { times: 3, match: (r) => r.path === '/crm/v3/objects/deals' });
       const response = await gateway.request('POST', '/crm/syncs');
       expect(response.status).toBe(502);
-      expect(response.body.message).toBe('HubSpot did not answer GET /crm/v3/objects/deals after 3 attempts; last: 503');
+      expect(response.body.message).toBe(
+        'HubSpot did not answer GET /crm/v3/objects/deals after 3 attempts; last: 503',
+      );
       expect(await written()).toEqual(before);
 
       const next = await gateway.request('POST', '/crm/syncs');
@@ -108,15 +134,25 @@ describe('a sync that cannot run or fails', () => {
     });
 
     it('runs through GraphQL too, and reads the status there', async () => {
-      const mutation = await gateway.graphql('mutation { syncCrmData(force: false) { syncId mode fetched { deals archived } import { snapshotId counts { deals } } } }');
+      const mutation = await gateway.graphql(
+        'mutation { syncCrmData(force: false) { syncId mode fetched { deals archived } import { snapshotId counts { deals } } } }',
+      );
       expect(mutation.status).toBe(200);
       const result = mutation.body.data.syncCrmData;
       expect(result.import.counts.deals).toBe(12);
-      const status = await gateway.graphql('{ crmSyncStatus { configured nextRunAt highWaterMark latest { syncId outcome trigger snapshotId error } } }');
+      const status = await gateway.graphql(
+        '{ crmSyncStatus { configured nextRunAt highWaterMark latest { syncId outcome trigger snapshotId error } } }',
+      );
       expect(status.body.data.crmSyncStatus).toMatchObject({
         configured: true,
         nextRunAt: null,
-        latest: { syncId: result.syncId, outcome: 'OK', trigger: 'API', snapshotId: result.import.snapshotId, error: null },
+        latest: {
+          syncId: result.syncId,
+          outcome: 'OK',
+          trigger: 'API',
+          snapshotId: result.import.snapshotId,
+          error: null,
+        },
       });
     });
   });

@@ -17,7 +17,8 @@ async function latestWhen(gateway: TestGateway, done: (body: any) => boolean): P
   for (;;) {
     const { body } = await gateway.request('GET', '/crm/syncs/latest');
     if (done(body)) return body;
-    if (Date.now() > deadline) throw new Error(`no such status in time; last: ${JSON.stringify(body)}`);
+    if (Date.now() > deadline)
+      throw new Error(`no such status in time; last: ${JSON.stringify(body)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -27,7 +28,10 @@ describe('SYNC_INTERVAL_MINUTES', () => {
   let gateway: TestGateway | undefined;
 
   beforeAll(async () => {
-    hubspot = await startHubSpotServer({ token: TOKEN, dataset: syncDataset(syncDeals(8, Date.now())) });
+    hubspot = await startHubSpotServer({
+      token: TOKEN,
+      dataset: syncDataset(syncDeals(8, Date.now())),
+    });
   });
   afterEach(async () => {
     await gateway?.stop();
@@ -39,7 +43,10 @@ describe('SYNC_INTERVAL_MINUTES', () => {
 
   it('syncs when the gateway starts, then says when the next run is due', async () => {
     const started = Date.now();
-    gateway = await startGateway({ env: { HUBSPOT_TOKEN: TOKEN, HUBSPOT_BASE_URL: hubspot.url, SYNC_INTERVAL_MINUTES: '30' }, hubspotClient: FAST_RETRIES });
+    gateway = await startGateway({
+      env: { HUBSPOT_TOKEN: TOKEN, HUBSPOT_BASE_URL: hubspot.url, SYNC_INTERVAL_MINUTES: '30' },
+      hubspotClient: FAST_RETRIES,
+    });
     const body = await latestWhen(gateway, (b) => b.sync?.outcome === 'ok');
     expect(body.sync).toMatchObject({ trigger: 'schedule', mode: 'full', counts: { deals: 8 } });
     const next = Date.parse(body.next_run_at);
@@ -48,7 +55,10 @@ describe('SYNC_INTERVAL_MINUTES', () => {
   });
 
   it('skips a scheduled run while another instance holds the lease', async () => {
-    gateway = await startGateway({ env: { HUBSPOT_TOKEN: TOKEN, HUBSPOT_BASE_URL: hubspot.url }, hubspotClient: FAST_RETRIES });
+    gateway = await startGateway({
+      env: { HUBSPOT_TOKEN: TOKEN, HUBSPOT_BASE_URL: hubspot.url },
+      hubspotClient: FAST_RETRIES,
+    });
     const until = new Date(Date.now() + 60_000);
     await CrmSyncStateModel.updateOne(
       { _id: 'hubspot' },
@@ -56,8 +66,15 @@ describe('SYNC_INTERVAL_MINUTES', () => {
       { upsert: true },
     );
     // A second instance on the same database, with a schedule of its own.
-    const second = new CrmSync({ config: { ...gateway.config, syncLeaseSeconds: 60 }, queue: new ImportQueue(), role: 'gateway' });
-    const scheduler = new SyncScheduler(second, 60_000, ADMIN, { info: () => undefined, warn: () => undefined });
+    const second = new CrmSync({
+      config: { ...gateway.config, syncLeaseSeconds: 60 },
+      queue: new ImportQueue(),
+      role: 'gateway',
+    });
+    const scheduler = new SyncScheduler(second, 60_000, ADMIN, {
+      info: () => undefined,
+      warn: () => undefined,
+    });
     const calls = hubspot.requests.length;
     scheduler.start();
     try {

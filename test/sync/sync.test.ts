@@ -3,7 +3,11 @@ import { CrmSyncStateModel } from '../../src/models/crm-sync-state.model';
 import { MemberModel } from '../../src/models/member.model';
 import { SnapshotModel } from '../../src/models/snapshot.model';
 import { startGateway, type TestGateway } from '../helpers/gateway';
-import { startHubSpotServer, type HubSpotTestServer, type RecordedRequest } from '../helpers/hubspot-server';
+import {
+  startHubSpotServer,
+  type HubSpotTestServer,
+  type RecordedRequest,
+} from '../helpers/hubspot-server';
 import { expectedMetrics, setStage, syncDataset, syncDeals, TOKEN } from './sync-dataset';
 
 const NOW = Date.now();
@@ -14,9 +18,16 @@ let gateway: TestGateway;
 
 beforeAll(async () => {
   hubspot = await startHubSpotServer({ token: TOKEN, dataset: syncDataset(syncDeals(40, NOW)) });
-  gateway = await startGateway({ env: { HUBSPOT_TOKEN: TOKEN, HUBSPOT_BASE_URL: hubspot.url }, hubspotClient: FAST_RETRIES });
-  expect((await gateway.request('POST', '/settings/currencies', { body: { currency: 'EUR' } })).status).toBe(200);
-  expect((await gateway.request('POST', '/settings/periods', { body: { period: 'quarterly' } })).status).toBe(200);
+  gateway = await startGateway({
+    env: { HUBSPOT_TOKEN: TOKEN, HUBSPOT_BASE_URL: hubspot.url },
+    hubspotClient: FAST_RETRIES,
+  });
+  expect(
+    (await gateway.request('POST', '/settings/currencies', { body: { currency: 'EUR' } })).status,
+  ).toBe(200);
+  expect(
+    (await gateway.request('POST', '/settings/periods', { body: { period: 'quarterly' } })).status,
+  ).toBe(200);
 });
 afterAll(async () => {
   await gateway?.stop();
@@ -26,22 +37,41 @@ afterAll(async () => {
 /** The metrics of a pipeline definition as the gateway answers them, by codename. */
 async function gatewayMetrics(pipelineId: string): Promise<Record<string, number | null>> {
   const response = await gateway.request('GET', '/pipelines/metrics', {
-    query: { pipeline_id: pipelineId, metrics: ['pipeline_value', 'weighted_pipeline_value', 'open_opportunities', 'win_rate', 'average_deal_size'] },
+    query: {
+      pipeline_id: pipelineId,
+      metrics: [
+        'pipeline_value',
+        'weighted_pipeline_value',
+        'open_opportunities',
+        'win_rate',
+        'average_deal_size',
+      ],
+    },
   });
   expect(response.status).toBe(200);
   return Object.fromEntries(
-    response.body.metrics.map((m: { metric_definition: { api_codename: string }; metric_value: { value: number | null } }) => [m.metric_definition.api_codename, m.metric_value.value]),
+    response.body.metrics.map(
+      (m: {
+        metric_definition: { api_codename: string };
+        metric_value: { value: number | null };
+      }) => [m.metric_definition.api_codename, m.metric_value.value],
+    ),
   );
 }
 
 async function expectMetricsMatch(): Promise<void> {
   for (const pipelineId of ['default', '7654321']) {
-    expect({ pipelineId, metrics: await gatewayMetrics(pipelineId) }).toEqual({ pipelineId, metrics: expectedMetrics(hubspot.dataset, pipelineId) });
+    expect({ pipelineId, metrics: await gatewayMetrics(pipelineId) }).toEqual({
+      pipelineId,
+      metrics: expectedMetrics(hubspot.dataset, pipelineId),
+    });
   }
 }
 
-const listsDeals = (r: RecordedRequest) => r.method === 'GET' && r.path === '/crm/v3/objects/deals' && r.query.archived !== 'true';
-const searches = (r: RecordedRequest) => r.method === 'POST' && r.path === '/crm/v3/objects/deals/search';
+const listsDeals = (r: RecordedRequest) =>
+  r.method === 'GET' && r.path === '/crm/v3/objects/deals' && r.query.archived !== 'true';
+const searches = (r: RecordedRequest) =>
+  r.method === 'POST' && r.path === '/crm/v3/objects/deals/search';
 
 describe('HubSpot sync over HTTP', () => {
   it('has no sync before the first, and no schedule', async () => {
@@ -74,9 +104,13 @@ describe('HubSpot sync over HTTP', () => {
     expect(requests.filter(listsDeals).length).toBeGreaterThan(0);
     expect(requests.filter(searches)).toEqual([]);
     // The mark: the latest modification read.
-    const latestModified = Math.max(...hubspot.dataset.deals.map((d) => Date.parse(d.properties.hs_lastmodifieddate!)));
+    const latestModified = Math.max(
+      ...hubspot.dataset.deals.map((d) => Date.parse(d.properties.hs_lastmodifieddate!)),
+    );
     expect(response.body.high_water_mark).toBe(new Date(latestModified).toISOString());
-    expect((await SnapshotModel.findById(response.body.snapshot_id).lean())?.status).toBe('committed');
+    expect((await SnapshotModel.findById(response.body.snapshot_id).lean())?.status).toBe(
+      'committed',
+    );
     await expectMetricsMatch();
 
     const latest = await gateway.request('GET', '/crm/syncs/latest');
@@ -95,7 +129,9 @@ describe('HubSpot sync over HTTP', () => {
         error: null,
       },
     });
-    expect(Date.parse(latest.body.sync.finished_at)).toBeGreaterThanOrEqual(Date.parse(latest.body.sync.started_at));
+    expect(Date.parse(latest.body.sync.finished_at)).toBeGreaterThanOrEqual(
+      Date.parse(latest.body.sync.started_at),
+    );
   });
 
   it('syncs only the changes next (stage moves, amounts, closes, archived and new deals), through a 429 and a 502', async () => {
@@ -107,7 +143,8 @@ describe('HubSpot sync over HTTP', () => {
     deals[5]!.properties.amount = '99999';
     deals[5]!.properties.hs_lastmodifieddate = modified;
     setStage(deals[3]!, '7654323', NOW, modified); // renewal closed
-    for (const gone of [deals[8]!, deals[9]!]) Object.assign(gone, { archived: true, archivedAt: modified });
+    for (const gone of [deals[8]!, deals[9]!])
+      Object.assign(gone, { archived: true, archivedAt: modified });
     const added = syncDeals(41, NOW, NOW - 400 * 60_000)[40]!;
     deals.push(added);
     const changed = 5 + 1; // the five above and the new deal
@@ -118,7 +155,11 @@ describe('HubSpot sync over HTTP', () => {
     const response = await gateway.request('POST', '/crm/syncs');
     expect(response.status).toBe(200);
     const requests = hubspot.requests.slice(before);
-    expect(response.body).toMatchObject({ mode: 'incremental', counts: { deals: 39 }, fetched: { archived: 2 } });
+    expect(response.body).toMatchObject({
+      mode: 'incremental',
+      counts: { deals: 39 },
+      fetched: { archived: 2 },
+    });
     // The deals changed, and the one at the previous mark (the overlap reads it again).
     expect(response.body.fetched.deals).toBe(changed + 1);
     expect(requests.filter(listsDeals)).toEqual([]);
@@ -130,7 +171,10 @@ describe('HubSpot sync over HTTP', () => {
 
   it('answers 409 while another sync holds the lease, and 403 to a non-admin', async () => {
     const until = new Date(Date.now() + 60_000);
-    await CrmSyncStateModel.updateOne({ _id: 'hubspot' }, { $set: { lease: { owner: 'gateway@elsewhere', syncId: 'other', expiresAt: until } } });
+    await CrmSyncStateModel.updateOne(
+      { _id: 'hubspot' },
+      { $set: { lease: { owner: 'gateway@elsewhere', syncId: 'other', expiresAt: until } } },
+    );
     try {
       const response = await gateway.request('POST', '/crm/syncs');
       expect(response.status).toBe(409);
@@ -151,6 +195,8 @@ describe('HubSpot sync over HTTP', () => {
   it('refuses a body that is not { force: boolean } with 400', async () => {
     const response = await gateway.request('POST', '/crm/syncs', { body: { force: 'yes' } });
     expect(response.status).toBe(400);
-    expect(response.body.errors).toEqual([{ field: 'force', message: 'must be true or false, got string "yes"' }]);
+    expect(response.body.errors).toEqual([
+      { field: 'force', message: 'must be true or false, got string "yes"' },
+    ]);
   });
 });

@@ -13,7 +13,8 @@ let blueToken: string;
 
 const QUARTERS = [120000, 90000.5, 0, 150000];
 const path = (memberId: string) => `/teams/members/${memberId}/targets`;
-const fields = (body: { errors?: Array<{ field: string }> }) => (body.errors ?? []).map((e) => e.field);
+const fields = (body: { errors?: Array<{ field: string }> }) =>
+  (body.errors ?? []).map((e) => e.field);
 const currentYear = new Date().getUTCFullYear();
 
 beforeAll(async () => {
@@ -35,12 +36,16 @@ afterAll(async () => {
 });
 
 async function stored(memberId: string) {
-  return TargetModel.find({ memberId }, { _id: 0, year: 1, amounts: 1, period: 1, currency: 1 }).sort({ year: 1 }).lean();
+  return TargetModel.find({ memberId }, { _id: 0, year: 1, amounts: 1, period: 1, currency: 1 })
+    .sort({ year: 1 })
+    .lean();
 }
 
 describe('POST /teams/members/{member_id}/targets', () => {
   it('sets a year of targets and answers them labelled by period', async () => {
-    const res = await gw.request('POST', path(red.member_id), { body: { year: 2026, targets: QUARTERS } });
+    const res = await gw.request('POST', path(red.member_id), {
+      body: { year: 2026, targets: QUARTERS },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       message: 'Targets set for 2026',
@@ -60,7 +65,9 @@ describe('POST /teams/members/{member_id}/targets', () => {
   });
 
   it('defaults to the current UTC year', async () => {
-    const res = await gw.request('POST', path(redPeer.member_id), { body: { targets: [1, 2, 3, 4] } });
+    const res = await gw.request('POST', path(redPeer.member_id), {
+      body: { targets: [1, 2, 3, 4] },
+    });
     expect(res.status).toBe(200);
     expect(res.body.year).toBe(currentYear);
     expect((await gw.request('GET', path(redPeer.member_id))).body.year).toBe(currentYear);
@@ -68,7 +75,9 @@ describe('POST /teams/members/{member_id}/targets', () => {
 
   it('replaces that year only', async () => {
     await gw.request('POST', path(red.member_id), { body: { year: 2027, targets: [5, 5, 5, 5] } });
-    const res = await gw.request('POST', path(red.member_id), { body: { year: 2027, targets: [7, 8, 9, 10] } });
+    const res = await gw.request('POST', path(red.member_id), {
+      body: { year: 2027, targets: [7, 8, 9, 10] },
+    });
     expect(res.status).toBe(200);
     expect(await stored(red.member_id)).toEqual([
       { year: 2026, period: 'quarterly', currency: 'EUR', amounts: QUARTERS },
@@ -84,7 +93,10 @@ describe('POST /teams/members/{member_id}/targets', () => {
       [[1, -2, 3, 4], ['targets[1]']],
       [[1, 2, '3', 4], ['targets[2]']],
       [[1, 2, 3, null], ['targets[3]']],
-      [[-1, 2, 3], ['targets', 'targets[0]']],
+      [
+        [-1, 2, 3],
+        ['targets', 'targets[0]'],
+      ],
       ['1,2,3,4', ['targets']],
       [[], ['targets']],
     ];
@@ -105,7 +117,9 @@ describe('POST /teams/members/{member_id}/targets', () => {
 
   it('answers 400 for a year out of range or not whole, and without targets', async () => {
     for (const year of [1999, 2101, 2026.5, '2026x']) {
-      const res = await gw.request('POST', path(red.member_id), { body: { year, targets: [1, 2, 3, 4] } });
+      const res = await gw.request('POST', path(red.member_id), {
+        body: { year, targets: [1, 2, 3, 4] },
+      });
       expect({ year, status: res.status }).toEqual({ year, status: 400 });
       expect(fields(res.body)).toEqual(['year']);
     }
@@ -115,13 +129,18 @@ describe('POST /teams/members/{member_id}/targets', () => {
   });
 
   it('answers 404 for an unknown member', async () => {
-    const res = await gw.request('POST', path('00000000-0000-4000-8000-000000000000'), { body: { targets: [1, 2, 3, 4] } });
+    const res = await gw.request('POST', path('00000000-0000-4000-8000-000000000000'), {
+      body: { targets: [1, 2, 3, 4] },
+    });
     expect(res.status).toBe(404);
     expect(res.body.message).toBe('Member 00000000-0000-4000-8000-000000000000 not found');
   });
 
   it('lets the manager set their team’s targets, not another team’s; members set none', async () => {
-    const ok = await gw.request('POST', path(redPeer.member_id), { token: redManagerToken, body: { year: 2030, targets: [4, 3, 2, 1] } });
+    const ok = await gw.request('POST', path(redPeer.member_id), {
+      token: redManagerToken,
+      body: { year: 2030, targets: [4, 3, 2, 1] },
+    });
     expect(ok.status).toBe(200);
     for (const [token, memberId] of [
       [redManagerToken, blue.member_id],
@@ -129,7 +148,10 @@ describe('POST /teams/members/{member_id}/targets', () => {
       [blueToken, blue.member_id],
     ]) {
       const before = await stored(memberId);
-      const res = await gw.request('POST', path(memberId), { token, body: { year: 2026, targets: [9, 9, 9, 9] } });
+      const res = await gw.request('POST', path(memberId), {
+        token,
+        body: { year: 2026, targets: [9, 9, 9, 9] },
+      });
       expect({ memberId, status: res.status }).toEqual({ memberId, status: 403 });
       expect(await stored(memberId)).toEqual(before);
     }
@@ -139,9 +161,16 @@ describe('POST /teams/members/{member_id}/targets', () => {
     const redAdmin = await seedMember(gw, 'red', 'admin');
     for (const memberId of [redManager.member_id, redAdmin.member_id]) {
       const before = await stored(memberId);
-      const rest = await gw.request('POST', path(memberId), { token: redManagerToken, body: { year: 2026, targets: [9, 9, 9, 9] } });
+      const rest = await gw.request('POST', path(memberId), {
+        token: redManagerToken,
+        body: { year: 2026, targets: [9, 9, 9, 9] },
+      });
       expect({ memberId, status: rest.status }).toEqual({ memberId, status: 403 });
-      expect(rest.body.message).toMatch(memberId === redAdmin.member_id ? /may not set an admin's targets/ : /may not set their own targets/);
+      expect(rest.body.message).toMatch(
+        memberId === redAdmin.member_id
+          ? /may not set an admin's targets/
+          : /may not set their own targets/,
+      );
       const gql = await gw.graphql<any>(
         'mutation($id: ID!) { setMemberTargets(input: { memberId: $id, year: 2026, targets: [9, 9, 9, 9] }) { year } }',
         { id: memberId },
@@ -152,22 +181,46 @@ describe('POST /teams/members/{member_id}/targets', () => {
     }
     // An admin still sets both.
     for (const memberId of [redManager.member_id, redAdmin.member_id]) {
-      expect((await gw.request('POST', path(memberId), { body: { year: 2031, targets: [1, 1, 1, 1] } })).status).toBe(200);
+      expect(
+        (await gw.request('POST', path(memberId), { body: { year: 2031, targets: [1, 1, 1, 1] } }))
+          .status,
+      ).toBe(200);
     }
   });
 
   it('needs 12 amounts once the period is monthly', async () => {
     const member = await seedMember(gw, 'red');
-    await gw.request('POST', '/settings/periods', { body: { period: 'monthly', reset_targets: true } });
+    await gw.request('POST', '/settings/periods', {
+      body: { period: 'monthly', reset_targets: true },
+    });
     try {
-      const four = await gw.request('POST', path(member.member_id), { body: { year: 2026, targets: [1, 2, 3, 4] } });
+      const four = await gw.request('POST', path(member.member_id), {
+        body: { year: 2026, targets: [1, 2, 3, 4] },
+      });
       expect(four.status).toBe(400);
       expect(four.body.errors[0].message).toMatch(/expected 12 amounts .*got 4/);
-      const twelve = await gw.request('POST', path(member.member_id), { body: { year: 2026, targets: Array.from({ length: 12 }, (_, i) => i) } });
+      const twelve = await gw.request('POST', path(member.member_id), {
+        body: { year: 2026, targets: Array.from({ length: 12 }, (_, i) => i) },
+      });
       expect(twelve.status).toBe(200);
-      expect(twelve.body.targets.map((t: { period: string }) => t.period)).toEqual(['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8', 'm9', 'm10', 'm11', 'm12']);
+      expect(twelve.body.targets.map((t: { period: string }) => t.period)).toEqual([
+        'm1',
+        'm2',
+        'm3',
+        'm4',
+        'm5',
+        'm6',
+        'm7',
+        'm8',
+        'm9',
+        'm10',
+        'm11',
+        'm12',
+      ]);
     } finally {
-      await gw.request('POST', '/settings/periods', { body: { period: 'quarterly', reset_targets: true } });
+      await gw.request('POST', '/settings/periods', {
+        body: { period: 'quarterly', reset_targets: true },
+      });
       // The reset emptied every target set: put back what the read tests below expect.
       await gw.request('POST', path(red.member_id), { body: { year: 2026, targets: QUARTERS } });
     }
@@ -207,7 +260,9 @@ describe('GET /teams/members/{member_id}/targets', () => {
       [redToken, red.member_id],
     ];
     for (const [token, memberId] of allowed) {
-      expect((await gw.request('GET', path(memberId), { token, query: { year: 2026 } })).status).toBe(200);
+      expect(
+        (await gw.request('GET', path(memberId), { token, query: { year: 2026 } })).status,
+      ).toBe(200);
     }
     await gw.request('POST', path(blue.member_id), { body: { year: 2026, targets: [1, 1, 1, 1] } });
     const denied: Array<[string, string]> = [
@@ -228,7 +283,9 @@ describe('GraphQL targets', () => {
   }`;
 
   it('sets and reads targets, also as a Member field', async () => {
-    const set = await gw.graphql(SET, { input: { memberId: blue.member_id, year: 2028, targets: [1, 2, 3, 4.5] } });
+    const set = await gw.graphql(SET, {
+      input: { memberId: blue.member_id, year: 2028, targets: [1, 2, 3, 4.5] },
+    });
     expect(set.body).toEqual({
       data: {
         setMemberTargets: {
@@ -252,7 +309,10 @@ describe('GraphQL targets', () => {
     );
     expect(read.body).toEqual({
       data: {
-        memberTargets: { year: 2028, targets: [{ amount: 1 }, { amount: 2 }, { amount: 3 }, { amount: 4.5 }] },
+        memberTargets: {
+          year: 2028,
+          targets: [{ amount: 1 }, { amount: 2 }, { amount: 3 }, { amount: 4.5 }],
+        },
         member: { targets: { year: 2028 }, none: null },
       },
     });
@@ -260,14 +320,26 @@ describe('GraphQL targets', () => {
 
   it('names the bad index, answers NOT_FOUND and FORBIDDEN like REST, and changes nothing', async () => {
     const before = await stored(blue.member_id);
-    const bad = await gw.graphql(SET, { input: { memberId: blue.member_id, year: 2028, targets: [1, -2, 3, 4] } });
+    const bad = await gw.graphql(SET, {
+      input: { memberId: blue.member_id, year: 2028, targets: [1, -2, 3, 4] },
+    });
     expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
-    expect(bad.body.errors[0].extensions.errors.map((e: { field: string }) => e.field)).toEqual(['targets[1]']);
-    const forbidden = await gw.graphql(SET, { input: { memberId: blue.member_id, year: 2028, targets: [0, 0, 0, 0] } }, redManagerToken);
+    expect(bad.body.errors[0].extensions.errors.map((e: { field: string }) => e.field)).toEqual([
+      'targets[1]',
+    ]);
+    const forbidden = await gw.graphql(
+      SET,
+      { input: { memberId: blue.member_id, year: 2028, targets: [0, 0, 0, 0] } },
+      redManagerToken,
+    );
     expect(forbidden.body.errors[0].extensions.code).toBe('FORBIDDEN');
     const none = await gw.graphql('{ memberTargets(memberId: "nobody") { year } }');
     expect(none.body.errors[0].extensions.code).toBe('NOT_FOUND');
-    const notYours = await gw.graphql(`{ member(id: "${red.member_id}") { targets(year: 2026) { year } } }`, undefined, blueToken);
+    const notYours = await gw.graphql(
+      `{ member(id: "${red.member_id}") { targets(year: 2026) { year } } }`,
+      undefined,
+      blueToken,
+    );
     expect(notYours.body.errors[0].extensions.code).toBe('FORBIDDEN');
     expect(await stored(blue.member_id)).toEqual(before);
   });

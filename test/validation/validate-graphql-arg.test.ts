@@ -19,7 +19,9 @@ async function fieldErrors(value: unknown) {
 
 describe('validateGraphQLArg', () => {
   it('accepts valid args instances and plain scalars', async () => {
-    await expect(validateGraphQLArg(Object.assign(new PageArgs(), { first: 10, teamId: 't-1' }))).resolves.toBeUndefined();
+    await expect(
+      validateGraphQLArg(Object.assign(new PageArgs(), { first: 10, teamId: 't-1' })),
+    ).resolves.toBeUndefined();
     await expect(validateGraphQLArg('plain text')).resolves.toBeUndefined();
     await expect(validateGraphQLArg(null)).resolves.toBeUndefined();
   });
@@ -41,7 +43,11 @@ describe('validateGraphQLArg', () => {
 
   it('rejects NUL bytes, over-long strings and non-finite numbers in any argument', async () => {
     expect((await fieldErrors('a\u0000b'))?.[0].message).toContain('NUL');
-    expect((await fieldErrors('x'.repeat(10_001)))?.[0].message).toBe('expected at most 10000 characters, got 10001');
-    expect(await fieldErrors([1, Number.NaN])).toEqual([{ field: '[1]', message: 'expected a finite number, got number NaN' }]);
+    expect((await fieldErrors('x'.repeat(10_001)))?.[0].message).toBe(
+      'expected at most 10000 characters, got 10001',
+    );
+    expect(await fieldErrors([1, Number.NaN])).toEqual([
+      { field: '[1]', message: 'expected a finite number, got number NaN' },
+    ]);
   });
 });

@@ -24,6 +24,8 @@ export const DEAL_PROPERTIES = [
 
 /** DEAL_PROPERTIES plus `hs_date_entered_<stageId>` for every stage of the pipelines (the stage history backfill reads). */
 export function dealPropertiesFor(pipelines: HubSpotPage<HubSpotPipeline>): string[] {
-  const stageDates = pipelines.results.flatMap((pipeline) => (pipeline.stages ?? []).map((stage) => `hs_date_entered_${stage.id}`));
+  const stageDates = pipelines.results.flatMap((pipeline) =>
+    (pipeline.stages ?? []).map((stage) => `hs_date_entered_${stage.id}`),
+  );
   return [...new Set<string>([...DEAL_PROPERTIES, ...stageDates])];
 }

@@ -1,5 +1,10 @@
 import type { GatewayConfig } from '../../config';
-import type { HubSpotDeal, HubSpotOwner, HubSpotPage, HubSpotPipeline } from '../../import/hubspot.types';
+import type {
+  HubSpotDeal,
+  HubSpotOwner,
+  HubSpotPage,
+  HubSpotPipeline,
+} from '../../import/hubspot.types';
 import { HubSpotAuthError } from './hubspot-errors';
 import { HubSpotHttp, type HubSpotHttpOptions } from './hubspot-http';
 import { asPage, listPages } from './list-pages';
@@ -36,7 +41,11 @@ export interface HubSpotClient {
    * Deals modified at or after `since` (and at or before `until`), with these properties, through
    * `POST /crm/v3/objects/deals/search`; each deal once, in its latest copy.
    */
-  searchDealsModifiedSince(since: Date, properties: readonly string[], until?: Date): Promise<HubSpotPage<HubSpotDeal>[]>;
+  searchDealsModifiedSince(
+    since: Date,
+    properties: readonly string[],
+    until?: Date,
+  ): Promise<HubSpotPage<HubSpotDeal>[]>;
 }
 
 // Largest pages each endpoint serves: owners 500, objects and search 100.
@@ -50,8 +59,12 @@ export function createHubSpotClient(options: HubSpotClientOptions): HubSpotClien
   return {
     async fetchHomeCurrency() {
       try {
-        const details = (await http.send({ method: 'GET', path: '/account-info/v3/details' })) as { companyCurrency?: unknown } | null;
-        return typeof details?.companyCurrency === 'string' && details.companyCurrency !== '' ? details.companyCurrency : null;
+        const details = (await http.send({ method: 'GET', path: '/account-info/v3/details' })) as {
+          companyCurrency?: unknown;
+        } | null;
+        return typeof details?.companyCurrency === 'string' && details.companyCurrency !== ''
+          ? details.companyCurrency
+          : null;
       } catch (error) {
         // Without the details, deals in another currency are skipped with a reason (never summed);
         // every other refusal of the token still stops the sync at its first CRM request.
@@ -64,7 +77,11 @@ export function createHubSpotClient(options: HubSpotClientOptions): HubSpotClien
       return asPage<HubSpotPipeline>(await http.send({ method: 'GET', path }), `GET ${path}`).page;
     },
     async fetchOwners() {
-      const pages = await listPages<HubSpotOwner>(http, { method: 'GET', path: '/crm/v3/owners', query: { limit: OWNERS_PAGE, archived: 'false' } });
+      const pages = await listPages<HubSpotOwner>(http, {
+        method: 'GET',
+        path: '/crm/v3/owners',
+        query: { limit: OWNERS_PAGE, archived: 'false' },
+      });
       return { results: pages.flatMap((page) => page.results) };
     },
     fetchAllDeals(properties) {
@@ -82,11 +99,18 @@ export function createHubSpotClient(options: HubSpotClientOptions): HubSpotClien
       });
       if (since === undefined) return pages;
       // The list endpoint cannot filter on archivedAt; a deal without one is kept (it may be recent).
-      const recent = (deal: { archivedAt?: string }) => deal.archivedAt === undefined || !(Date.parse(deal.archivedAt) < since.getTime());
+      const recent = (deal: { archivedAt?: string }) =>
+        deal.archivedAt === undefined || !(Date.parse(deal.archivedAt) < since.getTime());
       return pages.map((page) => ({ ...page, results: page.results.filter(recent) }));
     },
     searchDealsModifiedSince(since, properties, until) {
-      return searchModifiedDeals(http, { since, until, properties, pageSize: SEARCH_PAGE, resultCap });
+      return searchModifiedDeals(http, {
+        since,
+        until,
+        properties,
+        pageSize: SEARCH_PAGE,
+        resultCap,
+      });
     },
   };
 }
@@ -97,5 +121,9 @@ export function hubSpotClientFromConfig(
   options: Omit<HubSpotClientOptions, 'baseUrl' | 'token'> = {},
 ): HubSpotClient | null {
   if (config.hubspotToken === undefined) return null;
-  return createHubSpotClient({ ...options, baseUrl: config.hubspotBaseUrl, token: config.hubspotToken });
+  return createHubSpotClient({
+    ...options,
+    baseUrl: config.hubspotBaseUrl,
+    token: config.hubspotToken,
+  });
 }

@@ -41,7 +41,9 @@ export class HubSpotUnavailableError extends HubSpotError {
     readonly attempts: number,
     readonly lastFailure: string,
   ) {
-    super(`HubSpot did not answer ${call} after ${attempts} attempt${attempts === 1 ? '' : 's'}; last: ${lastFailure}`);
+    super(
+      `HubSpot did not answer ${call} after ${attempts} attempt${attempts === 1 ? '' : 's'}; last: ${lastFailure}`,
+    );
   }
 }
 
@@ -56,7 +58,9 @@ export interface HubSpotErrorBody {
 /** What an error body says, in one line, with the token cut out should HubSpot ever echo it. */
 export function describeErrorBody(body: HubSpotErrorBody | null, token: string): string {
   if (body === null) return '';
-  const parts = [body.category, body.message].filter((part): part is string => typeof part === 'string' && part !== '');
+  const parts = [body.category, body.message].filter(
+    (part): part is string => typeof part === 'string' && part !== '',
+  );
   const text = parts.join(' ').replace(/\s+/g, ' ').slice(0, 500);
   return token === '' ? text : text.split(token).join('[redacted]');
 }

@@ -42,7 +42,8 @@ export interface HubSpotRequest {
   kind?: 'standard' | 'search';
 }
 
-type Outcome = { retry: false; value: unknown } | { retry: true; failure: string; waitMs: number | null };
+type Outcome =
+  { retry: false; value: unknown } | { retry: true; failure: string; waitMs: number | null };
 
 // 52x: the CDN in front of HubSpot's API answers these when HubSpot itself does not.
 const RETRIED_STATUSES = new Set([500, 502, 503, 504, 520, 521, 522, 523, 524]);
@@ -56,7 +57,9 @@ function parseJson(text: string): unknown {
 }
 
 function errorBodyOf(parsed: unknown): HubSpotErrorBody | null {
-  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as HubSpotErrorBody) : null;
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+    ? (parsed as HubSpotErrorBody)
+    : null;
 }
 
 /** Why fetch threw, in words, without the URL (it is known to the caller) or any header. */
@@ -65,7 +68,8 @@ function networkFailure(error: unknown, timeoutMs: number): string {
   if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${timeoutMs} ms`;
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
   const code = typeof cause?.code === 'string' ? cause.code : undefined;
-  const message = typeof cause?.message === 'string' ? cause.message : String((error as Error).message ?? error);
+  const message =
+    typeof cause?.message === 'string' ? cause.message : String((error as Error).message ?? error);
   return `network error (${code ?? message})`;
 }
 
@@ -102,13 +106,16 @@ export class HubSpotHttp {
   async send(request: HubSpotRequest): Promise<unknown> {
     const call = `${request.method} ${request.path}`;
     const url = new URL(this.#baseUrl + request.path);
-    for (const [key, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
+    for (const [key, value] of Object.entries(request.query ?? {}))
+      if (value !== undefined) url.searchParams.set(key, value);
     for (let attempt = 1; ; attempt++) {
       await this.#pacer.ready(request.kind ?? 'standard');
       const outcome = await this.#attempt(call, url, request);
       if (!outcome.retry) return outcome.value;
-      if (attempt >= this.#maxAttempts) throw new HubSpotUnavailableError(call, attempt, outcome.failure);
-      const wait = outcome.waitMs ?? backoffDelay(attempt, this.#baseDelayMs, this.#maxDelayMs, this.#random);
+      if (attempt >= this.#maxAttempts)
+        throw new HubSpotUnavailableError(call, attempt, outcome.failure);
+      const wait =
+        outcome.waitMs ?? backoffDelay(attempt, this.#baseDelayMs, this.#maxDelayMs, this.#random);
       this.#pacer.holdFor(wait);
     }
   }
@@ -140,20 +147,27 @@ export class HubSpotHttp {
     const detail = describeErrorBody(errorBodyOf(parsed), this.#token.reveal());
     if (status >= 200 && status < 300) {
       // A cut-off body from a proxy is transient; anything else HubSpot sends here is JSON.
-      if (parsed === undefined) return { retry: true, failure: `${status} with a body that is not JSON`, waitMs: null };
+      if (parsed === undefined)
+        return { retry: true, failure: `${status} with a body that is not JSON`, waitMs: null };
       return { retry: false, value: parsed };
     }
     if (status === 401 || status === 403) throw new HubSpotAuthError(status, call, detail);
     if (status === 429) {
       // The daily limit resets at midnight in the portal's time zone: waiting for it is no retry.
-      if (errorBodyOf(parsed)?.policyName === 'DAILY') throw new HubSpotUnavailableError(call, 1, `429 daily limit reached: ${detail}`);
+      if (errorBodyOf(parsed)?.policyName === 'DAILY')
+        throw new HubSpotUnavailableError(call, 1, `429 daily limit reached: ${detail}`);
       const waitMs = retryAfterDelay(headers.get('retry-after'), Date.now());
       if (waitMs !== null && waitMs > this.#maxRetryAfterMs) {
-        throw new HubSpotUnavailableError(call, 1, `429 asking to retry after ${Math.round(waitMs / 1000)} s, more than the ${this.#maxRetryAfterMs / 1000} s allowed`);
+        throw new HubSpotUnavailableError(
+          call,
+          1,
+          `429 asking to retry after ${Math.round(waitMs / 1000)} s, more than the ${this.#maxRetryAfterMs / 1000} s allowed`,
+        );
       }
       return { retry: true, failure: `429${detail ? ` ${detail}` : ''}`, waitMs };
     }
-    if (RETRIED_STATUSES.has(status)) return { retry: true, failure: `${status}${detail ? ` ${detail}` : ''}`, waitMs: null };
+    if (RETRIED_STATUSES.has(status))
+      return { retry: true, failure: `${status}${detail ? ` ${detail}` : ''}`, waitMs: null };
     throw new HubSpotRequestError(status, call, detail || 'no error message');
   }
 }

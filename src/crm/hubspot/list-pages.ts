@@ -9,20 +9,29 @@ export interface HubSpotPaging {
 }
 
 /** Checks that a body is a page (`results` an array) and gives its next cursor, if any. */
-export function asPage<T>(body: unknown, call: string): { page: HubSpotPage<T>; after: string | undefined } {
+export function asPage<T>(
+  body: unknown,
+  call: string,
+): { page: HubSpotPage<T>; after: string | undefined } {
   const page = body as { results?: unknown; paging?: HubSpotPaging } | null;
   if (typeof page !== 'object' || page === null || !Array.isArray(page.results)) {
     throw new HubSpotRequestError(null, call, 'the answer has no "results" array');
   }
   const after = page.paging?.next?.after;
-  return { page: page as HubSpotPage<T>, after: typeof after === 'string' && after !== '' ? after : undefined };
+  return {
+    page: page as HubSpotPage<T>,
+    after: typeof after === 'string' && after !== '' ? after : undefined,
+  };
 }
 
 /**
  * Every page of a GET list endpoint, as HubSpot answered them, in order. A cursor answered twice
  * would loop for ever, so it ends the listing with an error instead.
  */
-export async function listPages<T>(http: HubSpotHttp, request: HubSpotRequest): Promise<HubSpotPage<T>[]> {
+export async function listPages<T>(
+  http: HubSpotHttp,
+  request: HubSpotRequest,
+): Promise<HubSpotPage<T>[]> {
   const pages: HubSpotPage<T>[] = [];
   const seen = new Set<string>();
   let after: string | undefined;
@@ -32,7 +41,8 @@ export async function listPages<T>(http: HubSpotHttp, request: HubSpotRequest): 
     const next = asPage<T>(body, call);
     pages.push(next.page);
     if (next.after === undefined) return pages;
-    if (seen.has(next.after)) throw new HubSpotRequestError(null, call, `paging.next.after "${next.after}" came twice`);
+    if (seen.has(next.after))
+      throw new HubSpotRequestError(null, call, `paging.next.after "${next.after}" came twice`);
     seen.add(next.after);
     after = next.after;
   }

@@ -1,5 +1,10 @@
 /** How long to wait before attempt `attempt + 1`: full-jitter exponential backoff. */
-export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number, random: () => number): number {
+export function backoffDelay(
+  attempt: number,
+  baseDelayMs: number,
+  maxDelayMs: number,
+  random: () => number,
+): number {
   const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1));
   // Full jitter spreads the retries of several instances hitting the same limit at once.
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);

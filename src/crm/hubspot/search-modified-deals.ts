@@ -25,24 +25,45 @@ type Filter = { propertyName: string; operator: 'GTE' | 'LTE' | 'EQ' | 'GT'; val
  * Where the search stands. `window`: modified at or after `from`, sorted by modification time.
  * `tie`: more deals than the cap share the timestamp `at`, so they are read sorted by id instead.
  */
-type Cursor = { kind: 'window'; from: number } | { kind: 'tie'; at: number; afterId: string | null };
+type Cursor =
+  { kind: 'window'; from: number } | { kind: 'tie'; at: number; afterId: string | null };
 
 function modifiedAt(deal: HubSpotDeal): number {
   const raw = deal.properties?.hs_lastmodifieddate;
-  const ms = raw === undefined || raw === null ? Number.NaN : /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
-  if (Number.isNaN(ms)) throw new HubSpotRequestError(null, CALL, `deal ${deal.id} came without a readable hs_lastmodifieddate ("${raw}")`);
+  const ms =
+    raw === undefined || raw === null
+      ? Number.NaN
+      : /^\d+$/.test(raw)
+        ? Number(raw)
+        : Date.parse(raw);
+  if (Number.isNaN(ms))
+    throw new HubSpotRequestError(
+      null,
+      CALL,
+      `deal ${deal.id} came without a readable hs_lastmodifieddate ("${raw}")`,
+    );
   return ms;
 }
 
-function requestBody(cursor: Cursor, query: ModifiedDealsQuery, properties: string[], after: string | undefined): unknown {
+function requestBody(
+  cursor: Cursor,
+  query: ModifiedDealsQuery,
+  properties: string[],
+  after: string | undefined,
+): unknown {
   const filters: Filter[] =
     cursor.kind === 'window'
       ? [{ propertyName: 'hs_lastmodifieddate', operator: 'GTE', value: String(cursor.from) }]
       : [{ propertyName: 'hs_lastmodifieddate', operator: 'EQ', value: String(cursor.at) }];
   if (cursor.kind === 'window' && query.until !== undefined) {
-    filters.push({ propertyName: 'hs_lastmodifieddate', operator: 'LTE', value: String(query.until.getTime()) });
+    filters.push({
+      propertyName: 'hs_lastmodifieddate',
+      operator: 'LTE',
+      value: String(query.until.getTime()),
+    });
   }
-  if (cursor.kind === 'tie' && cursor.afterId !== null) filters.push({ propertyName: 'hs_object_id', operator: 'GT', value: cursor.afterId });
+  if (cursor.kind === 'tie' && cursor.afterId !== null)
+    filters.push({ propertyName: 'hs_object_id', operator: 'GT', value: cursor.afterId });
   const sortBy = cursor.kind === 'window' ? 'hs_lastmodifieddate' : 'hs_object_id';
   return {
     filterGroups: [{ filters }],
@@ -80,13 +101,21 @@ function keepLastCopies(pages: HubSpotPage<HubSpotDeal>[]): HubSpotPage<HubSpotD
  * last modification time it has seen (the deals at that very time come again and are kept once);
  * when more deals than the cap share one timestamp, those are read by id order.
  */
-export async function searchModifiedDeals(http: HubSpotHttp, query: ModifiedDealsQuery): Promise<HubSpotPage<HubSpotDeal>[]> {
+export async function searchModifiedDeals(
+  http: HubSpotHttp,
+  query: ModifiedDealsQuery,
+): Promise<HubSpotPage<HubSpotDeal>[]> {
   const properties = [...new Set([...query.properties, 'hs_lastmodifieddate'])];
   const pages: HubSpotPage<HubSpotDeal>[] = [];
   let cursor: Cursor = { kind: 'window', from: query.since.getTime() };
   let after: string | undefined;
   for (;;) {
-    const body = await http.send({ method: 'POST', path: SEARCH_PATH, body: requestBody(cursor, query, properties, after), kind: 'search' });
+    const body = await http.send({
+      method: 'POST',
+      path: SEARCH_PATH,
+      body: requestBody(cursor, query, properties, after),
+      kind: 'search',
+    });
     const { page, after: next } = asPage<HubSpotDeal>(body, CALL);
     pages.push(page);
     const last = page.results.at(-1);
@@ -97,7 +126,8 @@ export async function searchModifiedDeals(http: HubSpotHttp, query: ModifiedDeal
       after = undefined;
       continue;
     }
-    if (!/^\d+$/.test(next)) throw new HubSpotRequestError(null, CALL, `paging.next.after "${next}" is not an offset`);
+    if (!/^\d+$/.test(next))
+      throw new HubSpotRequestError(null, CALL, `paging.next.after "${next}" is not an offset`);
     if (Number(next) < query.resultCap) {
       after = next;
       continue;
@@ -107,7 +137,10 @@ export async function searchModifiedDeals(http: HubSpotHttp, query: ModifiedDeal
       cursor = { kind: 'tie', at: cursor.at, afterId: last.id };
     } else {
       const lastModified = modifiedAt(last);
-      cursor = lastModified > cursor.from ? { kind: 'window', from: lastModified } : { kind: 'tie', at: cursor.from, afterId: null };
+      cursor =
+        lastModified > cursor.from
+          ? { kind: 'window', from: lastModified }
+          : { kind: 'tie', at: cursor.from, afterId: null };
     }
     after = undefined;
   }

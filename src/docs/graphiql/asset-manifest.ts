@@ -20,8 +20,16 @@ export const MANIFEST_FILE = 'manifest.json';
 /** Reads the manifest of a built asset folder; null when there is none or it is unreadable. */
 export function readAssetManifest(assetDir: string): AssetManifest | null {
   try {
-    const parsed = JSON.parse(readFileSync(join(assetDir, MANIFEST_FILE), 'utf8')) as Partial<AssetManifest>;
-    if (typeof parsed.inputsHash !== 'string' || typeof parsed.script !== 'string' || typeof parsed.stylesheet !== 'string' || typeof parsed.icon !== 'string' || !Array.isArray(parsed.files)) {
+    const parsed = JSON.parse(
+      readFileSync(join(assetDir, MANIFEST_FILE), 'utf8'),
+    ) as Partial<AssetManifest>;
+    if (
+      typeof parsed.inputsHash !== 'string' ||
+      typeof parsed.script !== 'string' ||
+      typeof parsed.stylesheet !== 'string' ||
+      typeof parsed.icon !== 'string' ||
+      !Array.isArray(parsed.files)
+    ) {
       return null;
     }
     return parsed as AssetManifest;

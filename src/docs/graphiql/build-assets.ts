@@ -18,7 +18,9 @@ export interface BuildResult {
 }
 
 function packageVersion(root: string, name: string): string {
-  const manifest = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
+  const manifest = JSON.parse(
+    readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8'),
+  ) as { version: string };
   return `${name}@${manifest.version}`;
 }
 
@@ -26,7 +28,8 @@ function packageVersion(root: string, name: string): string {
 export function explorerInputsHash(root: string = projectRoot()): string {
   const hash = createHash('sha256');
   const sourceDir = explorerSourceDir(root);
-  for (const file of readdirSync(sourceDir).sort()) hash.update(file).update(readFileSync(join(sourceDir, file)));
+  for (const file of readdirSync(sourceDir).sort())
+    hash.update(file).update(readFileSync(join(sourceDir, file)));
   for (const name of BUNDLED_PACKAGES) hash.update(packageVersion(root, name));
   hash.update(JSON.stringify(TARGETS));
   return hash.digest('hex').slice(0, 32);
@@ -42,12 +45,18 @@ function contentName(stem: string, extension: string, contents: Buffer | string)
  * as immutable), and `manifest.json`. Skips the work when the manifest says the assets were built
  * from the same inputs, unless `force` is set. esbuild is a dev dependency and is loaded here only.
  */
-export async function buildExplorerAssets(options: { root?: string; force?: boolean } = {}): Promise<BuildResult> {
+export async function buildExplorerAssets(
+  options: { root?: string; force?: boolean } = {},
+): Promise<BuildResult> {
   const root = options.root ?? projectRoot();
   const outDir = explorerAssetDir(root);
   const inputsHash = explorerInputsHash(root);
   const existing = readAssetManifest(outDir);
-  if (!options.force && existing?.inputsHash === inputsHash && existing.files.every((file) => readdirSafe(outDir).includes(file))) {
+  if (
+    !options.force &&
+    existing?.inputsHash === inputsHash &&
+    existing.files.every((file) => readdirSafe(outDir).includes(file))
+  ) {
     return { manifest: existing, built: false };
   }
 
@@ -70,7 +79,9 @@ export async function buildExplorerAssets(options: { root?: string; force?: bool
   const script = result.outputFiles.find((file) => extname(file.path) === '.js');
   const stylesheet = result.outputFiles.find((file) => extname(file.path) === '.css');
   if (!script || !stylesheet) {
-    throw new Error(`Expected esbuild to emit one .js and one .css file, got ${result.outputFiles.map((file) => basename(file.path)).join(', ')}`);
+    throw new Error(
+      `Expected esbuild to emit one .js and one .css file, got ${result.outputFiles.map((file) => basename(file.path)).join(', ')}`,
+    );
   }
   const extracted = extractDataUrls(stylesheet.text);
   const icon = readFileSync(join(explorerSourceDir(root), 'favicon.svg'));
@@ -91,7 +102,12 @@ export async function buildExplorerAssets(options: { root?: string; force?: bool
     script: scriptName,
     stylesheet: stylesheetName,
     icon: iconName,
-    files: [scriptName, stylesheetName, iconName, ...extracted.files.map((file) => file.name)].sort(),
+    files: [
+      scriptName,
+      stylesheetName,
+      iconName,
+      ...extracted.files.map((file) => file.name),
+    ].sort(),
   };
   writeFileSync(join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   // The old folder is moved aside rather than deleted first, so a gateway reading the manifest
@@ -127,10 +143,14 @@ function readdirSafe(dir: string): string[] {
 if (require.main === module) {
   buildExplorerAssets({ force: process.argv.includes('--force') }).then(
     ({ manifest, built }) => {
-      process.stdout.write(`GraphiQL explorer assets ${built ? 'built' : 'up to date'}: ${manifest.files.length} files in ${explorerAssetDir()}\n`);
+      process.stdout.write(
+        `GraphiQL explorer assets ${built ? 'built' : 'up to date'}: ${manifest.files.length} files in ${explorerAssetDir()}\n`,
+      );
     },
     (error: unknown) => {
-      process.stderr.write(`GraphiQL explorer asset build failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+      process.stderr.write(
+        `GraphiQL explorer asset build failed: ${error instanceof Error ? error.stack : String(error)}\n`,
+      );
       process.exitCode = 1;
     },
   );

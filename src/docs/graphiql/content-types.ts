@@ -15,6 +15,9 @@ const CONTENT_TYPES: Record<string, string> = {
 /** Content-Type of a built asset; the build only emits the extensions listed here. */
 export function assetContentType(fileName: string): string {
   const type = CONTENT_TYPES[extname(fileName).toLowerCase()];
-  if (type === undefined) throw new Error(`Expected a built asset with one of ${Object.keys(CONTENT_TYPES).join(' ')}, got ${fileName}`);
+  if (type === undefined)
+    throw new Error(
+      `Expected a built asset with one of ${Object.keys(CONTENT_TYPES).join(' ')}, got ${fileName}`,
+    );
   return type;
 }

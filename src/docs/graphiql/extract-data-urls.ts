@@ -16,7 +16,8 @@ const EXTENSIONS: Record<string, string> = {
   'image/svg+xml': 'svg',
 };
 
-const DATA_URL = /url\((['"]?)data:([a-z0-9.+-]+\/[a-z0-9.+-]+)(;charset=[a-z0-9-]+)?(;base64)?,([^'")]*)\1\)/gi;
+const DATA_URL =
+  /url\((['"]?)data:([a-z0-9.+-]+\/[a-z0-9.+-]+)(;charset=[a-z0-9-]+)?(;base64)?,([^'")]*)\1\)/gi;
 
 /**
  * Rewrites every `url(data:...)` of a stylesheet into `url(./<hash>.<ext>)` and returns the files to
@@ -25,15 +26,29 @@ const DATA_URL = /url\((['"]?)data:([a-z0-9.+-]+\/[a-z0-9.+-]+)(;charset=[a-z0-9
  */
 export function extractDataUrls(css: string): { css: string; files: ExtractedFile[] } {
   const files = new Map<string, ExtractedFile>();
-  const rewritten = css.replace(DATA_URL, (match, _quote: string, mime: string, _charset: string | undefined, base64: string | undefined, payload: string) => {
-    const extension = EXTENSIONS[mime.toLowerCase()];
-    if (extension === undefined) {
-      throw new Error(`Expected only ${Object.keys(EXTENSIONS).join(', ')} data URLs in the GraphiQL stylesheet, got ${mime} in ${match.slice(0, 60)}…`);
-    }
-    const contents = base64 ? Buffer.from(payload, 'base64') : Buffer.from(decodeURIComponent(payload), 'utf8');
-    const name = `${createHash('sha256').update(contents).digest('hex').slice(0, 16)}.${extension}`;
-    files.set(name, { name, contents });
-    return `url(./${name})`;
-  });
+  const rewritten = css.replace(
+    DATA_URL,
+    (
+      match,
+      _quote: string,
+      mime: string,
+      _charset: string | undefined,
+      base64: string | undefined,
+      payload: string,
+    ) => {
+      const extension = EXTENSIONS[mime.toLowerCase()];
+      if (extension === undefined) {
+        throw new Error(
+          `Expected only ${Object.keys(EXTENSIONS).join(', ')} data URLs in the GraphiQL stylesheet, got ${mime} in ${match.slice(0, 60)}…`,
+        );
+      }
+      const contents = base64
+        ? Buffer.from(payload, 'base64')
+        : Buffer.from(decodeURIComponent(payload), 'utf8');
+      const name = `${createHash('sha256').update(contents).digest('hex').slice(0, 16)}.${extension}`;
+      files.set(name, { name, contents });
+      return `url(./${name})`;
+    },
+  );
   return { css: rewritten, files: [...files.values()] };
 }

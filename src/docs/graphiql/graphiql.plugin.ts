@@ -38,19 +38,30 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 async function graphiqlPlugin(app: FastifyInstance, options: GraphiqlPluginOptions): Promise<void> {
   const assetDir = options.assetDir ?? explorerAssetDir();
   const graphqlPath = options.graphqlPath ?? '/graphql';
-  const config = { endpoint: graphqlPath, defaultQuery: options.defaultQuery ?? EXPLORER_DEFAULT_QUERY, defaultHeaders: EXPLORER_DEFAULT_HEADERS };
+  const config = {
+    endpoint: graphqlPath,
+    defaultQuery: options.defaultQuery ?? EXPLORER_DEFAULT_QUERY,
+    defaultHeaders: EXPLORER_DEFAULT_HEADERS,
+  };
 
   const files = new Map<string, Buffer>();
   // Read on each page and asset request (a small file), so a rebuild is picked up without a restart.
   function currentManifest(): AssetManifest {
     const manifest = readAssetManifest(assetDir);
-    if (manifest === null) throw new ServiceUnavailableError(`The GraphiQL explorer is not built yet (no manifest in ${assetDir}): run "npm run build"`);
+    if (manifest === null)
+      throw new ServiceUnavailableError(
+        `The GraphiQL explorer is not built yet (no manifest in ${assetDir}): run "npm run build"`,
+      );
     return manifest;
   }
 
   function sendPage(request: FastifyRequest, reply: FastifyReply): FastifyReply {
     const page = renderExplorerPage(currentManifest(), config);
-    return reply.code(200).headers(PAGE_HEADERS).header('cache-control', cachePolicy(request, 'no-cache')).send(page);
+    return reply
+      .code(200)
+      .headers(PAGE_HEADERS)
+      .header('cache-control', cachePolicy(request, 'no-cache'))
+      .send(page);
   }
 
   app.get('/graphiql', async (request, reply) => sendPage(request, reply));
@@ -58,18 +69,29 @@ async function graphiqlPlugin(app: FastifyInstance, options: GraphiqlPluginOptio
   app.get<{ Params: { file: string } }>(`${EXPLORER_ASSET_PREFIX}:file`, async (request, reply) => {
     const { file } = request.params;
     // Only files the build listed are served: no path from the URL ever reaches the file system.
-    if (!currentManifest().files.includes(file)) throw new NotFoundError(`No GraphiQL asset named ${file}`);
+    if (!currentManifest().files.includes(file))
+      throw new NotFoundError(`No GraphiQL asset named ${file}`);
     let contents = files.get(file);
     if (contents === undefined) {
       contents = await readFile(join(assetDir, file));
       files.set(file, contents);
     }
-    return reply.code(200).headers({ 'content-type': assetContentType(file), 'cache-control': cachePolicy(request, IMMUTABLE) }).send(contents);
+    return reply
+      .code(200)
+      .headers({
+        'content-type': assetContentType(file),
+        'cache-control': cachePolicy(request, IMMUTABLE),
+      })
+      .send(contents);
   });
 
   // A browser asking the GraphQL endpoint for HTML gets the page: a hook on that route alone
   // (added as the route is declared), so no other request runs it. It does not wait (no promise).
-  const pageForBrowsers = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
+  const pageForBrowsers = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    done: (error?: Error) => void,
+  ): void => {
     if (request.method !== 'GET' || !prefersHtml(request.headers.accept)) return done();
     try {
       sendPage(request, reply); // answered here: the route never runs
@@ -79,7 +101,12 @@ async function graphiqlPlugin(app: FastifyInstance, options: GraphiqlPluginOptio
   };
   app.addHook('onRoute', (route) => {
     if (route.url !== graphqlPath) return;
-    const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    const own =
+      route.onRequest === undefined
+        ? []
+        : Array.isArray(route.onRequest)
+          ? route.onRequest
+          : [route.onRequest];
     route.onRequest = [pageForBrowsers, ...own];
   });
 }

@@ -9,9 +9,16 @@ export function projectRoot(from: string = __dirname): string {
   let dir = from;
   for (;;) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'pipeline-gateway') return dir;
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'pipeline-gateway'
+    )
+      return dir;
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`Expected to find the pipeline-gateway package.json above ${from}, found none`);
+    if (parent === dir)
+      throw new Error(
+        `Expected to find the pipeline-gateway package.json above ${from}, found none`,
+      );
     dir = parent;
   }
 }

@@ -4,11 +4,14 @@ import type { ValidationMetadata } from 'class-validator/types/metadata/Validati
 import type { MetadataStorage as TransformerMetadata } from 'class-transformer/types/MetadataStorage';
 import type { JsonSchema, ObjectSchemaParts } from './json-schema';
 import { ruleSchema } from './rule-schema';
+import type { ClassType } from '../../validation/class-type';
 
 // class-transformer keeps `@Type()` targets in a storage its index does not export; its CommonJS
 // build has it at this path (the types live apart from it, hence the typed require).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: TransformerMetadata };
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
+  defaultMetadataStorage: TransformerMetadata;
+};
 
 /** Metadata types that say nothing about the value's shape, only whether it must be there. */
 const PRESENCE_ONLY = new Set(['conditionalValidation', 'isDefined', 'whitelistValidation']);
@@ -16,10 +19,10 @@ const PRESENCE_ONLY = new Set(['conditionalValidation', 'isDefined', 'whitelistV
 /** Collects the component schemas of nested input classes while input classes are converted. */
 export class SchemaRegistry {
   readonly components: Record<string, JsonSchema> = {};
-  private readonly names = new Map<Function, string>();
+  private readonly names = new Map<ClassType, string>();
 
   /** A `$ref` to the component of `cls`, converting it (once) on first use. */
-  refTo(cls: Function): JsonSchema {
+  refTo(cls: ClassType): JsonSchema {
     let name = this.names.get(cls);
     if (name === undefined) {
       name = this.uniqueName(cls.name);
@@ -49,7 +52,7 @@ export function objectSchema(parts: ObjectSchemaParts): JsonSchema {
   };
 }
 
-function designType(cls: Function, property: string): unknown {
+function designType(cls: ClassType, property: string): unknown {
   return Reflect.getMetadata('design:type', cls.prototype, property);
 }
 
@@ -73,7 +76,13 @@ function merge(into: JsonSchema, fragment: JsonSchema): void {
   }
 }
 
-function propertySchema(cls: Function, property: string, rules: ValidationMetadata[], registry: SchemaRegistry, defaultValue: unknown): JsonSchema {
+function propertySchema(
+  cls: ClassType,
+  property: string,
+  rules: ValidationMetadata[],
+  registry: SchemaRegistry,
+  defaultValue: unknown,
+): JsonSchema {
   const schema: JsonSchema = baseSchema(designType(cls, property));
   const items: JsonSchema = {};
   let nested = false;
@@ -89,7 +98,7 @@ function propertySchema(cls: Function, property: string, rules: ValidationMetada
     const typeFn = defaultMetadataStorage.findTypeMetadata(cls, property)?.typeFunction;
     const target = typeFn ? typeFn() : designType(cls, property);
     if (typeof target === 'function' && target !== Array && target !== Object) {
-      const ref = registry.refTo(target);
+      const ref = registry.refTo(target as ClassType);
       if (schema.type === 'array' || rules.some((rule) => rule.each)) Object.assign(items, ref);
       else Object.assign(schema, ref);
     }
@@ -112,7 +121,7 @@ function propertySchema(cls: Function, property: string, rules: ValidationMetada
  * (Written here rather than taken from class-validator-jsonschema, which types its output as
  * OpenAPI 3.0 schema objects and knows neither the project's own rules nor instance defaults.)
  */
-export function classSchemaParts(cls: Function, registry: SchemaRegistry): ObjectSchemaParts {
+export function classSchemaParts(cls: ClassType, registry: SchemaRegistry): ObjectSchemaParts {
   const metadata = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
   const byProperty = new Map<string, ValidationMetadata[]>();
   for (const rule of metadata) {

@@ -13,37 +13,63 @@ interface ErrorResponseSpec {
 export const ERROR_RESPONSES: Record<ErrorCode, ErrorResponseSpec> = {
   [ErrorCode.BAD_USER_INPUT]: {
     name: 'BadRequest',
-    description: 'Malformed JSON, a missing, invalid, unknown or out-of-range field, or a `$`-prefixed key; `errors` names each field',
+    description:
+      'Malformed JSON, a missing, invalid, unknown or out-of-range field, or a `$`-prefixed key; `errors` names each field',
   },
-  [ErrorCode.GRAPHQL_VALIDATION_FAILED]: { name: 'GraphQLValidationFailed', description: 'The GraphQL operation does not validate against the schema' },
+  [ErrorCode.GRAPHQL_VALIDATION_FAILED]: {
+    name: 'GraphQLValidationFailed',
+    description: 'The GraphQL operation does not validate against the schema',
+  },
   [ErrorCode.UNAUTHENTICATED]: {
     name: 'Unauthorized',
     description: 'Missing, malformed, expired or badly signed bearer token',
     headers: { 'WWW-Authenticate': { description: 'Always `Bearer`', schema: { type: 'string' } } },
   },
-  [ErrorCode.FORBIDDEN]: { name: 'Forbidden', description: 'The token is valid but its role may not do this' },
-  [ErrorCode.NOT_FOUND]: { name: 'NotFound', description: 'The thing named does not exist, or the setting or target was never set' },
+  [ErrorCode.FORBIDDEN]: {
+    name: 'Forbidden',
+    description: 'The token is valid but its role may not do this',
+  },
+  [ErrorCode.NOT_FOUND]: {
+    name: 'NotFound',
+    description: 'The thing named does not exist, or the setting or target was never set',
+  },
   [ErrorCode.METHOD_NOT_ALLOWED]: {
     name: 'MethodNotAllowed',
     description: 'Known path, unsupported method',
-    headers: { Allow: { description: 'The methods the path supports', schema: { type: 'string' } } },
+    headers: {
+      Allow: { description: 'The methods the path supports', schema: { type: 'string' } },
+    },
   },
-  [ErrorCode.CONFLICT]: { name: 'Conflict', description: 'The current state forbids it (period or currency not set yet, e-mail taken, ...)' },
+  [ErrorCode.CONFLICT]: {
+    name: 'Conflict',
+    description: 'The current state forbids it (period or currency not set yet, e-mail taken, ...)',
+  },
   [ErrorCode.REQUEST_TIMEOUT]: {
     name: 'RequestTimeout',
-    description: 'The request body did not arrive within the time budget (REQUEST_TIMEOUT_MS); the connection is closed',
+    description:
+      'The request body did not arrive within the time budget (REQUEST_TIMEOUT_MS); the connection is closed',
   },
-  [ErrorCode.PAYLOAD_TOO_LARGE]: { name: 'PayloadTooLarge', description: 'The body is over the limit (1 MiB by default)' },
-  [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: { name: 'UnsupportedMediaType', description: 'The body is not JSON' },
+  [ErrorCode.PAYLOAD_TOO_LARGE]: {
+    name: 'PayloadTooLarge',
+    description: 'The body is over the limit (1 MiB by default)',
+  },
+  [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: {
+    name: 'UnsupportedMediaType',
+    description: 'The body is not JSON',
+  },
   [ErrorCode.TOO_MANY_REQUESTS]: {
     name: 'TooManyRequests',
     description: 'Rate limit hit',
     headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
   },
-  [ErrorCode.INTERNAL_SERVER_ERROR]: { name: 'InternalServerError', description: 'Unexpected; the message quotes a request id, never a stack trace' },
+  [ErrorCode.INTERNAL_SERVER_ERROR]: {
+    name: 'InternalServerError',
+    description: 'Unexpected; the message quotes a request id, never a stack trace',
+  },
   [ErrorCode.BAD_GATEWAY]: {
     name: 'BadGateway',
-    description: 'HubSpot refused the token or kept failing; the message says which request and why',
+    description:
+      'HubSpot refused the token or kept failing; the message says which request and why',
   },
   [ErrorCode.SERVICE_UNAVAILABLE]: {
     name: 'ServiceUnavailable',
@@ -57,7 +83,9 @@ export const ERROR_RESPONSES: Record<ErrorCode, ErrorResponseSpec> = {
  * its kind can give, in HTTP status order.
  */
 export function routeErrorCodes(route: RouteDefinition): ErrorCode[] {
-  const codes = new Set<ErrorCode>(route.errors ?? (route.path.includes(':') ? [ErrorCode.NOT_FOUND] : []));
+  const codes = new Set<ErrorCode>(
+    route.errors ?? (route.path.includes(':') ? [ErrorCode.NOT_FOUND] : []),
+  );
   const takesBody = route.method !== 'GET' && route.input !== undefined;
   if (route.input !== undefined || takesBody) codes.add(ErrorCode.BAD_USER_INPUT);
   if (takesBody) {

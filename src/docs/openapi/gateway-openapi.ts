@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROUTES } from '../../rest/routes';
+import type { RouteDefinition } from '../../rest/route-definition';
 import { projectRoot } from '../graphiql/paths';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi-document';
 
@@ -11,13 +11,14 @@ const DESCRIPTION = [
   'timeseries routes. GraphQL is at `/graphql`, explored at `/graphiql`.',
 ].join(' ');
 
-let cached: OpenApiDocument | undefined;
-
-/** The gateway's OpenAPI document, built once from every registered route (`ROUTES`). */
-export function gatewayOpenApiDocument(): OpenApiDocument {
-  if (cached === undefined) {
-    const { version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string };
-    cached = buildOpenApiDocument(ROUTES, { title: 'Pipeline Gateway REST API', version, description: DESCRIPTION });
-  }
-  return cached;
+/** The gateway's OpenAPI document for `routes` (every registered route). */
+export function gatewayOpenApiDocument(routes: readonly RouteDefinition[]): OpenApiDocument {
+  const { version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  return buildOpenApiDocument(routes, {
+    title: 'Pipeline Gateway REST API',
+    version,
+    description: DESCRIPTION,
+  });
 }

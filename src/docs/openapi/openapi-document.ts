@@ -11,17 +11,24 @@ export interface OpenApiInfo {
 }
 
 /** An OpenAPI 3.1 document as plain JSON data. */
-export type OpenApiDocument = Record<string, unknown> & { openapi: '3.1.0'; paths: Record<string, Record<string, unknown>> };
+export type OpenApiDocument = Record<string, unknown> & {
+  openapi: '3.1.0';
+  paths: Record<string, Record<string, unknown>>;
+};
 
 const BEARER = 'bearerAuth';
 
 /** The contract lets a GET take its input as a JSON body as well; OpenAPI can only say it in words. */
-const GET_BODY_NOTE = 'The query parameters may also be sent as a JSON body; query parameters win when both are given.';
+const GET_BODY_NOTE =
+  'The query parameters may also be sent as a JSON body; query parameters win when both are given.';
 
 const FIELD_ERROR: JsonSchema = {
   type: 'object',
   required: ['field', 'message'],
-  properties: { field: { type: 'string', examples: ['memberOf.team_id'] }, message: { type: 'string' } },
+  properties: {
+    field: { type: 'string', examples: ['memberOf.team_id'] },
+    message: { type: 'string' },
+  },
 };
 
 const ERROR_ENVELOPE: JsonSchema = {
@@ -31,7 +38,11 @@ const ERROR_ENVELOPE: JsonSchema = {
     message: { type: 'string', description: 'What went wrong, in words a person can act on' },
     success: { const: false },
     statusCode: { type: 'integer', description: 'Equals the HTTP status' },
-    errors: { type: 'array', items: { $ref: '#/components/schemas/FieldError' }, description: 'Invalid fields, for 400' },
+    errors: {
+      type: 'array',
+      items: { $ref: '#/components/schemas/FieldError' },
+      description: 'Invalid fields, for 400',
+    },
   },
 };
 
@@ -39,7 +50,9 @@ const ERROR_ENVELOPE: JsonSchema = {
 export function openApiPath(fastifyPath: string): string {
   return fastifyPath
     .split('/')
-    .map((segment) => (segment.startsWith(':') ? `{${segment.slice(1).replace(/\(.*\)$/, '')}}` : segment))
+    .map((segment) =>
+      segment.startsWith(':') ? `{${segment.slice(1).replace(/\(.*\)$/, '')}}` : segment,
+    )
     .join('/');
 }
 
@@ -61,7 +74,11 @@ export function operationId(route: RouteDefinition): string {
   const words = route.path
     .split('/')
     .filter(Boolean)
-    .map((segment) => (segment.startsWith(':') ? `By${camel(segment.slice(1).replace(/\(.*\)$/, ''))}` : camel(segment)));
+    .map((segment) =>
+      segment.startsWith(':')
+        ? `By${camel(segment.slice(1).replace(/\(.*\)$/, ''))}`
+        : camel(segment),
+    );
   return route.method.toLowerCase() + words.join('');
 }
 
@@ -78,7 +95,10 @@ function errorResponse(route: RouteDefinition, code: ErrorCode): JsonSchema {
         schema: {
           type: 'object',
           required: [key, 'status'],
-          properties: { [key]: { type: 'array', maxItems: 0 }, status: { $ref: '#/components/schemas/ErrorEnvelope' } },
+          properties: {
+            [key]: { type: 'array', maxItems: 0 },
+            status: { $ref: '#/components/schemas/ErrorEnvelope' },
+          },
         },
       },
     },
@@ -87,7 +107,9 @@ function errorResponse(route: RouteDefinition, code: ErrorCode): JsonSchema {
 
 function operation(route: RouteDefinition, registry: SchemaRegistry): JsonSchema {
   const pathNames = pathParameterNames(route.path);
-  const parts = route.input ? classSchemaParts(route.input, registry) : { properties: {}, required: [] };
+  const parts = route.input
+    ? classSchemaParts(route.input, registry)
+    : { properties: {}, required: [] };
   const parameters: JsonSchema[] = pathNames.map((name) => ({
     name,
     in: 'path',
@@ -110,16 +132,23 @@ function operation(route: RouteDefinition, registry: SchemaRegistry): JsonSchema
       });
     }
   } else if (route.input) {
-    const body = { properties: Object.fromEntries(rest.map((name) => [name, parts.properties[name]!])), required: parts.required.filter((name) => rest.includes(name)) };
+    const body = {
+      properties: Object.fromEntries(rest.map((name) => [name, parts.properties[name]!])),
+      required: parts.required.filter((name) => rest.includes(name)),
+    };
     requestBody = {
       required: body.required.length > 0,
       content: { 'application/json': { schema: objectSchema(body) } },
     };
   }
   const responses: Record<string, JsonSchema> = {
-    '200': { description: route.summary, content: { 'application/json': { schema: route.response } } },
+    '200': {
+      description: route.summary,
+      content: { 'application/json': { schema: route.response } },
+    },
   };
-  for (const code of routeErrorCodes(route)) responses[String(HTTP_STATUS[code])] = errorResponse(route, code);
+  for (const code of routeErrorCodes(route))
+    responses[String(HTTP_STATUS[code])] = errorResponse(route, code);
   return {
     operationId: operationId(route),
     summary: route.summary,
@@ -137,7 +166,10 @@ function operation(route: RouteDefinition, registry: SchemaRegistry): JsonSchema
  * input classes, response schemas, error shapes) the gateway registers, so it cannot drift from
  * what the server does.
  */
-export function buildOpenApiDocument(routes: readonly RouteDefinition[], info: OpenApiInfo): OpenApiDocument {
+export function buildOpenApiDocument(
+  routes: readonly RouteDefinition[],
+  info: OpenApiInfo,
+): OpenApiDocument {
   const registry = new SchemaRegistry();
   const paths: Record<string, Record<string, unknown>> = {};
   const tags: string[] = [];
@@ -146,7 +178,10 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], info: O
     const path = openApiPath(route.path);
     const item = (paths[path] ??= {});
     const method = route.method.toLowerCase();
-    if (item[method] !== undefined) throw new Error(`Expected one RouteDefinition per method and path, got two for ${route.method} ${route.path}`);
+    if (item[method] !== undefined)
+      throw new Error(
+        `Expected one RouteDefinition per method and path, got two for ${route.method} ${route.path}`,
+      );
     item[method] = operation(route, registry);
     if (!tags.includes(route.tag)) tags.push(route.tag);
     for (const code of routeErrorCodes(route)) usedCodes.add(code);
@@ -162,14 +197,24 @@ export function buildOpenApiDocument(routes: readonly RouteDefinition[], info: O
   }
   return {
     openapi: '3.1.0',
-    info: { title: info.title, version: info.version, ...(info.description ? { description: info.description } : {}) },
+    info: {
+      title: info.title,
+      version: info.version,
+      ...(info.description ? { description: info.description } : {}),
+    },
     tags: tags.map((name) => ({ name })),
     paths,
     components: {
       schemas: { ErrorEnvelope: ERROR_ENVELOPE, FieldError: FIELD_ERROR, ...registry.components },
       responses,
       securitySchemes: {
-        [BEARER]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A token from `POST /auth/tokens`, or the ADMIN_TOKEN printed at first start' },
+        [BEARER]: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'A token from `POST /auth/tokens`, or the ADMIN_TOKEN printed at first start',
+        },
       },
     },
   };

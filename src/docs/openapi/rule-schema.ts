@@ -14,14 +14,19 @@ const RULES: Record<string, (constraints: unknown[]) => JsonSchema> = {
   isArray: () => ({ type: 'array' }),
   isObject: () => ({ type: 'object' }),
   isIn: ([allowed]) => ({ enum: Array.isArray(allowed) ? [...allowed] : [] }),
-  isEnum: ([entity]) => ({ enum: entity && typeof entity === 'object' ? [...new Set(Object.values(entity))] : [] }),
+  isEnum: ([entity]) => ({
+    enum: entity && typeof entity === 'object' ? [...new Set(Object.values(entity))] : [],
+  }),
   isEmail: () => ({ type: 'string', format: 'email' }),
   isUUID: () => ({ type: 'string', format: 'uuid' }),
   isISO8601: () => ({ type: 'string', format: 'date-time' }),
   isDateString: () => ({ type: 'string', format: 'date-time' }),
   isMongoId: () => ({ type: 'string', pattern: '^[0-9a-fA-F]{24}$' }),
   isNotEmpty: () => ({ minLength: 1 }),
-  matches: ([pattern]) => ({ type: 'string', pattern: pattern instanceof RegExp ? pattern.source : String(pattern) }),
+  matches: ([pattern]) => ({
+    type: 'string',
+    pattern: pattern instanceof RegExp ? pattern.source : String(pattern),
+  }),
   maxLength: ([max]) => ({ maxLength: max }),
   minLength: ([min]) => ({ minLength: min }),
   length: ([min, max]) => ({ minLength: min, ...(max === undefined ? {} : { maxLength: max }) }),
@@ -34,7 +39,11 @@ const RULES: Record<string, (constraints: unknown[]) => JsonSchema> = {
   arrayNotEmpty: () => ({ minItems: 1 }),
   arrayUnique: () => ({ uniqueItems: true }),
   // The project's own rules (src/validation/rules.ts).
-  isCurrencyCode: () => ({ type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 alphabetic currency code, any case (stored upper-case)' }),
+  isCurrencyCode: () => ({
+    type: 'string',
+    pattern: '^[A-Za-z]{3}$',
+    description: 'ISO 4217 alphabetic currency code, any case (stored upper-case)',
+  }),
 };
 
 /** The schema fragment of one rule; empty for rules that have no JSON Schema counterpart. */

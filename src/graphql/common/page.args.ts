@@ -10,7 +10,10 @@ export class PageArgs {
   @Max(100)
   first: number = 20;
 
-  @Field(() => String, { nullable: true, description: 'An `endCursor` (or edge cursor) of a previous page.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'An `endCursor` (or edge cursor) of a previous page.',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(512)

@@ -14,7 +14,9 @@ export class CrmImportCounts {
   @Field(() => Int, { description: 'Deals stored as opportunities; the others are in `skipped`.' })
   deals!: number;
 
-  @Field(() => Int, { description: 'Owners mapped to a member (archived and e-mail-less owners excluded).' })
+  @Field(() => Int, {
+    description: 'Owners mapped to a member (archived and e-mail-less owners excluded).',
+  })
   owners!: number;
 
   @Field(() => Int, { description: 'Distinct teams of those owners.' })
@@ -24,16 +26,24 @@ export class CrmImportCounts {
   membersCreated!: number;
 }
 
-@ObjectType({ simpleResolvers: true, description: 'What an incremental import changed (zeros for a full import).' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'What an incremental import changed (zeros for a full import).',
+})
 export class CrmImportChanges {
   @Field(() => Int, { description: 'Deals carried: added or changed.' })
   updated!: number;
 
-  @Field(() => Int, { description: 'Deals of the latest snapshot that left (archived, or no longer usable).' })
+  @Field(() => Int, {
+    description: 'Deals of the latest snapshot that left (archived, or no longer usable).',
+  })
   removed!: number;
 }
 
-@ObjectType({ simpleResolvers: true, description: 'An item of the HubSpot data left out, or taken with a stated default.' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'An item of the HubSpot data left out, or taken with a stated default.',
+})
 export class CrmImportSkipped {
   @Field(() => ID, { description: 'HubSpot id of the deal, owner, pipeline or stage.' })
   id!: string;
@@ -42,7 +52,10 @@ export class CrmImportSkipped {
   reason!: string;
 }
 
-@ObjectType('CrmImportResult', { simpleResolvers: true, description: 'The outcome of an import: its snapshot, counts and skipped items.' })
+@ObjectType('CrmImportResult', {
+  simpleResolvers: true,
+  description: 'The outcome of an import: its snapshot, counts and skipped items.',
+})
 export class CrmImportResultType {
   @Field(() => ID, { description: 'The current snapshot of the import (see `snapshot(id:)`).' })
   snapshotId!: string;
@@ -50,10 +63,14 @@ export class CrmImportResultType {
   @Field({ description: 'The moment the current snapshot represents.' })
   snapshotAt!: Date;
 
-  @Field(() => PipelineSnapshot, { description: 'The current snapshot itself, to read its definitions and pipelines at once.' })
+  @Field(() => PipelineSnapshot, {
+    description: 'The current snapshot itself, to read its definitions and pipelines at once.',
+  })
   snapshot!: PipelineSnapshot;
 
-  @Field(() => [ID], { description: 'Every snapshot the import wrote, oldest first (several with backfill).' })
+  @Field(() => [ID], {
+    description: 'Every snapshot the import wrote, oldest first (several with backfill).',
+  })
   snapshotIds!: string[];
 
   @Field(() => CrmImportCounts)
@@ -68,7 +85,10 @@ export class CrmImportResultType {
   @Field(() => [CrmImportSkipped])
   skipped!: CrmImportSkipped[];
 
-  @Field({ description: 'True when the same data had already been imported: its snapshot is answered, nothing written.' })
+  @Field({
+    description:
+      'True when the same data had already been imported: its snapshot is answered, nothing written.',
+  })
   reused!: boolean;
 }
 

@@ -8,7 +8,10 @@ export enum CrmImportMode {
   INCREMENTAL = 'incremental',
 }
 
-registerEnumType(CrmImportMode, { name: 'CrmImportMode', description: 'Full: the whole picture. Incremental: only the deals that changed.' });
+registerEnumType(CrmImportMode, {
+  name: 'CrmImportMode',
+  description: 'Full: the whole picture. Incremental: only the deals that changed.',
+});
 
 /**
  * The HubSpot response bodies, as JSON values exactly as the API returned them (the same documents
@@ -16,33 +19,48 @@ registerEnumType(CrmImportMode, { name: 'CrmImportMode', description: 'Full: the
  */
 @InputType({ description: 'HubSpot CRM v3 response bodies to import, unedited.' })
 export class CrmImportInput {
-  @Field(() => GraphQLJSON, { nullable: true, description: 'Body of GET /crm/v3/pipelines/deals. Required unless `mode` is INCREMENTAL.' })
+  @Field(() => GraphQLJSON, {
+    nullable: true,
+    description: 'Body of GET /crm/v3/pipelines/deals. Required unless `mode` is INCREMENTAL.',
+  })
   @IsOptional()
   @Allow()
   pipelines?: unknown;
 
-  @Field(() => GraphQLJSON, { nullable: true, description: 'Body of GET /crm/v3/owners. Required unless `mode` is INCREMENTAL.' })
+  @Field(() => GraphQLJSON, {
+    nullable: true,
+    description: 'Body of GET /crm/v3/owners. Required unless `mode` is INCREMENTAL.',
+  })
   @IsOptional()
   @Allow()
   owners?: unknown;
 
-  @Field(() => GraphQLJSON, { description: 'A body of GET /crm/v3/objects/deals, or an array of such pages.' })
+  @Field(() => GraphQLJSON, {
+    description: 'A body of GET /crm/v3/objects/deals, or an array of such pages.',
+  })
   @IsDefined()
   deals!: unknown;
 
-  @Field(() => Date, { nullable: true, description: 'The moment the snapshot represents; import time when omitted.' })
+  @Field(() => Date, {
+    nullable: true,
+    description: 'The moment the snapshot represents; import time when omitted.',
+  })
   @IsOptional()
   @Allow()
   snapshotAt?: Date | null;
 
-  @Field(() => Boolean, { defaultValue: false, description: 'Also write one snapshot per past period end, reconstructed from deal dates.' })
+  @Field(() => Boolean, {
+    defaultValue: false,
+    description: 'Also write one snapshot per past period end, reconstructed from deal dates.',
+  })
   @IsOptional()
   @IsBoolean()
   backfill: boolean = false;
 
   @Field(() => CrmImportMode, {
     defaultValue: CrmImportMode.FULL,
-    description: 'FULL: the whole picture (deals left out leave). INCREMENTAL: only the deals that changed; the others keep their state, archived ones leave.',
+    description:
+      'FULL: the whole picture (deals left out leave). INCREMENTAL: only the deals that changed; the others keep their state, archived ones leave.',
   })
   @IsOptional()
   @IsEnum(CrmImportMode)
@@ -50,7 +68,8 @@ export class CrmImportInput {
 
   @Field(() => Boolean, {
     defaultValue: false,
-    description: 'Import even when the guard refuses (no usable deal, or a full import keeping fewer than half of the latest snapshot\'s deals).',
+    description:
+      "Import even when the guard refuses (no usable deal, or a full import keeping fewer than half of the latest snapshot's deals).",
   })
   @IsOptional()
   @IsBoolean()
@@ -58,7 +77,8 @@ export class CrmImportInput {
 
   @Field(() => String, {
     nullable: true,
-    description: "The HubSpot portal's home currency (companyCurrency of GET /account-info/v3/details): deals in another currency than the configured one count with amount_in_home_currency when it is the configured one.",
+    description:
+      "The HubSpot portal's home currency (companyCurrency of GET /account-info/v3/details): deals in another currency than the configured one count with amount_in_home_currency when it is the configured one.",
   })
   @IsOptional()
   @Allow()

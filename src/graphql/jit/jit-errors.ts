@@ -9,7 +9,11 @@ import { GraphQLError } from 'graphql';
  * and extensions, which is what graphql-js's locatedError gives for the same failure.
  */
 export function asGraphQLJsError(error: GraphQLError): GraphQLError {
-  const rebuilt = new GraphQLError(error.message, { path: error.path, originalError: error.originalError, extensions: error.extensions ?? undefined });
+  const rebuilt = new GraphQLError(error.message, {
+    path: error.path,
+    originalError: error.originalError,
+    extensions: error.extensions ?? undefined,
+  });
   (rebuilt as { locations: GraphQLError['locations'] }).locations = error.locations;
   return rebuilt;
 }

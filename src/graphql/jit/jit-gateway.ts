@@ -31,7 +31,10 @@ export function jitGateway(schema: GraphQLSchema): GatewayInterface {
             contextValue: requestContext.context as RequestContext,
           };
           // Only a query's answer may be kept, so only a query's reads are noted.
-          const execute = () => (request.operation === 'query' ? trackReads(request.contextValue.data, () => executor.execute(request)) : executor.execute(request));
+          const execute = () =>
+            request.operation === 'query'
+              ? trackReads(request.contextValue.data, () => executor.execute(request))
+              : executor.execute(request);
           return gate.run(execute);
         },
       };

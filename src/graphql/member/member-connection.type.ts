@@ -24,5 +24,8 @@ export class MemberConnection {
 /** Builds a connection from one page of members (in order) and whether more follow. */
 export function toMemberConnection(members: Member[], hasNextPage: boolean): MemberConnection {
   const edges = members.map((node) => ({ cursor: encodeMemberCursor(node.id), node }));
-  return { edges, pageInfo: { hasNextPage, endCursor: edges.length > 0 ? edges[edges.length - 1].cursor : null } };
+  return {
+    edges,
+    pageInfo: { hasNextPage, endCursor: edges.length > 0 ? edges[edges.length - 1].cursor : null },
+  };
 }

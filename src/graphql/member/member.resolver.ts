@@ -1,4 +1,15 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import {
+  Arg,
+  Args,
+  Ctx,
+  FieldResolver,
+  ID,
+  Int,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+} from 'type-graphql';
 import type { RequestContext } from '../../context/request-context';
 import { NotFoundError } from '../../errors';
 import { decodeMemberCursor } from '../../services/member-cursor';
@@ -16,7 +27,10 @@ import { principalOf } from './principal-of';
 
 @Resolver(() => Member)
 export class MemberResolver {
-  @Query(() => Member, { nullable: true, description: 'The caller; null for the bootstrap admin token, which is no member.' })
+  @Query(() => Member, {
+    nullable: true,
+    description: 'The caller; null for the bootstrap admin token, which is no member.',
+  })
   async me(@Ctx() ctx: RequestContext): Promise<Member | null> {
     const doc = await members.getMe(principalOf(ctx), ctx.data);
     return doc ? toMember(doc) : null;
@@ -27,7 +41,9 @@ export class MemberResolver {
     return toMember(await members.getMember(ctx, id));
   }
 
-  @Query(() => MemberConnection, { description: 'Members in stable order, filtered by team and role.' })
+  @Query(() => MemberConnection, {
+    description: 'Members in stable order, filtered by team and role.',
+  })
   async members(@Args() args: MembersArgs, @Ctx() ctx: RequestContext): Promise<MemberConnection> {
     const page = await members.listMembers(principalOf(ctx), ctx.data, {
       teamId: args.teamId,
@@ -39,7 +55,10 @@ export class MemberResolver {
   }
 
   @Mutation(() => Member, { description: 'Admin: any team; manager: own team, never an admin.' })
-  async createMember(@Arg('input', () => CreateMemberInput) input: CreateMemberInput, @Ctx() ctx: RequestContext): Promise<Member> {
+  async createMember(
+    @Arg('input', () => CreateMemberInput) input: CreateMemberInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Member> {
     return toMember(await members.createMember(principalOf(ctx), input));
   }
 
@@ -68,7 +87,8 @@ export class MemberResolver {
 
   @FieldResolver(() => TargetSet, {
     nullable: true,
-    description: 'Targets for `year` (default: the current UTC year); null when none are set. Admin, own team manager, or the member.',
+    description:
+      'Targets for `year` (default: the current UTC year); null when none are set. Admin, own team manager, or the member.',
   })
   async targets(
     @Root() member: Member,
@@ -76,7 +96,10 @@ export class MemberResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<TargetSet | null> {
     assertCanReadTargets(principalOf(ctx), { _id: member.id, teamId: member.teamId });
-    const doc = await ctx.loaders.targetsByMember.load({ memberId: member.id, year: resolveTargetYear(year) });
+    const doc = await ctx.loaders.targetsByMember.load({
+      memberId: member.id,
+      year: resolveTargetYear(year),
+    });
     if (!doc) return null;
     const set = toTargetSet(doc);
     return { ...set, period: toPeriod(set.period) };

@@ -19,7 +19,9 @@ export class Member {
   @Field()
   lastname!: string;
 
-  @Field(() => EmailAddressResolver, { description: 'As given at creation; unique case-insensitively.' })
+  @Field(() => EmailAddressResolver, {
+    description: 'As given at creation; unique case-insensitively.',
+  })
   email!: string;
 
   @Field(() => Role)
@@ -30,5 +32,12 @@ export class Member {
 }
 
 export function toMember(doc: MemberDoc): Member {
-  return { id: doc._id, firstname: doc.firstname, lastname: doc.lastname, email: doc.email, role: doc.role, teamId: doc.teamId };
+  return {
+    id: doc._id,
+    firstname: doc.firstname,
+    lastname: doc.lastname,
+    email: doc.email,
+    role: doc.role,
+    teamId: doc.teamId,
+  };
 }

@@ -7,7 +7,10 @@ import { Pipeline, toPipeline } from './pipeline.type';
 /** Adds `Member.pipelines` to the members half's `Member` type. */
 @Resolver(() => Member)
 export class MemberPipelinesResolver {
-  @FieldResolver(() => [Pipeline], { description: "The member's own sub-pipelines (one per definition they own deals in), latest snapshot." })
+  @FieldResolver(() => [Pipeline], {
+    description:
+      "The member's own sub-pipelines (one per definition they own deals in), latest snapshot.",
+  })
   async pipelines(@Root() member: Member, @Ctx() ctx: RequestContext): Promise<Pipeline[]> {
     return (await pipelinesOwnedBy(ctx, { memberId: member.id })).map(toPipeline);
   }

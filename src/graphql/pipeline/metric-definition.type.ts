@@ -1,7 +1,10 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import type { MetricDefinition as CatalogueEntry } from '../../services/metrics/catalogue';
 
-@ObjectType({ simpleResolvers: true, description: 'An entry of the metric catalogue; the id is a stable UUID.' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'An entry of the metric catalogue; the id is a stable UUID.',
+})
 export class MetricDefinition {
   @Field(() => ID)
   id!: string;
@@ -9,7 +12,10 @@ export class MetricDefinition {
   @Field({ description: 'The API name: `win_rate`, `pipeline_value`...' })
   apiCodename!: string;
 
-  @Field({ description: '`currency` (the configured code, given on each result), `count`, `percentage` or `days`.' })
+  @Field({
+    description:
+      '`currency` (the configured code, given on each result), `count`, `percentage` or `days`.',
+  })
   unit!: string;
 
   @Field()
@@ -17,5 +23,10 @@ export class MetricDefinition {
 }
 
 export function toMetricDefinition(entry: CatalogueEntry): MetricDefinition {
-  return { id: entry.id, apiCodename: entry.apiCodename, unit: entry.unitKind, description: entry.description };
+  return {
+    id: entry.id,
+    apiCodename: entry.apiCodename,
+    unit: entry.unitKind,
+    description: entry.description,
+  };
 }

@@ -17,11 +17,17 @@ export class MetricSeriesPoint {
   @Field({ description: 'Last day, YYYY-MM-DD (UTC), inclusive.' })
   end!: string;
 
-  @Field(() => Float, { nullable: true, description: 'The metric at the last snapshot inside the period; null where there is none.' })
+  @Field(() => Float, {
+    nullable: true,
+    description: 'The metric at the last snapshot inside the period; null where there is none.',
+  })
   value!: number | null;
 }
 
-@ObjectType({ simpleResolvers: true, description: 'A metric over consecutive periods of the configured unit, oldest first.' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'A metric over consecutive periods of the configured unit, oldest first.',
+})
 export class MetricSeries {
   @Field(() => MetricDefinition)
   metric!: MetricDefinition;
@@ -37,5 +43,10 @@ export class MetricSeries {
 }
 
 export function toMetricSeries(series: Timeseries): MetricSeries {
-  return { metric: toMetricDefinition(series.definition), unit: series.unit, period: toPeriod(series.period), points: series.points };
+  return {
+    metric: toMetricDefinition(series.definition),
+    unit: series.unit,
+    period: toPeriod(series.period),
+    points: series.points,
+  };
 }

@@ -10,16 +10,29 @@ import { Stage } from './stage.type';
 export class OpportunityResolver {
   @FieldResolver(() => Stage)
   async stage(@Root() opportunity: Opportunity, @Ctx() ctx: RequestContext): Promise<Stage> {
-    const definition = (await listDefinitions(ctx, opportunity.snapshotId)).find((d) => d.id === opportunity.definitionId);
+    const definition = (await listDefinitions(ctx, opportunity.snapshotId)).find(
+      (d) => d.id === opportunity.definitionId,
+    );
     const stage = definition?.stages.find((s) => s.id === opportunity.stageId);
     // The import stores only opportunities whose stage is in their definition.
-    if (!stage) throw new Error(`stage ${opportunity.stageId} of opportunity ${opportunity.id} missing in snapshot ${opportunity.snapshotId}`);
+    if (!stage)
+      throw new Error(
+        `stage ${opportunity.stageId} of opportunity ${opportunity.id} missing in snapshot ${opportunity.snapshotId}`,
+      );
     return stage;
   }
 
-  @FieldResolver(() => Member, { nullable: true, description: 'The owner, when the CRM owner maps to a member.' })
-  async member(@Root() opportunity: Opportunity, @Ctx() ctx: RequestContext): Promise<Member | null> {
-    const member = opportunity.memberId ? await ctx.loaders.memberById.load(opportunity.memberId) : null;
+  @FieldResolver(() => Member, {
+    nullable: true,
+    description: 'The owner, when the CRM owner maps to a member.',
+  })
+  async member(
+    @Root() opportunity: Opportunity,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Member | null> {
+    const member = opportunity.memberId
+      ? await ctx.loaders.memberById.load(opportunity.memberId)
+      : null;
     return member ? toMember(member) : null;
   }
 

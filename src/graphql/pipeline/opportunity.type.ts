@@ -9,11 +9,15 @@ export enum OpportunityOutcome {
 
 registerEnumType(OpportunityOutcome, {
   name: 'OpportunityOutcome',
-  description: 'WON: closed stage with probability 1; LOST: closed with any other probability; OPEN: stage not closed.',
+  description:
+    'WON: closed stage with probability 1; LOST: closed with any other probability; OPEN: stage not closed.',
 });
 
 /** A CRM deal in one snapshot. `stage`, `member` and `team` are field resolvers. */
-@ObjectType({ simpleResolvers: true, description: 'An opportunity (CRM deal) as it stood in one snapshot.' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'An opportunity (CRM deal) as it stood in one snapshot.',
+})
 export class Opportunity {
   @Field(() => ID, { description: 'The CRM deal id.' })
   id!: string;
@@ -30,7 +34,10 @@ export class Opportunity {
   @Field(() => Date, { nullable: true })
   createdAt!: Date | null;
 
-  @Field(() => Date, { nullable: true, description: 'Actual close date when closed, expected one when open.' })
+  @Field(() => Date, {
+    nullable: true,
+    description: 'Actual close date when closed, expected one when open.',
+  })
   closedAt!: Date | null;
 
   /** Not GraphQL fields: what the field resolvers need. */

@@ -6,8 +6,13 @@ import { Pipeline, toPipeline } from './pipeline.type';
 
 @Resolver(() => PipelineDefinition)
 export class PipelineDefinitionResolver {
-  @FieldResolver(() => [Pipeline], { description: 'The complete pipeline first, then one per team, then one per member.' })
-  async pipelines(@Root() definition: PipelineDefinition, @Ctx() ctx: RequestContext): Promise<Pipeline[]> {
+  @FieldResolver(() => [Pipeline], {
+    description: 'The complete pipeline first, then one per team, then one per member.',
+  })
+  async pipelines(
+    @Root() definition: PipelineDefinition,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Pipeline[]> {
     return (await pipelinesOfDefinition(ctx, definition.snapshotId, definition.id)).map(toPipeline);
   }
 }

@@ -3,7 +3,10 @@ import type { DefinitionView } from '../../domain/snapshot-views';
 import { Stage } from './stage.type';
 
 /** A CRM pipeline definition (HubSpot deal pipeline) in one snapshot. `pipelines` is a field resolver. */
-@ObjectType({ simpleResolvers: true, description: 'A pipeline definition (a CRM deal pipeline) with its stages, in one snapshot.' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'A pipeline definition (a CRM deal pipeline) with its stages, in one snapshot.',
+})
 export class PipelineDefinition {
   @Field(() => ID, { description: 'The CRM pipeline id (REST `pipeline_definition_id`).' })
   id!: string;

@@ -1,31 +1,55 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../context/request-context';
-import { listDefinitions, listSnapshots, resolveSnapshot, snapshotCursor } from '../../services/pipeline.service';
+import {
+  listDefinitions,
+  listSnapshots,
+  resolveSnapshot,
+  snapshotCursor,
+} from '../../services/pipeline.service';
 import { principalOf } from '../member/principal-of';
 import { PipelinePageArgs } from './pipeline.args';
 import { PipelineDefinition, toPipelineDefinition } from './pipeline-definition.type';
-import { PipelineSnapshot, PipelineSnapshotConnection, toPipelineSnapshot } from './pipeline-snapshot.type';
+import {
+  PipelineSnapshot,
+  PipelineSnapshotConnection,
+  toPipelineSnapshot,
+} from './pipeline-snapshot.type';
 
 @Resolver(() => PipelineSnapshot)
 export class PipelineSnapshotResolver {
-  @Query(() => PipelineSnapshot, { description: 'A committed snapshot; the latest when `id` is omitted. NOT_FOUND before the first import.' })
-  async snapshot(@Arg('id', () => ID, { nullable: true }) id: string | null, @Ctx() ctx: RequestContext): Promise<PipelineSnapshot> {
+  @Query(() => PipelineSnapshot, {
+    description:
+      'A committed snapshot; the latest when `id` is omitted. NOT_FOUND before the first import.',
+  })
+  async snapshot(
+    @Arg('id', () => ID, { nullable: true }) id: string | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<PipelineSnapshot> {
     principalOf(ctx);
     return toPipelineSnapshot(await resolveSnapshot(ctx, id));
   }
 
   @Query(() => PipelineSnapshotConnection, { description: 'Committed snapshots, newest first.' })
-  async snapshots(@Args() args: PipelinePageArgs, @Ctx() ctx: RequestContext): Promise<PipelineSnapshotConnection> {
+  async snapshots(
+    @Args() args: PipelinePageArgs,
+    @Ctx() ctx: RequestContext,
+  ): Promise<PipelineSnapshotConnection> {
     principalOf(ctx);
     const page = await listSnapshots(ctx, { first: args.first, after: args.after });
     return {
-      edges: page.nodes.map((node) => ({ cursor: snapshotCursor(node), node: toPipelineSnapshot(node) })),
+      edges: page.nodes.map((node) => ({
+        cursor: snapshotCursor(node),
+        node: toPipelineSnapshot(node),
+      })),
       pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
     };
   }
 
   @FieldResolver(() => [PipelineDefinition], { description: 'By display order.' })
-  async definitions(@Root() snapshot: PipelineSnapshot, @Ctx() ctx: RequestContext): Promise<PipelineDefinition[]> {
+  async definitions(
+    @Root() snapshot: PipelineSnapshot,
+    @Ctx() ctx: RequestContext,
+  ): Promise<PipelineDefinition[]> {
     return (await listDefinitions(ctx, snapshot.id)).map(toPipelineDefinition);
   }
 }

@@ -3,7 +3,10 @@ import type { SnapshotView } from '../../domain/snapshot-views';
 import { PageInfo } from '../member/page-info.type';
 
 /** A committed pipeline snapshot. `definitions` is a field resolver. */
-@ObjectType({ simpleResolvers: true, description: 'A committed, immutable snapshot of the CRM pipelines.' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'A committed, immutable snapshot of the CRM pipelines.',
+})
 export class PipelineSnapshot {
   @Field(() => ID)
   id!: string;

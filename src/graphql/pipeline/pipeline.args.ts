@@ -1,4 +1,4 @@
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { PageArgs } from '../common/page.args';
 import { METRIC_NAMES } from '../../services/metrics/catalogue';
@@ -17,7 +17,10 @@ export class OpportunitiesArgs extends PipelinePageArgs {
   @IsEntityId()
   stageId?: string | null;
 
-  @Field(() => Boolean, { nullable: true, description: 'true: open ones only; false: won and lost ones only.' })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'true: open ones only; false: won and lost ones only.',
+  })
   @IsOptional()
   @IsBoolean()
   open?: boolean | null;
@@ -43,7 +46,9 @@ export class TimeseriesArgs {
   @IsIn([...METRIC_NAMES], { message: `must be one of ${METRIC_NAMES.join(', ')}` })
   metric!: string;
 
-  @Field(() => Int, { description: `Periods of the configured unit, 1–${MAX_DURATION}, ending with the current one.` })
+  @Field(() => Int, {
+    description: `Periods of the configured unit, 1–${MAX_DURATION}, ending with the current one.`,
+  })
   @IsInt()
   @Min(1)
   @Max(MAX_DURATION)

@@ -6,9 +6,16 @@ import { PipelineKind, toPipelineKind } from './pipeline-kind.enum';
  * A pipeline of one snapshot. `definition`, `team`, `member`, `metrics`, `timeseries` and
  * `opportunities` are field resolvers (pipeline.resolver.ts) backed by loaders.
  */
-@ObjectType({ simpleResolvers: true, description: 'A complete pipeline or a sub-pipeline (one team, one member) of a definition, in one snapshot.' })
+@ObjectType({
+  simpleResolvers: true,
+  description:
+    'A complete pipeline or a sub-pipeline (one team, one member) of a definition, in one snapshot.',
+})
 export class Pipeline {
-  @Field(() => ID, { description: 'Stable across snapshots: `<definition>`, `<definition>.team.<teamId>`, `<definition>.member.<memberId>`.' })
+  @Field(() => ID, {
+    description:
+      'Stable across snapshots: `<definition>`, `<definition>.team.<teamId>`, `<definition>.member.<memberId>`.',
+  })
   id!: string;
 
   @Field()

@@ -12,7 +12,10 @@ export class Stage {
   @Field(() => Int, { description: 'Position in the definition, from 0.' })
   order!: number;
 
-  @Field({ description: 'False for open stages; closed with probability 1 is won, any other probability lost.' })
+  @Field({
+    description:
+      'False for open stages; closed with probability 1 is won, any other probability lost.',
+  })
   isClosed!: boolean;
 
   @Field(() => Float, { description: 'Win probability, 0..1.' })

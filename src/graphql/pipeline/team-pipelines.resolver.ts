@@ -7,7 +7,9 @@ import { Pipeline, toPipeline } from './pipeline.type';
 /** Adds `Team.pipelines` to the members half's `Team` type. */
 @Resolver(() => Team)
 export class TeamPipelinesResolver {
-  @FieldResolver(() => [Pipeline], { description: "The team's sub-pipelines (one per definition it has deals in), latest snapshot." })
+  @FieldResolver(() => [Pipeline], {
+    description: "The team's sub-pipelines (one per definition it has deals in), latest snapshot.",
+  })
   async pipelines(@Root() team: Team, @Ctx() ctx: RequestContext): Promise<Pipeline[]> {
     return (await pipelinesOwnedBy(ctx, { teamId: team.id })).map(toPipeline);
   }

@@ -10,7 +10,8 @@ export enum Period {
 
 registerEnumType(Period, {
   name: 'Period',
-  description: 'Quarters are calendar quarters; week N starts on day 7·(N−1)+1 and week 52 runs to 31 December.',
+  description:
+    'Quarters are calendar quarters; week N starts on day 7·(N−1)+1 and week 52 runs to 31 December.',
 });
 
 /** The enum and the domain's union are the same strings; this keeps the compiler checking it. */

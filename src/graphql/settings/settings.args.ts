@@ -17,7 +17,10 @@ export class SetPeriodArgs {
   @IsPeriodUnit()
   period!: Period;
 
-  @Field(() => Boolean, { defaultValue: false, description: 'Delete every target set so the period may change.' })
+  @Field(() => Boolean, {
+    defaultValue: false,
+    description: 'Delete every target set so the period may change.',
+  })
   @IsOptional()
   @IsBoolean()
   resetTargets: boolean = false;

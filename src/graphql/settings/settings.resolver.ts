@@ -19,7 +19,9 @@ export class SettingsResolver {
     return toSettings(await settings.getSettings(principal, ctx.data));
   }
 
-  @Mutation(() => Settings, { description: 'Admin only. CONFLICT while targets exist, unless resetTargets deletes them.' })
+  @Mutation(() => Settings, {
+    description: 'Admin only. CONFLICT while targets exist, unless resetTargets deletes them.',
+  })
   async setPeriod(@Args() args: SetPeriodArgs, @Ctx() ctx: RequestContext): Promise<Settings> {
     const principal = principalOf(ctx);
     await settings.setPeriod(principal, args.period, args.resetTargets);

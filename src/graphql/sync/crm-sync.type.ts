@@ -2,13 +2,21 @@ import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import type { CrmSyncDoc } from '../../models/crm-sync.model';
 import type { CrmSyncResult } from '../../sync/crm-sync';
 import type { CrmSyncStatus } from '../../sync/sync.service';
-import { CrmImportCounts, CrmImportResultType, toCrmImportResult } from '../import/crm-import-result.type';
+import {
+  CrmImportCounts,
+  CrmImportResultType,
+  toCrmImportResult,
+} from '../import/crm-import-result.type';
 
 export enum CrmSyncModeEnum {
   FULL = 'full',
   INCREMENTAL = 'incremental',
 }
-registerEnumType(CrmSyncModeEnum, { name: 'CrmSyncMode', description: 'Full: every deal read; incremental: the deals changed since the last committed sync.' });
+registerEnumType(CrmSyncModeEnum, {
+  name: 'CrmSyncMode',
+  description:
+    'Full: every deal read; incremental: the deals changed since the last committed sync.',
+});
 
 export enum CrmSyncOutcomeEnum {
   RUNNING = 'running',
@@ -16,25 +24,38 @@ export enum CrmSyncOutcomeEnum {
   FAILED = 'failed',
   SKIPPED = 'skipped',
 }
-registerEnumType(CrmSyncOutcomeEnum, { name: 'CrmSyncOutcome', description: 'SKIPPED: a scheduled run found another sync running.' });
+registerEnumType(CrmSyncOutcomeEnum, {
+  name: 'CrmSyncOutcome',
+  description: 'SKIPPED: a scheduled run found another sync running.',
+});
 
 export enum CrmSyncTriggerEnum {
   API = 'api',
   CLI = 'cli',
   SCHEDULE = 'schedule',
 }
-registerEnumType(CrmSyncTriggerEnum, { name: 'CrmSyncTrigger', description: 'What started a sync: the API, `npm run sync`, or SYNC_INTERVAL_MINUTES.' });
+registerEnumType(CrmSyncTriggerEnum, {
+  name: 'CrmSyncTrigger',
+  description: 'What started a sync: the API, `npm run sync`, or SYNC_INTERVAL_MINUTES.',
+});
 
 @ObjectType({ simpleResolvers: true, description: 'What a sync read from HubSpot.' })
 export class CrmSyncFetched {
-  @Field(() => Int, { description: 'Deals read: all of them on a full sync, those changed on an incremental one.' })
+  @Field(() => Int, {
+    description: 'Deals read: all of them on a full sync, those changed on an incremental one.',
+  })
   deals!: number;
 
-  @Field(() => Int, { description: 'Deals archived in HubSpot since the last sync (incremental syncs).' })
+  @Field(() => Int, {
+    description: 'Deals archived in HubSpot since the last sync (incremental syncs).',
+  })
   archived!: number;
 }
 
-@ObjectType('CrmSyncResult', { simpleResolvers: true, description: 'A sync that committed: its mode, what it read, and the import it made.' })
+@ObjectType('CrmSyncResult', {
+  simpleResolvers: true,
+  description: 'A sync that committed: its mode, what it read, and the import it made.',
+})
 export class CrmSyncResultType {
   @Field(() => ID)
   syncId!: string;
@@ -45,10 +66,15 @@ export class CrmSyncResultType {
   @Field(() => CrmSyncFetched)
   fetched!: CrmSyncFetched;
 
-  @Field(() => Date, { nullable: true, description: 'Where the next incremental sync reads from (less a five-minute overlap).' })
+  @Field(() => Date, {
+    nullable: true,
+    description: 'Where the next incremental sync reads from (less a five-minute overlap).',
+  })
   highWaterMark!: Date | null;
 
-  @Field(() => CrmImportResultType, { description: 'The import of what was read, as importCrmData answers.' })
+  @Field(() => CrmImportResultType, {
+    description: 'The import of what was read, as importCrmData answers.',
+  })
   import!: CrmImportResultType;
 }
 
@@ -72,7 +98,10 @@ export class CrmSyncRun {
   @Field(() => Date, { nullable: true })
   finishedAt!: Date | null;
 
-  @Field(() => ID, { nullable: true, description: 'The snapshot the sync committed (or found imported already).' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The snapshot the sync committed (or found imported already).',
+  })
   snapshotId!: string | null;
 
   @Field(() => CrmImportCounts, { nullable: true })
@@ -90,13 +119,19 @@ export class CrmSyncStatusType {
   @Field({ description: 'False when HUBSPOT_TOKEN is unset.' })
   configured!: boolean;
 
-  @Field(() => CrmSyncRun, { nullable: true, description: 'The sync under way, else the one finished last.' })
+  @Field(() => CrmSyncRun, {
+    nullable: true,
+    description: 'The sync under way, else the one finished last.',
+  })
   latest!: CrmSyncRun | null;
 
   @Field(() => Date, { nullable: true })
   highWaterMark!: Date | null;
 
-  @Field(() => Date, { nullable: true, description: "This instance's next scheduled sync; null without SYNC_INTERVAL_MINUTES." })
+  @Field(() => Date, {
+    nullable: true,
+    description: "This instance's next scheduled sync; null without SYNC_INTERVAL_MINUTES.",
+  })
   nextRunAt!: Date | null;
 }
 
@@ -120,7 +155,8 @@ function toRun(run: CrmSyncDoc): CrmSyncRun {
     finishedAt: run.finishedAt,
     snapshotId: run.snapshotId,
     counts: run.counts === null ? null : { ...run.counts },
-    fetched: run.fetched === null ? null : { deals: run.fetched.deals, archived: run.fetched.archived },
+    fetched:
+      run.fetched === null ? null : { deals: run.fetched.deals, archived: run.fetched.archived },
     error: run.error,
   };
 }

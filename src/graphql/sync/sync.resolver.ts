@@ -4,10 +4,16 @@ import { ConflictError } from '../../errors';
 import type { GatewaySync } from '../../sync/gateway-sync';
 import { latestCrmSync, syncCrmData } from '../../sync/sync.service';
 import { principalOf } from '../member/principal-of';
-import { CrmSyncResultType, CrmSyncStatusType, toCrmSyncResult, toCrmSyncStatus } from './crm-sync.type';
+import {
+  CrmSyncResultType,
+  CrmSyncStatusType,
+  toCrmSyncResult,
+  toCrmSyncStatus,
+} from './crm-sync.type';
 
 function gatewaySync(ctx: RequestContext): GatewaySync {
-  if (ctx.sync === undefined) throw new ConflictError('The HubSpot sync is not available in this process');
+  if (ctx.sync === undefined)
+    throw new ConflictError('The HubSpot sync is not available in this process');
   return ctx.sync;
 }
 
@@ -19,13 +25,20 @@ export class SyncResolver {
       'CONFLICT when HUBSPOT_TOKEN is unset or a sync is running; BAD_GATEWAY when HubSpot refuses the token or keeps failing.',
   })
   async syncCrmData(
-    @Arg('force', () => Boolean, { defaultValue: false, description: "Passed to the import's guard against losing data by mistake." }) force: boolean,
+    @Arg('force', () => Boolean, {
+      defaultValue: false,
+      description: "Passed to the import's guard against losing data by mistake.",
+    })
+    force: boolean,
     @Ctx() ctx: RequestContext,
   ): Promise<CrmSyncResultType> {
     return toCrmSyncResult(await syncCrmData(principalOf(ctx), gatewaySync(ctx), { force }));
   }
 
-  @Query(() => CrmSyncStatusType, { description: 'Admin only. The latest HubSpot sync and the next scheduled one (GET /crm/syncs/latest).' })
+  @Query(() => CrmSyncStatusType, {
+    description:
+      'Admin only. The latest HubSpot sync and the next scheduled one (GET /crm/syncs/latest).',
+  })
   async crmSyncStatus(@Ctx() ctx: RequestContext): Promise<CrmSyncStatusType> {
     return toCrmSyncStatus(await latestCrmSync(principalOf(ctx), gatewaySync(ctx), ctx.data));
   }

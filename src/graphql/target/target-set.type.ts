@@ -10,7 +10,10 @@ export class TargetAmount {
   amount!: number;
 }
 
-@ObjectType({ simpleResolvers: true, description: "One member's targets for one year, one amount per period in time order." })
+@ObjectType({
+  simpleResolvers: true,
+  description: "One member's targets for one year, one amount per period in time order.",
+})
 export class TargetSet {
   @Field(() => ID)
   memberId!: string;

@@ -14,15 +14,32 @@ function toGraph(set: TargetSetView): TargetSet {
 
 @Resolver(() => TargetSet)
 export class TargetResolver {
-  @Query(() => TargetSet, { description: 'NOT_FOUND when none are set for that year. Admin, own team manager, or the member.' })
-  async memberTargets(@Args() args: MemberTargetsArgs, @Ctx() ctx: RequestContext): Promise<TargetSet> {
-    return toGraph(await targets.getMemberTargets(principalOf(ctx), ctx.data, args.memberId, args.year));
+  @Query(() => TargetSet, {
+    description:
+      'NOT_FOUND when none are set for that year. Admin, own team manager, or the member.',
+  })
+  async memberTargets(
+    @Args() args: MemberTargetsArgs,
+    @Ctx() ctx: RequestContext,
+  ): Promise<TargetSet> {
+    return toGraph(
+      await targets.getMemberTargets(principalOf(ctx), ctx.data, args.memberId, args.year),
+    );
   }
 
-  @Mutation(() => TargetSet, { description: "Replaces that year's targets. Admin, or the member's manager." })
-  async setMemberTargets(@Arg('input', () => SetMemberTargetsInput) input: SetMemberTargetsInput, @Ctx() ctx: RequestContext): Promise<TargetSet> {
+  @Mutation(() => TargetSet, {
+    description: "Replaces that year's targets. Admin, or the member's manager.",
+  })
+  async setMemberTargets(
+    @Arg('input', () => SetMemberTargetsInput) input: SetMemberTargetsInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<TargetSet> {
     return toGraph(
-      await targets.setMemberTargets(principalOf(ctx), { memberId: input.memberId, year: input.year, amounts: input.targets }),
+      await targets.setMemberTargets(principalOf(ctx), {
+        memberId: input.memberId,
+        year: input.year,
+        amounts: input.targets,
+      }),
     );
   }
 }

@@ -22,7 +22,10 @@ export class TeamResolver {
   }
 
   @Mutation(() => Team, { description: 'Admin only; a taken id is a CONFLICT.' })
-  async createTeam(@Arg('input', () => CreateTeamInput) input: CreateTeamInput, @Ctx() ctx: RequestContext): Promise<Team> {
+  async createTeam(
+    @Arg('input', () => CreateTeamInput) input: CreateTeamInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Team> {
     return toTeam(await teams.createTeam(principalOf(ctx), { teamId: input.id, name: input.name }));
   }
 
@@ -32,11 +35,20 @@ export class TeamResolver {
    * the team's list, since a team is small and a per-team query would defeat the batch.
    */
   @FieldResolver(() => MemberConnection)
-  async members(@Root() team: Team, @Args() args: TeamMembersArgs, @Ctx() ctx: RequestContext): Promise<MemberConnection> {
+  async members(
+    @Root() team: Team,
+    @Args() args: TeamMembersArgs,
+    @Ctx() ctx: RequestContext,
+  ): Promise<MemberConnection> {
     principalOf(ctx);
     const afterId = args.after ? decodeMemberCursor(args.after, 'after') : null;
     const all = await ctx.loaders.membersByTeam.load(team.id);
-    const matching = all.filter((m) => (!args.role || m.role === args.role) && (!afterId || m._id > afterId));
-    return toMemberConnection(matching.slice(0, args.first).map(toMember), matching.length > args.first);
+    const matching = all.filter(
+      (m) => (!args.role || m.role === args.role) && (!afterId || m._id > afterId),
+    );
+    return toMemberConnection(
+      matching.slice(0, args.first).map(toMember),
+      matching.length > args.first,
+    );
   }
 }

@@ -12,6 +12,8 @@ export class IssuedToken {
   @Field(() => ID)
   memberId!: string;
 
-  @Field(() => Role, { description: 'The role at issue time; each request re-reads it from the member.' })
+  @Field(() => Role, {
+    description: 'The role at issue time; each request re-reads it from the member.',
+  })
   role!: Role;
 }

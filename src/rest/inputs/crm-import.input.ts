@@ -17,7 +17,9 @@ export class CrmImportBody {
   owners?: unknown;
 
   /** A body of GET /crm/v3/objects/deals, or an array of such pages. */
-  @IsDefined({ message: 'is required: a body of HubSpot GET /crm/v3/objects/deals, or an array of such pages' })
+  @IsDefined({
+    message: 'is required: a body of HubSpot GET /crm/v3/objects/deals, or an array of such pages',
+  })
   deals!: unknown;
 
   /** `full` (default): the whole picture; `incremental`: only the deals that changed. */

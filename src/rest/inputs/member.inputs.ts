@@ -1,4 +1,13 @@
-import { IsDefined, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import {
+  IsDefined,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
 import { IsEntityId, IsMemberEmail, IsNestedInput, IsRoleValue } from '../../validation';
 import type { Role } from '../../auth/role';
 

@@ -1,5 +1,14 @@
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { MAX_DURATION } from '../../services/timeseries.service';
 import { IsEntityId, IsNestedInput } from '../../validation';
 
@@ -31,7 +40,8 @@ export class MetricsInput extends PipelinesQuery {
 
 // `metrics[duration]=4` arrives as text inside the nested object, which query coercion (top level
 // only) does not reach: a whole number written as text is read as that number.
-const wholeNumberText = ({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,4}$/.test(value.trim()) ? Number(value) : value);
+const wholeNumberText = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^\d{1,4}$/.test(value.trim()) ? Number(value) : value;
 
 /** `metrics: { metric_name, duration }` of `GET /pipelines/timeseries`. */
 export class TimeseriesMetricInput {

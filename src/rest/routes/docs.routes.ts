@@ -1,8 +1,14 @@
 import { gatewayOpenApiDocument } from '../../docs/openapi/gateway-openapi';
+import type { OpenApiDocument } from '../../docs/openapi/openapi-document';
 import type { RouteDefinition } from '../route-definition';
 
-export const docsRoutes: RouteDefinition[] = [
-  {
+/**
+ * `GET /openapi.json`, describing `routesOf()` (asked on first use, so the list may include this
+ * route itself); the document is built once.
+ */
+export function openApiRoute(routesOf: () => readonly RouteDefinition[]): RouteDefinition {
+  let document: OpenApiDocument | undefined;
+  return {
     method: 'GET',
     path: '/openapi.json',
     summary: 'OpenAPI 3.1 description of every REST route',
@@ -10,6 +16,6 @@ export const docsRoutes: RouteDefinition[] = [
     authenticated: false,
     // Any JSON object: the document is generated, not a fixed shape worth a serialiser.
     response: { type: 'object', additionalProperties: true },
-    handler: async () => gatewayOpenApiDocument(),
-  },
-];
+    handler: async () => (document ??= gatewayOpenApiDocument(routesOf())),
+  };
+}

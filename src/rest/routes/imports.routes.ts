@@ -12,12 +12,23 @@ const IMPORT_RESPONSE = envelopeSchema(
     mode: { type: 'string', enum: ['full', 'incremental'] },
     counts: {
       type: 'object',
-      properties: { pipelines: count, stages: count, deals: count, owners: count, teams: count, members_created: count },
+      properties: {
+        pipelines: count,
+        stages: count,
+        deals: count,
+        owners: count,
+        teams: count,
+        members_created: count,
+      },
       required: ['pipelines', 'stages', 'deals', 'owners', 'teams', 'members_created'],
     },
     skipped: {
       type: 'array',
-      items: { type: 'object', properties: { id: { type: 'string' }, reason: { type: 'string' } }, required: ['id', 'reason'] },
+      items: {
+        type: 'object',
+        properties: { id: { type: 'string' }, reason: { type: 'string' } },
+        required: ['id', 'reason'],
+      },
     },
   },
   ['snapshot_id', 'mode', 'counts', 'skipped'],
@@ -32,25 +43,35 @@ const importRoute: RouteDefinition<CrmImportBody> = {
   input: CrmImportBody,
   response: IMPORT_RESPONSE,
   handler: async (ctx, input) => {
-    const result = await importCrmData(principalOf(ctx), {
-      pipelines: input.pipelines,
-      owners: input.owners,
-      deals: input.deals,
-      snapshotAt: input.snapshot_at,
-      backfill: input.backfill,
-      mode: input.mode,
-      force: input.force,
-      homeCurrency: input.home_currency,
-    }, { queue: ctx.access.imports, retentionDays: ctx.access.snapshotRetentionDays });
+    const result = await importCrmData(
+      principalOf(ctx),
+      {
+        pipelines: input.pipelines,
+        owners: input.owners,
+        deals: input.deals,
+        snapshotAt: input.snapshot_at,
+        backfill: input.backfill,
+        mode: input.mode,
+        force: input.force,
+        homeCurrency: input.home_currency,
+      },
+      { queue: ctx.access.imports, retentionDays: ctx.access.snapshotRetentionDays },
+    );
     const { counts } = result;
     const message = result.reused
       ? 'This data was already imported; its snapshot is answered and nothing was written'
       : result.mode === 'incremental'
         ? `Applied ${result.changes.updated} changed and ${result.changes.removed} removed deals: snapshot ${result.snapshotId} holds ${counts.deals} deals in ${counts.pipelines} pipelines` +
-          (result.skipped.length > 0 ? `; ${result.skipped.length} items skipped or defaulted, see skipped` : '')
+          (result.skipped.length > 0
+            ? `; ${result.skipped.length} items skipped or defaulted, see skipped`
+            : '')
         : `Imported ${counts.deals} deals in ${counts.pipelines} pipelines as snapshot ${result.snapshotId}` +
-        (result.snapshotIds.length > 1 ? ` (and ${result.snapshotIds.length - 1} backfilled snapshots)` : '') +
-        (result.skipped.length > 0 ? `; ${result.skipped.length} items skipped or defaulted, see skipped` : '');
+          (result.snapshotIds.length > 1
+            ? ` (and ${result.snapshotIds.length - 1} backfilled snapshots)`
+            : '') +
+          (result.skipped.length > 0
+            ? `; ${result.skipped.length} items skipped or defaulted, see skipped`
+            : '');
     return ok(message, {
       snapshot_id: result.snapshotId,
       mode: result.mode,

@@ -1,5 +1,5 @@
 import type { RouteDefinition } from '../route-definition';
-import { docsRoutes } from './docs.routes';
+import { openApiRoute } from './docs.routes';
 import { importsRoutes } from './imports.routes';
 import { membersRoutes } from './members.routes';
 import { operationsRoutes } from './operations.routes';
@@ -14,4 +14,15 @@ import { tokensRoutes } from './tokens.routes';
  * Every REST route module, registered by the gateway and listed in the OpenAPI document.
  * Domain modules append their `<domain>Routes` array here.
  */
-export const ROUTES: readonly RouteDefinition[] = [...operationsRoutes, ...tokensRoutes, ...teamsRoutes, ...membersRoutes, ...targetsRoutes, ...settingsRoutes, ...pipelinesRoutes, ...importsRoutes, ...syncsRoutes, ...docsRoutes];
+export const ROUTES: readonly RouteDefinition[] = [
+  ...operationsRoutes,
+  ...tokensRoutes,
+  ...teamsRoutes,
+  ...membersRoutes,
+  ...targetsRoutes,
+  ...settingsRoutes,
+  ...pipelinesRoutes,
+  ...importsRoutes,
+  ...syncsRoutes,
+  openApiRoute(() => ROUTES),
+];

@@ -22,6 +22,10 @@ export const MEMBER_SCHEMA = {
     firstname: { type: 'string' },
     email: { type: 'string' },
     role: { type: 'string', enum: ['admin', 'manager', 'member'] },
-    memberOf: { type: 'object', required: ['team_id'], properties: { team_id: { type: 'string' } } },
+    memberOf: {
+      type: 'object',
+      required: ['team_id'],
+      properties: { team_id: { type: 'string' } },
+    },
   },
 } as const;

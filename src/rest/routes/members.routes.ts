@@ -2,7 +2,12 @@ import { ErrorCode } from '../../errors';
 import { decodeMemberCursor, encodeMemberCursor } from '../../services/member-cursor';
 import * as members from '../../services/member.service';
 import { envelopeSchema } from '../envelope-schema';
-import { AttachMemberInput, CreateMemberBody, ListMembersQuery, MemberIdInput } from '../inputs/member.inputs';
+import {
+  AttachMemberInput,
+  CreateMemberBody,
+  ListMembersQuery,
+  MemberIdInput,
+} from '../inputs/member.inputs';
 import { ok, type RouteDefinition } from '../route-definition';
 import { principalOf } from './principal-of';
 import { MEMBER_SCHEMA, toRestMember } from './member.view';
@@ -67,7 +72,8 @@ const getMemberRoute: RouteDefinition<MemberIdInput> = {
   errors: [ErrorCode.NOT_FOUND],
   input: MemberIdInput,
   response: envelopeSchema({ member: MEMBER_SCHEMA }, ['member']),
-  handler: async (ctx, input) => ok('Member found', { member: toRestMember(await members.getMember(ctx, input.member_id)) }),
+  handler: async (ctx, input) =>
+    ok('Member found', { member: toRestMember(await members.getMember(ctx, input.member_id)) }),
 };
 
 const attachMemberRoute: RouteDefinition<AttachMemberInput> = {

@@ -8,7 +8,8 @@ const PING_TIMEOUT_MS = 2_000;
 async function pingDatabase(): Promise<void> {
   // Models are bound to mongoose's default connection, so its health is the gateway's.
   const { connection } = mongoose;
-  if (connection.readyState !== mongoose.ConnectionStates.connected || !connection.db) throw new ServiceUnavailableError();
+  if (connection.readyState !== mongoose.ConnectionStates.connected || !connection.db)
+    throw new ServiceUnavailableError();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new ServiceUnavailableError()), PING_TIMEOUT_MS);
@@ -22,7 +23,11 @@ async function pingDatabase(): Promise<void> {
   }
 }
 
-const statusSchema = { type: 'object', required: ['status'], properties: { status: { type: 'string' } } };
+const statusSchema = {
+  type: 'object',
+  required: ['status'],
+  properties: { status: { type: 'string' } },
+};
 
 export const operationsRoutes: RouteDefinition[] = [
   {

@@ -1,11 +1,25 @@
 import { BadUserInputError, ErrorCode, type FieldError } from '../../errors';
-import { getPipelineMetrics, getPipelineMetricsNow, type PipelineMetricsRequest } from '../../services/metrics/metrics.service';
+import {
+  getPipelineMetrics,
+  getPipelineMetricsNow,
+  type PipelineMetricsRequest,
+} from '../../services/metrics/metrics.service';
 import type { MetricSelection } from '../../services/metrics/select-metrics';
 import type { PipelineView } from '../../domain/snapshot-views';
 import { metricsStatusMessage } from '../../services/metrics/select-metrics';
-import { getDefinition, listDefinitions, pipelinesOfDefinition, resolveSnapshot } from '../../services/pipeline.service';
+import {
+  getDefinition,
+  listDefinitions,
+  pipelinesOfDefinition,
+  resolveSnapshot,
+} from '../../services/pipeline.service';
 import { getTimeseries } from '../../services/timeseries.service';
-import { MetricsInput, PipelinesQuery, StagesInput, TimeseriesInput } from '../inputs/pipeline.inputs';
+import {
+  MetricsInput,
+  PipelinesQuery,
+  StagesInput,
+  TimeseriesInput,
+} from '../inputs/pipeline.inputs';
 import type { RouteDefinition } from '../route-definition';
 import { principalOf } from './principal-of';
 
@@ -24,7 +38,11 @@ function asText(value: number | boolean): string {
 const STATUS_SCHEMA = {
   type: 'object',
   required: ['message', 'success', 'statusCode'],
-  properties: { message: { type: 'string' }, success: { type: 'boolean' }, statusCode: { type: 'integer' } },
+  properties: {
+    message: { type: 'string' },
+    success: { type: 'boolean' },
+    statusCode: { type: 'integer' },
+  },
 };
 
 function okStatus(message: string) {
@@ -75,10 +93,17 @@ const pipelinesRoute: RouteDefinition<PipelinesQuery> = {
       definitions.map(async (definition) => ({
         label: definition.label,
         pipeline_definition_id: definition.id,
-        pipelines: (await pipelinesOfDefinition(ctx, snapshot.id, definition.id)).map((p) => ({ id: p.id, is_sub_pipeline: p.isSubPipeline })),
+        pipelines: (await pipelinesOfDefinition(ctx, snapshot.id, definition.id)).map((p) => ({
+          id: p.id,
+          is_sub_pipeline: p.isSubPipeline,
+        })),
       })),
     );
-    return { snapshot_id: snapshot.id, created_at: formatCreatedAt(snapshot.snapshotAt), pipeline_definitions: pipelineDefinitions };
+    return {
+      snapshot_id: snapshot.id,
+      created_at: formatCreatedAt(snapshot.snapshotAt),
+      pipeline_definitions: pipelineDefinitions,
+    };
   },
 };
 
@@ -136,7 +161,13 @@ const metricsRequest = (input: MetricsInput): PipelineMetricsRequest => ({
   snapshotId: input.snapshot_id,
 });
 
-const metricsAnswer = ({ pipeline, selection }: { pipeline: PipelineView; selection: MetricSelection }) => ({
+const metricsAnswer = ({
+  pipeline,
+  selection,
+}: {
+  pipeline: PipelineView;
+  selection: MetricSelection;
+}) => ({
   metrics: selection.values.map((v) => ({
     metric_definition: { id: v.definition.id, api_codename: v.definition.apiCodename },
     scope: { pipeline: pipeline.id },
@@ -170,7 +201,11 @@ const metricsRoute: RouteDefinition<MetricsInput> = {
               required: ['id', 'api_codename'],
               properties: { id: { type: 'string' }, api_codename: { type: 'string' } },
             },
-            scope: { type: 'object', required: ['pipeline'], properties: { pipeline: { type: 'string' } } },
+            scope: {
+              type: 'object',
+              required: ['pipeline'],
+              properties: { pipeline: { type: 'string' } },
+            },
             metric_value: {
               type: 'object',
               required: ['value', 'unit'],
@@ -234,12 +269,21 @@ const timeseriesRoute: RouteDefinition<TimeseriesInput> = {
     const metricName = input.metrics?.metric_name ?? input.metric_name;
     const duration = input.metrics?.duration ?? input.duration;
     const missing: FieldError[] = [];
-    if (metricName === undefined) missing.push({ field: 'metrics.metric_name', message: 'is required (or metric_name)' });
-    if (duration === undefined) missing.push({ field: 'metrics.duration', message: 'is required (or duration)' });
+    if (metricName === undefined)
+      missing.push({ field: 'metrics.metric_name', message: 'is required (or metric_name)' });
+    if (duration === undefined)
+      missing.push({ field: 'metrics.duration', message: 'is required (or duration)' });
     if (missing.length > 0) {
-      throw new BadUserInputError(`Invalid query parameters: ${missing.map((e) => `${e.field}: ${e.message}`).join('; ')}`, missing);
+      throw new BadUserInputError(
+        `Invalid query parameters: ${missing.map((e) => `${e.field}: ${e.message}`).join('; ')}`,
+        missing,
+      );
     }
-    const series = await getTimeseries(ctx, { pipelineId: input.pipeline_id, metricName: metricName!, duration: duration! });
+    const series = await getTimeseries(ctx, {
+      pipelineId: input.pipeline_id,
+      metricName: metricName!,
+      duration: duration!,
+    });
     return {
       pipeline_id: series.pipelineId,
       metric_name: series.definition.apiCodename,

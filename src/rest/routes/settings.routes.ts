@@ -9,7 +9,10 @@ const TAG = 'Settings';
 
 const CURRENCY_RESPONSE = envelopeSchema({ currency: { type: 'string' } }, ['currency']);
 const PERIOD_RESPONSE = envelopeSchema(
-  { period: { type: 'string', enum: ['weekly', 'monthly', 'quarterly'] }, values: { type: 'array', items: { type: 'string' } } },
+  {
+    period: { type: 'string', enum: ['weekly', 'monthly', 'quarterly'] },
+    values: { type: 'array', items: { type: 'string' } },
+  },
   ['period', 'values'],
 );
 
@@ -36,7 +39,8 @@ const getCurrencyRoute: RouteDefinition = {
   authenticated: true,
   errors: [ErrorCode.NOT_FOUND],
   response: CURRENCY_RESPONSE,
-  handler: async (ctx) => ok('Currency found', { currency: await settings.getCurrency(principalOf(ctx), ctx.data) }),
+  handler: async (ctx) =>
+    ok('Currency found', { currency: await settings.getCurrency(principalOf(ctx), ctx.data) }),
 };
 
 const setPeriodRoute: RouteDefinition<SetPeriodBody> = {
@@ -49,7 +53,11 @@ const setPeriodRoute: RouteDefinition<SetPeriodBody> = {
   input: SetPeriodBody,
   response: PERIOD_RESPONSE,
   handler: async (ctx, input) => {
-    const result = await settings.setPeriod(principalOf(ctx), input.period, input.reset_targets === true);
+    const result = await settings.setPeriod(
+      principalOf(ctx),
+      input.period,
+      input.reset_targets === true,
+    );
     const message = !result.changed
       ? `Period is already ${result.period}`
       : result.targetsDeleted > 0
@@ -74,4 +82,9 @@ const getPeriodRoute: RouteDefinition = {
   },
 };
 
-export const settingsRoutes: RouteDefinition[] = [setCurrencyRoute, getCurrencyRoute, setPeriodRoute, getPeriodRoute] as RouteDefinition[];
+export const settingsRoutes: RouteDefinition[] = [
+  setCurrencyRoute,
+  getCurrencyRoute,
+  setPeriodRoute,
+  getPeriodRoute,
+] as RouteDefinition[];

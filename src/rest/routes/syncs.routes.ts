@@ -14,10 +14,21 @@ const nullableDate = { type: ['string', 'null'], format: 'date-time' };
 
 const COUNTS = {
   type: 'object',
-  properties: { pipelines: count, stages: count, deals: count, owners: count, teams: count, members_created: count },
+  properties: {
+    pipelines: count,
+    stages: count,
+    deals: count,
+    owners: count,
+    teams: count,
+    members_created: count,
+  },
   required: ['pipelines', 'stages', 'deals', 'owners', 'teams', 'members_created'],
 };
-const FETCHED = { type: 'object', properties: { deals: count, archived: count }, required: ['deals', 'archived'] };
+const FETCHED = {
+  type: 'object',
+  properties: { deals: count, archived: count },
+  required: ['deals', 'archived'],
+};
 
 const SYNC_RESPONSE = envelopeSchema(
   {
@@ -27,7 +38,11 @@ const SYNC_RESPONSE = envelopeSchema(
     counts: COUNTS,
     skipped: {
       type: 'array',
-      items: { type: 'object', properties: { id: { type: 'string' }, reason: { type: 'string' } }, required: ['id', 'reason'] },
+      items: {
+        type: 'object',
+        properties: { id: { type: 'string' }, reason: { type: 'string' } },
+        required: ['id', 'reason'],
+      },
     },
     fetched: FETCHED,
     high_water_mark: nullableDate,
@@ -49,16 +64,33 @@ const RUN = {
     fetched: { ...FETCHED, type: ['object', 'null'] },
     error: nullableString,
   },
-  required: ['sync_id', 'trigger', 'mode', 'outcome', 'started_at', 'finished_at', 'snapshot_id', 'counts', 'fetched', 'error'],
+  required: [
+    'sync_id',
+    'trigger',
+    'mode',
+    'outcome',
+    'started_at',
+    'finished_at',
+    'snapshot_id',
+    'counts',
+    'fetched',
+    'error',
+  ],
 };
 
 const LATEST_RESPONSE = envelopeSchema(
-  { configured: { type: 'boolean' }, sync: RUN, high_water_mark: nullableDate, next_run_at: nullableDate },
+  {
+    configured: { type: 'boolean' },
+    sync: RUN,
+    high_water_mark: nullableDate,
+    next_run_at: nullableDate,
+  },
   ['configured', 'sync', 'high_water_mark', 'next_run_at'],
 );
 
 function gatewaySync(ctx: RequestContext): GatewaySync {
-  if (ctx.sync === undefined) throw new ConflictError('The HubSpot sync is not available in this process');
+  if (ctx.sync === undefined)
+    throw new ConflictError('The HubSpot sync is not available in this process');
   return ctx.sync;
 }
 
@@ -78,19 +110,28 @@ export function runView(run: CrmSyncDoc | null): Record<string, unknown> | null 
     finished_at: iso(run.finishedAt),
     snapshot_id: run.snapshotId,
     counts: run.counts === null ? null : { ...countsView(run.counts) },
-    fetched: run.fetched === null ? null : { deals: run.fetched.deals, archived: run.fetched.archived },
+    fetched:
+      run.fetched === null ? null : { deals: run.fetched.deals, archived: run.fetched.archived },
     error: run.error,
   };
 }
 
 function countsView(c: NonNullable<CrmSyncDoc['counts']>) {
-  return { pipelines: c.pipelines, stages: c.stages, deals: c.deals, owners: c.owners, teams: c.teams, members_created: c.membersCreated };
+  return {
+    pipelines: c.pipelines,
+    stages: c.stages,
+    deals: c.deals,
+    owners: c.owners,
+    teams: c.teams,
+    members_created: c.membersCreated,
+  };
 }
 
 const syncRoute: RouteDefinition<CrmSyncBody> = {
   method: 'POST',
   path: '/crm/syncs',
-  summary: 'Sync from HubSpot now (admin): the first sync full, later ones the deals changed since the last; answers like an import plus mode',
+  summary:
+    'Sync from HubSpot now (admin): the first sync full, later ones the deals changed since the last; answers like an import plus mode',
   tag: 'CRM import',
   authenticated: true,
   input: CrmSyncBody,
@@ -104,7 +145,9 @@ const syncRoute: RouteDefinition<CrmSyncBody> = {
     const message = imported.reused
       ? `${result.mode === 'full' ? 'Full' : 'Incremental'} sync: ${read}; nothing changed since snapshot ${imported.snapshotId}`
       : `${result.mode === 'full' ? 'Full' : 'Incremental'} sync: ${read}; snapshot ${imported.snapshotId} holds ${counts.deals} deals in ${counts.pipelines} pipelines` +
-        (imported.skipped.length > 0 ? `; ${imported.skipped.length} items skipped or defaulted, see skipped` : '');
+        (imported.skipped.length > 0
+          ? `; ${imported.skipped.length} items skipped or defaulted, see skipped`
+          : '');
     return ok(message, {
       sync_id: result.syncId,
       mode: result.mode,
@@ -120,7 +163,8 @@ const syncRoute: RouteDefinition<CrmSyncBody> = {
 const latestRoute: RouteDefinition = {
   method: 'GET',
   path: '/crm/syncs/latest',
-  summary: 'The latest HubSpot sync (the one under way, else the last finished): times, outcome, counts; and the next scheduled run (admin)',
+  summary:
+    'The latest HubSpot sync (the one under way, else the last finished): times, outcome, counts; and the next scheduled run (admin)',
   tag: 'CRM import',
   authenticated: true,
   response: LATEST_RESPONSE,

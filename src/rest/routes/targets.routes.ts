@@ -15,14 +15,24 @@ const TARGETS_RESPONSE = envelopeSchema(
     currency: { type: 'string' },
     targets: {
       type: 'array',
-      items: { type: 'object', required: ['period', 'amount'], properties: { period: { type: 'string' }, amount: { type: 'number' } } },
+      items: {
+        type: 'object',
+        required: ['period', 'amount'],
+        properties: { period: { type: 'string' }, amount: { type: 'number' } },
+      },
     },
   },
   ['member_id', 'year', 'period', 'currency', 'targets'],
 );
 
 function toRest(set: targets.TargetSet) {
-  return { member_id: set.memberId, year: set.year, period: set.period, currency: set.currency, targets: set.targets };
+  return {
+    member_id: set.memberId,
+    year: set.year,
+    period: set.period,
+    currency: set.currency,
+    targets: set.targets,
+  };
 }
 
 const setTargetsRoute: RouteDefinition<SetTargetsBody> = {
@@ -35,7 +45,11 @@ const setTargetsRoute: RouteDefinition<SetTargetsBody> = {
   input: SetTargetsBody,
   response: TARGETS_RESPONSE,
   handler: async (ctx, input) => {
-    const set = await targets.setMemberTargets(principalOf(ctx), { memberId: input.member_id, year: input.year, amounts: input.targets });
+    const set = await targets.setMemberTargets(principalOf(ctx), {
+      memberId: input.member_id,
+      year: input.year,
+      amounts: input.targets,
+    });
     return ok(`Targets set for ${set.year}`, toRest(set));
   },
 };
@@ -51,9 +65,17 @@ const getTargetsRoute: RouteDefinition<GetTargetsInput> = {
   input: GetTargetsInput,
   response: TARGETS_RESPONSE,
   handler: async (ctx, input) => {
-    const set = await targets.getMemberTargets(principalOf(ctx), ctx.data, input.member_id, input.year);
+    const set = await targets.getMemberTargets(
+      principalOf(ctx),
+      ctx.data,
+      input.member_id,
+      input.year,
+    );
     return ok(`Targets found for ${set.year}`, toRest(set));
   },
 };
 
-export const targetsRoutes: RouteDefinition[] = [setTargetsRoute, getTargetsRoute] as RouteDefinition[];
+export const targetsRoutes: RouteDefinition[] = [
+  setTargetsRoute,
+  getTargetsRoute,
+] as RouteDefinition[];

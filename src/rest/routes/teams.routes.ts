@@ -42,7 +42,10 @@ const createTeamRoute: RouteDefinition<CreateTeamBody> = {
   input: CreateTeamBody,
   response: envelopeSchema({ team: TEAM_SCHEMA }, ['team']),
   handler: async (ctx, input) => {
-    const team = await teams.createTeam(principalOf(ctx), { teamId: input.team_id, name: input.name });
+    const team = await teams.createTeam(principalOf(ctx), {
+      teamId: input.team_id,
+      name: input.name,
+    });
     return ok('Team created', { team: toRestTeam(team) });
   },
 };
@@ -57,7 +60,14 @@ const getTeamRoute: RouteDefinition<TeamIdInput> = {
   errors: [ErrorCode.NOT_FOUND],
   input: TeamIdInput,
   response: envelopeSchema({ team: TEAM_SCHEMA }, ['team']),
-  handler: async (ctx, input) => ok('Team found', { team: toRestTeam(await teams.getTeam(principalOf(ctx), ctx.data, input.team_id)) }),
+  handler: async (ctx, input) =>
+    ok('Team found', {
+      team: toRestTeam(await teams.getTeam(principalOf(ctx), ctx.data, input.team_id)),
+    }),
 };
 
-export const teamsRoutes: RouteDefinition[] = [listTeamsRoute, createTeamRoute, getTeamRoute] as RouteDefinition[];
+export const teamsRoutes: RouteDefinition[] = [
+  listTeamsRoute,
+  createTeamRoute,
+  getTeamRoute,
+] as RouteDefinition[];

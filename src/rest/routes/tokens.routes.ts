@@ -17,7 +17,10 @@ const issueTokenRoute: RouteDefinition<IssueTokenInput> = {
     ['token', 'expires_at'],
   ),
   handler: async (ctx, input) => {
-    const issued = await issueToken(ctx, { memberId: input.member_id, expiresIn: input.expires_in });
+    const issued = await issueToken(ctx, {
+      memberId: input.member_id,
+      expiresIn: input.expires_in,
+    });
     return ok('Token issued', { token: issued.token, expires_at: issued.expiresAt.toISOString() });
   },
 };

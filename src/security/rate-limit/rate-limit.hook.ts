@@ -16,22 +16,32 @@ export function registerRateLimit(app: FastifyInstance, limiter: RateLimiter): v
   }
 
   function storeFailed(request: FastifyRequest, error: unknown, done: () => void): void {
-    request.log.warn({ err: error, requestId: request.id }, 'rate-limit store unavailable; request not counted');
+    request.log.warn(
+      { err: error, requestId: request.id },
+      'rate-limit store unavailable; request not counted',
+    );
     done();
   }
 
   // Callback style: the memory store answers at once, and an async hook would cost a promise per request.
-  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
-    if (!limiter.limits(request.url)) return done();
-    let count: WindowCount | Promise<WindowCount>;
-    try {
-      count = limiter.hit(limiter.keyOf(request.tokenSubject, request.ip));
-    } catch (error) {
-      return storeFailed(request, error, done);
-    }
-    if (count instanceof Promise) count.then((c) => counted(reply, c, done), (error: unknown) => storeFailed(request, error, done));
-    else counted(reply, count, done);
-  });
+  app.addHook(
+    'onRequest',
+    (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+      if (!limiter.limits(request.url)) return done();
+      let count: WindowCount | Promise<WindowCount>;
+      try {
+        count = limiter.hit(limiter.keyOf(request.tokenSubject, request.ip));
+      } catch (error) {
+        return storeFailed(request, error, done);
+      }
+      if (count instanceof Promise)
+        count.then(
+          (c) => counted(reply, c, done),
+          (error: unknown) => storeFailed(request, error, done),
+        );
+      else counted(reply, count, done);
+    },
+  );
   app.addHook('onClose', async () => {
     await limiter.close();
   });

@@ -58,12 +58,17 @@ export class RateLimiter {
   /** The fields every limited answer carries. */
   fieldsOf(count: WindowCount): RateLimitFields {
     const remaining = Math.max(0, this.options.limit - count.count);
-    return { 'ratelimit-policy': this.policy, ratelimit: `"default";r=${remaining};t=${resetSecondsOf(count)}` };
+    return {
+      'ratelimit-policy': this.policy,
+      ratelimit: `"default";r=${remaining};t=${resetSecondsOf(count)}`,
+    };
   }
 
   /** The 429 for a request over the limit; undefined within it. */
   exceeded(count: WindowCount): TooManyRequestsError | undefined {
-    return count.count > this.options.limit ? new TooManyRequestsError(resetSecondsOf(count)) : undefined;
+    return count.count > this.options.limit
+      ? new TooManyRequestsError(resetSecondsOf(count))
+      : undefined;
   }
 
   close(): Promise<void> {

@@ -16,12 +16,21 @@ return {count, ttl}`;
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly client: RespClient;
 
-  constructor(url: string, private readonly prefix = 'pipeline-gateway:rl:') {
+  constructor(
+    url: string,
+    private readonly prefix = 'pipeline-gateway:rl:',
+  ) {
     this.client = new RespClient(url);
   }
 
   async hit(key: string, windowMs: number): Promise<WindowCount> {
-    const reply = await this.client.command('EVAL', HIT_SCRIPT, '1', this.prefix + key, String(windowMs));
+    const reply = await this.client.command(
+      'EVAL',
+      HIT_SCRIPT,
+      '1',
+      this.prefix + key,
+      String(windowMs),
+    );
     if (!Array.isArray(reply) || typeof reply[0] !== 'number' || typeof reply[1] !== 'number') {
       throw new Error(`Unexpected Redis reply to the rate-limit script: ${JSON.stringify(reply)}`);
     }

@@ -18,7 +18,10 @@ function encode(args: readonly string[]): Buffer {
 }
 
 /** Parses one reply at `offset`; null when the buffer does not hold all of it yet. */
-function parse(buffer: Buffer, offset: number): { value: RespValue | RedisReplyError; next: number } | null {
+function parse(
+  buffer: Buffer,
+  offset: number,
+): { value: RespValue | RedisReplyError; next: number } | null {
   const lineEnd = buffer.indexOf('\r\n', offset);
   if (lineEnd < 0) return null;
   const type = String.fromCharCode(buffer[offset]);
@@ -63,11 +66,17 @@ function parse(buffer: Buffer, offset: number): { value: RespValue | RedisReplyE
 export class RespClient {
   private socket: net.Socket | null = null;
   private buffer: Buffer = Buffer.alloc(0);
-  private readonly pending: Array<{ resolve: (value: RespValue) => void; reject: (error: Error) => void }> = [];
+  private readonly pending: Array<{
+    resolve: (value: RespValue) => void;
+    reject: (error: Error) => void;
+  }> = [];
   private readonly host: string;
   private readonly port: number;
 
-  constructor(url: string, private readonly timeoutMs = 1000) {
+  constructor(
+    url: string,
+    private readonly timeoutMs = 1000,
+  ) {
     const parsed = new URL(url);
     if (parsed.protocol !== 'redis:') throw new Error(`Expected a redis:// URL, got "${url}"`);
     this.host = parsed.hostname || '127.0.0.1';
@@ -99,10 +108,17 @@ export class RespClient {
     };
     socket.on('timeout', () => {
       // Idle is fine; a timeout with replies outstanding means Redis stopped answering.
-      if (this.pending.length > 0) fail(new Error(`Redis at ${this.host}:${this.port} did not answer within ${this.timeoutMs} ms`));
+      if (this.pending.length > 0)
+        fail(
+          new Error(
+            `Redis at ${this.host}:${this.port} did not answer within ${this.timeoutMs} ms`,
+          ),
+        );
     });
     socket.on('error', fail);
-    socket.on('close', () => fail(new Error(`Redis connection to ${this.host}:${this.port} closed`)));
+    socket.on('close', () =>
+      fail(new Error(`Redis connection to ${this.host}:${this.port} closed`)),
+    );
     this.socket = socket;
     return socket;
   }

@@ -18,7 +18,10 @@ const INSERT_BATCH = 500;
  * before marking it committed. Idempotent: a retry replaces earlier facts. Throws when the
  * snapshot does not exist.
  */
-export async function buildPipelineFacts(snapshotId: string, opportunities: readonly OpportunityRow[]): Promise<{ pipelines: number; opportunities: number }> {
+export async function buildPipelineFacts(
+  snapshotId: string,
+  opportunities: readonly OpportunityRow[],
+): Promise<{ pipelines: number; opportunities: number }> {
   const snapshot = await SnapshotModel.findById(snapshotId, { snapshotAt: 1 }).lean();
   if (!snapshot) throw new Error(`buildPipelineFacts: snapshot ${snapshotId} does not exist`);
   const snapshotAt = new Date(snapshot.snapshotAt);
@@ -30,17 +33,23 @@ export async function buildPipelineFacts(snapshotId: string, opportunities: read
   ]);
   const probability = new Map<string, number>();
   for (const definition of definitions) {
-    for (const stage of definition.stages) probability.set(`${definition.definitionId}\u0000${stage.id}`, stage.probability);
+    for (const stage of definition.stages)
+      probability.set(`${definition.definitionId}\u0000${stage.id}`, stage.probability);
   }
   const accumulators = new Map<string, PipelineFactsAccumulator>();
-  for (const pipeline of pipelines) accumulators.set(pipeline.pipelineId, new PipelineFactsAccumulator(year));
+  for (const pipeline of pipelines)
+    accumulators.set(pipeline.pipelineId, new PipelineFactsAccumulator(year));
 
-  const byDealId = [...opportunities].sort((a, b) => (a.dealId < b.dealId ? -1 : a.dealId > b.dealId ? 1 : 0));
+  const byDealId = [...opportunities].sort((a, b) =>
+    a.dealId < b.dealId ? -1 : a.dealId > b.dealId ? 1 : 0,
+  );
   for (const opportunity of byDealId) {
     const p = probability.get(`${opportunity.definitionId}\u0000${opportunity.stageId}`) ?? 0;
     const targets = [pipelineIdOf(opportunity.definitionId, 'complete')];
-    if (opportunity.teamId) targets.push(pipelineIdOf(opportunity.definitionId, 'team', opportunity.teamId));
-    if (opportunity.memberId) targets.push(pipelineIdOf(opportunity.definitionId, 'member', opportunity.memberId));
+    if (opportunity.teamId)
+      targets.push(pipelineIdOf(opportunity.definitionId, 'team', opportunity.teamId));
+    if (opportunity.memberId)
+      targets.push(pipelineIdOf(opportunity.definitionId, 'member', opportunity.memberId));
     for (const pipelineId of targets) accumulators.get(pipelineId)?.add(opportunity, p);
   }
 
@@ -59,7 +68,8 @@ export async function buildPipelineFacts(snapshotId: string, opportunities: read
       ...result,
       packedDays: packDayBuckets(days),
       // A member's own pipeline is always about that member, even before their first deal.
-      memberIds: pipeline.kind === 'member' && pipeline.memberId ? [pipeline.memberId] : result.memberIds,
+      memberIds:
+        pipeline.kind === 'member' && pipeline.memberId ? [pipeline.memberId] : result.memberIds,
     };
   });
   await PipelineFactsModel.deleteMany({ snapshotId });

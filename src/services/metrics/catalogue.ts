@@ -86,7 +86,8 @@ export const METRIC_CATALOGUE: readonly MetricDefinition[] = [
     apiCodename: 'quota_attainment',
     unitKind: 'percentage',
     requires: { ...NOTHING, period: true, targets: true },
-    description: "Won amount in the period / targets of the pipeline's members for the period x 100",
+    description:
+      "Won amount in the period / targets of the pipeline's members for the period x 100",
   },
   {
     id: '4b3206bb-6d3d-4cfd-ab36-c88cf793496d',

@@ -36,7 +36,14 @@ function periodTotals(facts: PipelineFacts, slot: PeriodSlot): PeriodTotals {
   const yearStart = Date.UTC(facts.year, 0, 1);
   const from = Math.round((slot.startsAt.getTime() - yearStart) / DAY_MS);
   const to = Math.round((slot.endsBefore.getTime() - yearStart) / DAY_MS);
-  const totals: PeriodTotals = { wonCount: 0, wonAmount: 0, lostCount: 0, cycleCount: 0, cycleDays: 0, openAmount: 0 };
+  const totals: PeriodTotals = {
+    wonCount: 0,
+    wonAmount: 0,
+    lostCount: 0,
+    cycleCount: 0,
+    cycleDays: 0,
+    openAmount: 0,
+  };
   for (const bucket of facts.days) {
     if (bucket.d < from || bucket.d >= to) continue;
     totals.wonCount += bucket.wonCount;
@@ -58,7 +65,8 @@ function targetSum(facts: PipelineFacts, env: MetricEnvironment, slot: PeriodSlo
   let found = false;
   let sum = 0;
   for (const target of env.targets) {
-    if (!members.has(target.memberId) || target.year !== slot.year || target.period !== slot.unit) continue;
+    if (!members.has(target.memberId) || target.year !== slot.year || target.period !== slot.unit)
+      continue;
     const amount = target.amounts[slot.index - 1];
     if (typeof amount !== 'number') continue;
     found = true;
@@ -67,9 +75,15 @@ function targetSum(facts: PipelineFacts, env: MetricEnvironment, slot: PeriodSlo
   return found ? sum : null;
 }
 
-function unavailableReason(definition: MetricDefinition, facts: PipelineFacts, env: MetricEnvironment): string | null {
-  if (definition.requires.currency && !env.currency) return 'the currency is not set (POST /settings/currencies)';
-  if (definition.requires.period && !env.period) return 'the period is not set (POST /settings/periods)';
+function unavailableReason(
+  definition: MetricDefinition,
+  facts: PipelineFacts,
+  env: MetricEnvironment,
+): string | null {
+  if (definition.requires.currency && !env.currency)
+    return 'the currency is not set (POST /settings/currencies)';
+  if (definition.requires.period && !env.period)
+    return 'the period is not set (POST /settings/periods)';
   if (definition.requires.targets && env.period) {
     const slot = periodOf(env.period, facts.snapshotAt);
     if (targetSum(facts, env, slot) === null) {
@@ -84,11 +98,20 @@ function divide(numerator: number, denominator: number, scale = 1): number | nul
 }
 
 /** Evaluates one metric of the catalogue on one pipeline's facts. Pure: no I/O. */
-export function evaluateMetric(definition: MetricDefinition, facts: PipelineFacts, env: MetricEnvironment): MetricOutcome {
+export function evaluateMetric(
+  definition: MetricDefinition,
+  facts: PipelineFacts,
+  env: MetricEnvironment,
+): MetricOutcome {
   const reason = unavailableReason(definition, facts, env);
   if (reason !== null) return { kind: 'unavailable', definition, reason };
   const unit = definition.unitKind === 'currency' ? env.currency! : definition.unitKind;
-  const value = (v: number | null): MetricOutcome => ({ kind: 'value', definition, value: v, unit });
+  const value = (v: number | null): MetricOutcome => ({
+    kind: 'value',
+    definition,
+    value: v,
+    unit,
+  });
   const name: MetricName = definition.apiCodename;
   switch (name) {
     case 'pipeline_value':

@@ -90,7 +90,10 @@ export class PipelineFactsAccumulator {
         if (opportunity.createdAt && opportunity.closedAt) {
           // A close before the creation is a CRM data error; it counts as a zero-day cycle
           // rather than pulling the mean below zero.
-          const days = Math.max(0, (opportunity.closedAt.getTime() - opportunity.createdAt.getTime()) / DAY_MS);
+          const days = Math.max(
+            0,
+            (opportunity.closedAt.getTime() - opportunity.createdAt.getTime()) / DAY_MS,
+          );
           bucket.cycleCount += 1;
           bucket.cycleDays += days;
         }
@@ -105,13 +108,24 @@ export class PipelineFactsAccumulator {
   private bucket(d: number): DayBucket {
     let bucket = this.days.get(d);
     if (!bucket) {
-      bucket = { d, wonCount: 0, wonAmount: 0, lostCount: 0, cycleCount: 0, cycleDays: 0, openAmount: 0 };
+      bucket = {
+        d,
+        wonCount: 0,
+        wonAmount: 0,
+        lostCount: 0,
+        cycleCount: 0,
+        cycleDays: 0,
+        openAmount: 0,
+      };
       this.days.set(d, bucket);
     }
     return bucket;
   }
 
-  result(): Pick<PipelineFacts, 'openCount' | 'openAmount' | 'openWeighted' | 'memberIds' | 'days'> {
+  result(): Pick<
+    PipelineFacts,
+    'openCount' | 'openAmount' | 'openWeighted' | 'memberIds' | 'days'
+  > {
     return {
       openCount: this.openCount,
       openAmount: this.openAmount,

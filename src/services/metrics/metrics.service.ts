@@ -8,8 +8,19 @@ import { METRIC_CATALOGUE, MetricName, metricDefinition } from './catalogue';
 import { MetricEnvironment } from './evaluate';
 import { PipelineFacts } from './facts';
 import { MetricSelection, parseMetricNames, selectMetrics, withhold } from './select-metrics';
-import { derivedFromTargets, mayReadTargetsOfAll, mayReadTargetsOfAllNow, withheldError } from './target-access';
-import { factsNow, metricSettingsNow, pipelineNow, snapshotNow, targetsOfYearNow } from '../../loaders/in-memory';
+import {
+  derivedFromTargets,
+  mayReadTargetsOfAll,
+  mayReadTargetsOfAllNow,
+  withheldError,
+} from './target-access';
+import {
+  factsNow,
+  metricSettingsNow,
+  pipelineNow,
+  snapshotNow,
+  targetsOfYearNow,
+} from '../../loaders/in-memory';
 
 export interface PipelineMetricsRequest {
   pipelineId: string;
@@ -25,14 +36,20 @@ export interface PipelineMetricsRequest {
  * (before 409, whose reason would tell whether targets exist); a metric asked for by name that
  * cannot be computed yet: 409.
  */
-export async function getPipelineMetrics(ctx: RequestContext, request: PipelineMetricsRequest): Promise<{ pipeline: PipelineView; selection: MetricSelection }> {
+export async function getPipelineMetrics(
+  ctx: RequestContext,
+  request: PipelineMetricsRequest,
+): Promise<{ pipeline: PipelineView; selection: MetricSelection }> {
   const names = metricNamesOf(ctx, request.metrics);
   const pipeline = await getPipeline(ctx, request.pipelineId, request.snapshotId);
   return { pipeline, selection: await metricsOf(ctx, pipeline, names) };
 }
 
 /** parseMetricNames, each list parsed once per app (DataAccess.metricNames; names are never changed once parsed). */
-function metricNamesOf(ctx: RequestContext, raw: readonly string[] | undefined): MetricName[] | undefined {
+function metricNamesOf(
+  ctx: RequestContext,
+  raw: readonly string[] | undefined,
+): MetricName[] | undefined {
   if (raw === undefined) return undefined;
   const memo = ctx.access.metricNames as WeakMap<readonly string[], MetricName[] | undefined>;
   if (memo.has(raw)) return memo.get(raw);
@@ -45,21 +62,34 @@ function metricNamesOf(ctx: RequestContext, raw: readonly string[] | undefined):
  * Facts of a pipeline read through the loaders. Their absence is a broken import, not a client
  * error, unless retention removed the snapshot after the request found it: then a 404 says so.
  */
-export async function factsOf(ctx: RequestContext, snapshotId: string, pipelineId: string): Promise<PipelineFacts> {
+export async function factsOf(
+  ctx: RequestContext,
+  snapshotId: string,
+  pipelineId: string,
+): Promise<PipelineFacts> {
   let facts: PipelineFacts | null;
   try {
     facts = await ctx.loaders.pipelineFacts.load(factsKey(snapshotId, pipelineId));
   } catch (error) {
     throw (await removedByRetention(ctx, snapshotId)) ?? error;
   }
-  if (!facts) throw (await removedByRetention(ctx, snapshotId)) ?? new Error(`pipeline facts missing for ${pipelineId} in committed snapshot ${snapshotId}`);
+  if (!facts)
+    throw (
+      (await removedByRetention(ctx, snapshotId)) ??
+      new Error(`pipeline facts missing for ${pipelineId} in committed snapshot ${snapshotId}`)
+    );
   return facts;
 }
 
 /** Settings and the targets of the year the snapshot's period lies in, both read once per request. */
-export async function metricEnvironment(ctx: RequestContext, snapshot: Pick<SnapshotView, 'snapshotAt'>): Promise<MetricEnvironment> {
+export async function metricEnvironment(
+  ctx: RequestContext,
+  snapshot: Pick<SnapshotView, 'snapshotAt'>,
+): Promise<MetricEnvironment> {
   const settings = await ctx.loaders.metricSettings.load(SETTINGS_ID);
-  const targets = settings.period ? await ctx.loaders.targetsByYear.load(periodYearOf(snapshot.snapshotAt)) : [];
+  const targets = settings.period
+    ? await ctx.loaders.targetsByYear.load(periodYearOf(snapshot.snapshotAt))
+    : [];
   return { currency: settings.currency, period: settings.period, targets };
 }
 
@@ -85,10 +115,16 @@ const MEMOS_PER_FACTS = 4;
  * from targets the caller may not all read are withheld: left out of an unfiltered answer (and
  * named in `withheld`), a 403 when asked for by name.
  */
-export async function metricsOf(ctx: RequestContext, pipeline: PipelineView, names?: readonly MetricName[]): Promise<MetricSelection> {
+export async function metricsOf(
+  ctx: RequestContext,
+  pipeline: PipelineView,
+  names?: readonly MetricName[],
+): Promise<MetricSelection> {
   const facts = await factsOf(ctx, pipeline.snapshotId, pipeline.id);
   const env = await metricEnvironment(ctx, facts);
-  const visible = !askedDerivedFromTargets(names) || (await mayReadTargetsOfAll(ctx, facts.memberIds, env.targets));
+  const visible =
+    !askedDerivedFromTargets(names) ||
+    (await mayReadTargetsOfAll(ctx, facts.memberIds, env.targets));
   return selectionOf(ctx, facts, env, names, visible);
 }
 
@@ -97,7 +133,10 @@ export async function metricsOf(ctx: RequestContext, pipeline: PipelineView, nam
  * (loaders/in-memory.ts): the same reads from the same caches, so the same answer. Undefined when
  * something is not cached, or the answer is an error: the caller then takes the usual way.
  */
-export function getPipelineMetricsNow(ctx: RequestContext, request: PipelineMetricsRequest): { pipeline: PipelineView; selection: MetricSelection } | undefined {
+export function getPipelineMetricsNow(
+  ctx: RequestContext,
+  request: PipelineMetricsRequest,
+): { pipeline: PipelineView; selection: MetricSelection } | undefined {
   let names: MetricName[] | undefined;
   try {
     names = metricNamesOf(ctx, request.metrics);
@@ -111,14 +150,19 @@ export function getPipelineMetricsNow(ctx: RequestContext, request: PipelineMetr
 }
 
 /** metricsOf without waiting, when everything it reads is cached; undefined otherwise, or when the answer is an error. */
-export function metricsOfNow(ctx: RequestContext, pipeline: PipelineView, names?: readonly MetricName[]): MetricSelection | undefined {
+export function metricsOfNow(
+  ctx: RequestContext,
+  pipeline: PipelineView,
+  names?: readonly MetricName[],
+): MetricSelection | undefined {
   const facts = factsNow(ctx, pipeline.snapshotId, pipeline.id);
   const settings = facts && metricSettingsNow(ctx);
   if (!facts || !settings) return undefined;
   const targets = settings.period ? targetsOfYearNow(ctx, periodYearOf(facts.snapshotAt)) : [];
   if (targets === undefined) return undefined;
   const env = { currency: settings.currency, period: settings.period, targets };
-  const visible = !askedDerivedFromTargets(names) || mayReadTargetsOfAllNow(ctx, facts.memberIds, targets);
+  const visible =
+    !askedDerivedFromTargets(names) || mayReadTargetsOfAllNow(ctx, facts.memberIds, targets);
   if (visible === undefined || (names && !visible)) return undefined;
   try {
     return selectionOf(ctx, facts, env, names, visible);
@@ -132,7 +176,13 @@ function askedDerivedFromTargets(names: readonly MetricName[] | undefined): bool
 }
 
 /** The metrics asked for (all when `names` is undefined), those derived from targets withheld unless `visible`. */
-function selectionOf(ctx: RequestContext, facts: PipelineFacts, env: MetricEnvironment, names: readonly MetricName[] | undefined, visible: boolean): MetricSelection {
+function selectionOf(
+  ctx: RequestContext,
+  facts: PipelineFacts,
+  env: MetricEnvironment,
+  names: readonly MetricName[] | undefined,
+  visible: boolean,
+): MetricSelection {
   const memos = ctx.access.metricsMemo as WeakMap<PipelineFacts, AllMetricsMemo[]>;
   if (names) {
     if (!visible) throw withheldError(names.map(metricDefinition).filter(derivedFromTargets));
@@ -157,11 +207,20 @@ function pick(all: MetricSelection, names: readonly MetricName[]): MetricSelecti
   return { values, omitted: [], withheld: [] };
 }
 
-function allMetrics(memos: WeakMap<PipelineFacts, AllMetricsMemo[]>, facts: PipelineFacts, env: MetricEnvironment): MetricSelection {
+function allMetrics(
+  memos: WeakMap<PipelineFacts, AllMetricsMemo[]>,
+  facts: PipelineFacts,
+  env: MetricEnvironment,
+): MetricSelection {
   const kept = memos.get(facts) ?? [];
-  const memo = kept.find((m) => m.currency === env.currency && m.period === env.period && m.targets === env.targets);
+  const memo = kept.find(
+    (m) => m.currency === env.currency && m.period === env.period && m.targets === env.targets,
+  );
   if (memo) return memo.selection;
   const selection = selectMetrics(facts, env);
-  memos.set(facts, [{ currency: env.currency, period: env.period, targets: env.targets, selection }, ...kept.slice(0, MEMOS_PER_FACTS - 1)]);
+  memos.set(facts, [
+    { currency: env.currency, period: env.period, targets: env.targets, selection },
+    ...kept.slice(0, MEMOS_PER_FACTS - 1),
+  ]);
   return selection;
 }

@@ -1,5 +1,12 @@
 import { BadUserInputError, ConflictError } from '../../errors';
-import { METRIC_CATALOGUE, METRIC_NAMES, MetricDefinition, MetricName, isMetricName, metricDefinition } from './catalogue';
+import {
+  METRIC_CATALOGUE,
+  METRIC_NAMES,
+  MetricDefinition,
+  MetricName,
+  isMetricName,
+  metricDefinition,
+} from './catalogue';
 import { MetricEnvironment, MetricOutcome, evaluateMetric } from './evaluate';
 import { PipelineFacts } from './facts';
 import { WITHHELD_REASON } from './target-access';
@@ -19,9 +26,15 @@ export interface MetricSelection {
  * Checks the requested metric names. `undefined` or an empty list means "all". Names may arrive
  * comma-joined (`metrics=a,b`), so each entry is split. Duplicates collapse, order is kept.
  */
-export function parseMetricNames(raw: readonly string[] | undefined, field = 'metrics'): MetricName[] | undefined {
+export function parseMetricNames(
+  raw: readonly string[] | undefined,
+  field = 'metrics',
+): MetricName[] | undefined {
   if (raw === undefined) return undefined;
-  const names = raw.flatMap((entry) => entry.split(',')).map((name) => name.trim()).filter((name) => name !== '');
+  const names = raw
+    .flatMap((entry) => entry.split(','))
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   if (names.length === 0) return undefined;
   const unknown = names.filter((name) => !isMetricName(name));
   if (unknown.length > 0) {
@@ -35,7 +48,11 @@ export function parseMetricNames(raw: readonly string[] | undefined, field = 'me
  * Evaluates the requested metrics (all when `names` is undefined). Unfiltered, the metrics that
  * cannot be computed are left out and reported in `omitted`; asked for by name, they are a 409.
  */
-export function selectMetrics(facts: PipelineFacts, env: MetricEnvironment, names?: readonly MetricName[]): MetricSelection {
+export function selectMetrics(
+  facts: PipelineFacts,
+  env: MetricEnvironment,
+  names?: readonly MetricName[],
+): MetricSelection {
   const definitions = names ? names.map(metricDefinition) : METRIC_CATALOGUE;
   const outcomes = definitions.map((definition) => evaluateMetric(definition, facts, env));
   const values: MetricValue[] = [];
@@ -45,13 +62,18 @@ export function selectMetrics(facts: PipelineFacts, env: MetricEnvironment, name
     else omitted.push(outcome);
   }
   if (names && omitted.length > 0) {
-    throw new ConflictError(`Cannot compute ${omitted.map((o) => `${o.definition.apiCodename}: ${o.reason}`).join('; ')}`);
+    throw new ConflictError(
+      `Cannot compute ${omitted.map((o) => `${o.definition.apiCodename}: ${o.reason}`).join('; ')}`,
+    );
   }
   return { values, omitted, withheld: [] };
 }
 
 /** The selection without the metrics `hidden` picks, which move to `withheld`. */
-export function withhold(selection: MetricSelection, hidden: (definition: MetricDefinition) => boolean): MetricSelection {
+export function withhold(
+  selection: MetricSelection,
+  hidden: (definition: MetricDefinition) => boolean,
+): MetricSelection {
   return {
     values: selection.values.filter((v) => !hidden(v.definition)),
     omitted: selection.omitted.filter((o) => !hidden(o.definition)),

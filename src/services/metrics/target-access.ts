@@ -28,7 +28,11 @@ export async function mayReadTargetsOfAll(
 }
 
 /** mayReadTargetsOfAll without waiting, when the members are cached (in-memory.ts); undefined otherwise. */
-export function mayReadTargetsOfAllNow(ctx: RequestContext, memberIds: Iterable<string>, targets: ReadonlyArray<{ memberId: string }>): boolean | undefined {
+export function mayReadTargetsOfAllNow(
+  ctx: RequestContext,
+  memberIds: Iterable<string>,
+  targets: ReadonlyArray<{ memberId: string }>,
+): boolean | undefined {
   const others = othersThanCaller(ctx, memberIds);
   if (typeof others === 'boolean') return others;
   const members = membersNow(ctx, others);
@@ -63,7 +67,8 @@ export function derivedFromTargets(definition: MetricDefinition): boolean {
 }
 
 /** Why a caller gets no target-derived metric: the text of a 403 and of the status message. */
-export const WITHHELD_REASON = "derived from the targets of the pipeline's members, which this caller may not all read";
+export const WITHHELD_REASON =
+  "derived from the targets of the pipeline's members, which this caller may not all read";
 
 /** The 403 for target-derived metrics asked for by name. */
 export function withheldError(definitions: readonly MetricDefinition[]): ForbiddenError {

@@ -29,7 +29,8 @@ export class Authenticator {
    * so the answers do not tell which user names exist (RFC 5802 §9).
    */
   lookup(db: string, user: string): { credential: ScramCredential; genuine: boolean } {
-    if (this.credential && db === AUTH_DB && user === this.credential.user) return { credential: this.credential, genuine: true };
+    if (this.credential && db === AUTH_DB && user === this.credential.user)
+      return { credential: this.credential, genuine: true };
     const decoy: ScramCredential = {
       user,
       iterations: this.credential?.iterations ?? DEFAULT_ITERATIONS,

@@ -21,7 +21,14 @@ export interface SaslStartRequest {
 }
 
 type Conversation =
-  | { step: 'proof'; id: number; exchange: ScramExchange; user: string; genuine: boolean; skipEmptyExchange: boolean }
+  | {
+      step: 'proof';
+      id: number;
+      exchange: ScramExchange;
+      user: string;
+      genuine: boolean;
+      skipEmptyExchange: boolean;
+    }
   | { step: 'empty'; id: number; user: string };
 
 /** One connection's authentication: who it is (if anyone) and the SASL conversation under way. */
@@ -44,20 +51,34 @@ export class ConnectionAuth {
 
   /** Whether a command may run on this connection now. */
   mayRun(command: { allowedUnauthenticated?: boolean }): boolean {
-    return !this.authenticator.required || this.authenticated !== null || command.allowedUnauthenticated === true;
+    return (
+      !this.authenticator.required ||
+      this.authenticated !== null ||
+      command.allowedUnauthenticated === true
+    );
   }
 
   /** Starts a conversation: answers the client-first message with the server-first message. */
   saslStart(request: SaslStartRequest): SaslReply {
     this.conversation = null;
     if (request.mechanism !== SCRAM_SHA_256) {
-      throw new StoreError('MechanismUnavailable', `Received authentication for mechanism ${request.mechanism} which is not enabled`);
+      throw new StoreError(
+        'MechanismUnavailable',
+        `Received authentication for mechanism ${request.mechanism} which is not enabled`,
+      );
     }
     const first = parseClientFirst(request.payload);
     const { credential, genuine } = this.authenticator.lookup(request.db, first.user);
     const exchange = new ScramExchange(first, credential, randomBytes(24).toString('base64'));
     const id = this.nextConversationId++;
-    this.conversation = { step: 'proof', id, exchange, user: first.user, genuine, skipEmptyExchange: request.skipEmptyExchange };
+    this.conversation = {
+      step: 'proof',
+      id,
+      exchange,
+      user: first.user,
+      genuine,
+      skipEmptyExchange: request.skipEmptyExchange,
+    };
     return { conversationId: id, done: false, payload: Buffer.from(exchange.serverFirst) };
   }
 

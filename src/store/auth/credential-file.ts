@@ -26,20 +26,25 @@ export function readCredentialFile(dataDir: string): ScramCredential | null {
     throw err;
   }
   const unusable = (why: string): Error =>
-    new Error(`${path} holds no usable credential (${why}); delete it to generate new credentials (clients then need the new URI)`);
+    new Error(
+      `${path} holds no usable credential (${why}); delete it to generate new credentials (clients then need the new URI)`,
+    );
   let stored: Partial<StoredCredential>;
   try {
     stored = JSON.parse(text) as Partial<StoredCredential>;
   } catch {
     throw unusable('not JSON');
   }
-  if (stored.mechanism !== SCRAM_SHA_256) throw unusable(`mechanism ${JSON.stringify(stored.mechanism)}, expected ${SCRAM_SHA_256}`);
+  if (stored.mechanism !== SCRAM_SHA_256)
+    throw unusable(`mechanism ${JSON.stringify(stored.mechanism)}, expected ${SCRAM_SHA_256}`);
   if (typeof stored.user !== 'string' || stored.user === '') throw unusable('no user');
-  if (!Number.isInteger(stored.iterations) || (stored.iterations as number) < MIN_ITERATIONS) throw unusable('bad iteration count');
+  if (!Number.isInteger(stored.iterations) || (stored.iterations as number) < MIN_ITERATIONS)
+    throw unusable('bad iteration count');
   const key = (field: 'salt' | 'storedKey' | 'serverKey', length?: number): Buffer => {
     const value = stored[field];
     const bytes = typeof value === 'string' ? Buffer.from(value, 'base64') : Buffer.alloc(0);
-    if (bytes.length === 0 || (length !== undefined && bytes.length !== length)) throw unusable(`bad ${field}`);
+    if (bytes.length === 0 || (length !== undefined && bytes.length !== length))
+      throw unusable(`bad ${field}`);
     return bytes;
   };
   return {
@@ -61,5 +66,9 @@ export function writeCredentialFile(dataDir: string, credential: ScramCredential
     storedKey: credential.storedKey.toString('base64'),
     serverKey: credential.serverKey.toString('base64'),
   };
-  writePrivateFileSync(join(dataDir, CREDENTIAL_FILE_NAME), `${JSON.stringify(stored, null, 2)}\n`, { exclusive: true });
+  writePrivateFileSync(
+    join(dataDir, CREDENTIAL_FILE_NAME),
+    `${JSON.stringify(stored, null, 2)}\n`,
+    { exclusive: true },
+  );
 }

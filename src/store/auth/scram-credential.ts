@@ -25,7 +25,8 @@ export interface ScramCredential {
   serverKey: Buffer;
 }
 
-export const hmacSha256 = (key: Buffer, text: Buffer | string): Buffer => createHmac('sha256', key).update(text).digest();
+export const hmacSha256 = (key: Buffer, text: Buffer | string): Buffer =>
+  createHmac('sha256', key).update(text).digest();
 
 export const sha256 = (data: Buffer): Buffer => createHash('sha256').update(data).digest();
 
@@ -41,7 +42,9 @@ export function deriveScramCredential(
 ): ScramCredential {
   const iterations = options.iterations ?? DEFAULT_ITERATIONS;
   if (!Number.isInteger(iterations) || iterations < MIN_ITERATIONS) {
-    throw new Error(`SCRAM iteration count must be an integer of at least ${MIN_ITERATIONS}, got ${iterations}`);
+    throw new Error(
+      `SCRAM iteration count must be an integer of at least ${MIN_ITERATIONS}, got ${iterations}`,
+    );
   }
   if (user === '') throw new Error('a store user name must not be empty');
   if (password === '') throw new Error('a store password must not be empty');

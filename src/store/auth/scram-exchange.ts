@@ -3,7 +3,8 @@ import { StoreError } from '../errors';
 import { hmacSha256, sha256, type ScramCredential } from './scram-credential';
 
 /** mongod's answer to every failed authentication: what went wrong is not said. */
-export const authenticationFailed = (): StoreError => new StoreError('AuthenticationFailed', 'Authentication failed.');
+export const authenticationFailed = (): StoreError =>
+  new StoreError('AuthenticationFailed', 'Authentication failed.');
 
 /** The parts of a client-first-message (RFC 5802 §7) the rest of the exchange needs. */
 export interface ClientFirst {
@@ -34,7 +35,8 @@ export function parseClientFirst(message: Buffer): ClientFirst {
   const user = decodeSaslName(userPart.slice(2));
   const nonce = noncePart.slice(2);
   if (user === null || user === '' || !NONCE.test(nonce)) throw authenticationFailed();
-  if (header[2] !== undefined && header[2] !== '' && decodeSaslName(header[2]) !== user) throw authenticationFailed();
+  if (header[2] !== undefined && header[2] !== '' && decodeSaslName(header[2]) !== user)
+    throw authenticationFailed();
   return { gs2Header, bare, user, nonce };
 }
 
@@ -63,7 +65,10 @@ export class ScramExchange {
     if (proofAt < 0) throw authenticationFailed();
     const withoutProof = text.slice(0, proofAt);
     const [binding, nonce] = withoutProof.split(',');
-    if (binding !== `c=${Buffer.from(this.first.gs2Header).toString('base64')}` || nonce !== `r=${this.nonce}`) {
+    if (
+      binding !== `c=${Buffer.from(this.first.gs2Header).toString('base64')}` ||
+      nonce !== `r=${this.nonce}`
+    ) {
       throw authenticationFailed();
     }
     const proof = Buffer.from(text.slice(proofAt + 3), 'base64');

@@ -18,7 +18,10 @@ function target(spec: unknown, db: string, stage: string): { db: string; coll: s
     const targetDb = typeof spec.db === 'string' ? validateDbName(spec.db) : db;
     return { db: targetDb, coll: validateCollectionName(targetDb, spec.coll) };
   }
-  throw new StoreError('TypeMismatch', `${stage} requires a collection name or {db, coll}, got ${JSON.stringify(spec)}`);
+  throw new StoreError(
+    'TypeMismatch',
+    `${stage} requires a collection name or {db, coll}, got ${JSON.stringify(spec)}`,
+  );
 }
 
 /**
@@ -26,12 +29,19 @@ function target(spec: unknown, db: string, stage: string): { db: string; coll: s
  * options (as mongod does); results violating a unique index or, unless `bypassValidation`, its
  * validator fail the stage and change nothing.
  */
-export function planOut(catalog: Catalog, db: string, spec: unknown, results: Document[], bypassValidation = false): Mutation[] {
+export function planOut(
+  catalog: Catalog,
+  db: string,
+  spec: unknown,
+  results: Document[],
+  bypassValidation = false,
+): Mutation[] {
   const { db: outDb, coll: name } = target(spec, db, '$out');
   const existing = catalog.collection(outDb, name);
   const ns = `${outDb}.${name}`;
   const scratch = new Collection(outDb, name, existing?.options ?? {});
-  for (const index of existing?.indexes.values() ?? []) if (index.name !== ID_INDEX_NAME) scratch.addIndex(index.spec);
+  for (const index of existing?.indexes.values() ?? [])
+    if (index.name !== ID_INDEX_NAME) scratch.addIndex(index.spec);
   const checker = new UniqueChecker(scratch);
   const validator = bypassValidation ? null : DocumentValidator.of(scratch.options);
   const docs = results.map(withId);
@@ -55,10 +65,21 @@ export function planOut(catalog: Catalog, db: string, spec: unknown, results: Do
  * `$merge` into a collection: whenMatched merge/replace/keepExisting/fail/pipeline, whenNotMatched
  * insert/discard/fail; the documents it writes meet the target's validator unless `bypassValidation`.
  */
-export function planMerge(catalog: Catalog, db: string, spec: unknown, results: Document[], bypassValidation = false): Mutation[] {
+export function planMerge(
+  catalog: Catalog,
+  db: string,
+  spec: unknown,
+  results: Document[],
+  bypassValidation = false,
+): Mutation[] {
   const options: Document = isPlainObject(spec) && 'into' in spec ? spec : { into: spec };
   const { db: outDb, coll: name } = target(options.into, db, '$merge');
-  const on: string[] = options.on === undefined ? ['_id'] : Array.isArray(options.on) ? options.on.map(String) : [String(options.on)];
+  const on: string[] =
+    options.on === undefined
+      ? ['_id']
+      : Array.isArray(options.on)
+        ? options.on.map(String)
+        : [String(options.on)];
   const whenMatched = options.whenMatched ?? 'merge';
   const whenNotMatched = options.whenNotMatched ?? 'insert';
   const existing = catalog.collection(outDb, name);
@@ -71,7 +92,11 @@ export function planMerge(catalog: Catalog, db: string, spec: unknown, results: 
     const match = findByFields(coll, on, result, replaces);
     if (!match) {
       if (whenNotMatched === 'discard') continue;
-      if (whenNotMatched === 'fail') throw new StoreError('Location13113', "$merge could not find a matching document in the target collection for at least one document in the source collection");
+      if (whenNotMatched === 'fail')
+        throw new StoreError(
+          'Location13113',
+          '$merge could not find a matching document in the target collection for at least one document in the source collection',
+        );
       const doc = withId(result);
       const invalid = validator?.check(doc);
       if (invalid) throw invalid;
@@ -92,7 +117,10 @@ export function planMerge(catalog: Catalog, db: string, spec: unknown, results: 
     } else if (Array.isArray(whenMatched)) {
       next = applyUpdate(match, whenMatched).doc;
     } else {
-      throw new StoreError('BadValue', `Enumeration value '${String(whenMatched)}' for field 'whenMatched' is not a valid value.`);
+      throw new StoreError(
+        'BadValue',
+        `Enumeration value '${String(whenMatched)}' for field 'whenMatched' is not a valid value.`,
+      );
     }
     const invalid = validator?.check(next, match);
     if (invalid) throw invalid;
@@ -108,14 +136,20 @@ export function planMerge(catalog: Catalog, db: string, spec: unknown, results: 
   return batch;
 }
 
-function findByFields(coll: Collection, on: string[], doc: Document, pending: Map<string, Document>): Document | undefined {
+function findByFields(
+  coll: Collection,
+  on: string[],
+  doc: Document,
+  pending: Map<string, Document>,
+): Document | undefined {
   if (on.length === 1 && on[0] === '_id') {
     if (doc._id === undefined) return undefined;
     return pending.get(canonicalKey(doc._id)) ?? coll.getById(doc._id);
   }
   const wanted = on.map((f) => canonicalKey(getPath(doc, f)));
   for (const candidate of [...pending.values(), ...coll.docs.values()]) {
-    if (on.every((f, i) => canonicalKey(getPath(candidate, f)) === wanted[i])) return pending.get(canonicalKey(candidate._id)) ?? candidate;
+    if (on.every((f, i) => canonicalKey(getPath(candidate, f)) === wanted[i]))
+      return pending.get(canonicalKey(candidate._id)) ?? candidate;
   }
   return undefined;
 }

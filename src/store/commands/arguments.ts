@@ -10,10 +10,16 @@ import type { CommandContext } from './command';
 export function collectionArg(ctx: CommandContext, command: string): string {
   const value = ctx.body[Object.keys(ctx.body)[0]];
   if (typeof value !== 'string') {
-    throw new StoreError('InvalidNamespace', `collection name has invalid type ${describeType(value)}`);
+    throw new StoreError(
+      'InvalidNamespace',
+      `collection name has invalid type ${describeType(value)}`,
+    );
   }
   if (value.length === 0) {
-    throw new StoreError('InvalidNamespace', `Invalid namespace specified '${ctx.db}.' for ${command}`);
+    throw new StoreError(
+      'InvalidNamespace',
+      `Invalid namespace specified '${ctx.db}.' for ${command}`,
+    );
   }
   return validateCollectionName(ctx.db, value);
 }
@@ -31,13 +37,23 @@ export function optionalNumber(body: Document, field: string): number | undefine
   if (v === undefined || v === null) return undefined;
   const n = numberArgument(v);
   if (n !== undefined) return n;
-  throw new StoreError('TypeMismatch', `BSON field '${field}' is the wrong type '${describeType(v)}', expected types '[long, int, decimal, double]'`);
+  throw new StoreError(
+    'TypeMismatch',
+    `BSON field '${field}' is the wrong type '${describeType(v)}', expected types '[long, int, decimal, double]'`,
+  );
 }
 
-export function optionalNonNegative(body: Document, field: string, command: string): number | undefined {
+export function optionalNonNegative(
+  body: Document,
+  field: string,
+  command: string,
+): number | undefined {
   const v = optionalNumber(body, field);
   if (v !== undefined && v < 0) {
-    throw new StoreError('BadValue', `BSON field '${command}.${field}' value must be >= 0, actual value '${v}'`);
+    throw new StoreError(
+      'BadValue',
+      `BSON field '${command}.${field}' value must be >= 0, actual value '${v}'`,
+    );
   }
   return v;
 }
@@ -46,7 +62,10 @@ export function optionalObject(body: Document, field: string): Document | undefi
   const v = body[field];
   if (v === undefined || v === null) return undefined;
   if (!isPlainObject(v)) {
-    throw new StoreError('TypeMismatch', `BSON field '${field}' is the wrong type '${describeType(v)}', expected type 'object'`);
+    throw new StoreError(
+      'TypeMismatch',
+      `BSON field '${field}' is the wrong type '${describeType(v)}', expected type 'object'`,
+    );
   }
   return v;
 }
@@ -54,8 +73,15 @@ export function optionalObject(body: Document, field: string): Document | undefi
 export function requiredArray(body: Document, field: string, command: string): unknown[] {
   const v = body[field];
   if (!Array.isArray(v)) {
-    if (v === undefined) throw new StoreError('Location40414', `BSON field '${command}.${field}' is missing but a required field`);
-    throw new StoreError('TypeMismatch', `BSON field '${command}.${field}' is the wrong type '${describeType(v)}', expected type 'array'`);
+    if (v === undefined)
+      throw new StoreError(
+        'Location40414',
+        `BSON field '${command}.${field}' is missing but a required field`,
+      );
+    throw new StoreError(
+      'TypeMismatch',
+      `BSON field '${command}.${field}' is the wrong type '${describeType(v)}', expected type 'array'`,
+    );
   }
   return v;
 }
@@ -66,7 +92,10 @@ export function optionalBoolean(body: Document, field: string): boolean | undefi
   if (typeof v === 'boolean') return v;
   const n = numberArgument(v);
   if (n !== undefined) return n !== 0;
-  throw new StoreError('TypeMismatch', `BSON field '${field}' is the wrong type '${describeType(v)}', expected type 'bool'`);
+  throw new StoreError(
+    'TypeMismatch',
+    `BSON field '${field}' is the wrong type '${describeType(v)}', expected type 'bool'`,
+  );
 }
 
 /** A cursor id as sent by drivers (Long or number) → bigint. */
@@ -74,7 +103,10 @@ export function cursorId(v: unknown, field: string): bigint {
   if (v instanceof Long) return v.toBigInt();
   if (typeof v === 'number' && Number.isInteger(v)) return BigInt(v);
   if (typeof v === 'bigint') return v;
-  throw new StoreError('TypeMismatch', `BSON field '${field}' is the wrong type '${describeType(v)}', expected type 'long'`);
+  throw new StoreError(
+    'TypeMismatch',
+    `BSON field '${field}' is the wrong type '${describeType(v)}', expected type 'long'`,
+  );
 }
 
 /** The `{cursor: {batchSize}}` option of aggregate/listCollections/listIndexes. */

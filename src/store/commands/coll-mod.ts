@@ -12,7 +12,17 @@ import { isGenericArgument } from './generic-arguments';
 
 const VALIDATION_FIELDS = new Set(['validator', 'validationLevel', 'validationAction']);
 /** collMod options mongod has that the embedded store does not implement. */
-const UNSUPPORTED = new Set(['viewOn', 'pipeline', 'expireAfterSeconds', 'timeseries', 'changeStreamPreAndPostImages', 'clusteredIndex', 'dryRun', 'cappedSize', 'cappedMax']);
+const UNSUPPORTED = new Set([
+  'viewOn',
+  'pipeline',
+  'expireAfterSeconds',
+  'timeseries',
+  'changeStreamPreAndPostImages',
+  'clusteredIndex',
+  'dryRun',
+  'cappedSize',
+  'cappedMax',
+]);
 
 /**
  * `collMod`: changes a collection's validation rules (`validator`, `validationLevel`,
@@ -30,23 +40,37 @@ export const collModCommand: Command = {
     let indexRequest: unknown;
     for (const [field, value] of Object.entries(ctx.body)) {
       if (field === 'collMod' || isGenericArgument(field)) continue;
-      if (UNSUPPORTED.has(field)) throw new StoreError('InvalidOptions', `collMod option '${field}' is not supported by the embedded store`);
+      if (UNSUPPORTED.has(field))
+        throw new StoreError(
+          'InvalidOptions',
+          `collMod option '${field}' is not supported by the embedded store`,
+        );
       if (field === 'index') indexRequest = value;
       else if (VALIDATION_FIELDS.has(field)) changes[field] = value;
-      else throw new StoreError('Location40415', `BSON field 'collMod.${field}' is an unknown field.`);
+      else
+        throw new StoreError('Location40415', `BSON field 'collMod.${field}' is an unknown field.`);
     }
     checkValidationOptions(changes, 'collMod');
     const coll = ctx.catalog.collection(ctx.db, name);
     if (!coll) throw new StoreError('NamespaceNotFound', `ns does not exist: ${ctx.db}.${name}`);
     const batch: Mutation[] = [];
     const reply: Document = {};
-    if (Object.keys(changes).length > 0) batch.push({ op: 'setCollectionOptions', ns: coll.ns, options: { ...coll.options, ...changes } });
+    if (Object.keys(changes).length > 0)
+      batch.push({
+        op: 'setCollectionOptions',
+        ns: coll.ns,
+        options: { ...coll.options, ...changes },
+      });
     if (indexRequest !== undefined) {
       const { index, hidden } = hidingRequest(coll.indexes, indexRequest, coll.ns);
       // Hiding a hidden index or unhiding a visible one changes nothing and reports nothing.
       if (index.hidden !== hidden) {
         const { hidden: _was, ...rest } = index.spec;
-        batch.push({ op: 'updateIndexSpec', ns: coll.ns, spec: hidden ? { ...rest, hidden: true } : rest });
+        batch.push({
+          op: 'updateIndexSpec',
+          ns: coll.ns,
+          spec: hidden ? { ...rest, hidden: true } : rest,
+        });
         Object.assign(reply, { hidden_old: !hidden, hidden_new: hidden });
       }
     }
@@ -56,18 +80,33 @@ export const collModCommand: Command = {
 };
 
 /** The index collMod's `index` option names and the `hidden` setting it asks for, checked as mongod checks them. */
-function hidingRequest(indexes: ReadonlyMap<string, Index>, request: unknown, ns: string): { index: Index; hidden: boolean } {
+function hidingRequest(
+  indexes: ReadonlyMap<string, Index>,
+  request: unknown,
+  ns: string,
+): { index: Index; hidden: boolean } {
   if (!isPlainObject(request)) {
-    throw new StoreError('TypeMismatch', `BSON field 'collMod.index' is the wrong type '${typeof request}', expected type 'object'`);
+    throw new StoreError(
+      'TypeMismatch',
+      `BSON field 'collMod.index' is the wrong type '${typeof request}', expected type 'object'`,
+    );
   }
   for (const field of Object.keys(request)) {
     if (!['name', 'keyPattern', 'hidden'].includes(field)) {
-      throw new StoreError('InvalidOptions', `collMod index option '${field}' is not supported by the embedded store`);
+      throw new StoreError(
+        'InvalidOptions',
+        `collMod index option '${field}' is not supported by the embedded store`,
+      );
     }
   }
   const index = findIndex(indexes, request, ns);
   if (typeof request.hidden !== 'boolean') {
-    throw new StoreError('InvalidOptions', request.hidden === undefined ? 'no expireAfterSeconds or hidden field' : 'hidden field must be a boolean');
+    throw new StoreError(
+      'InvalidOptions',
+      request.hidden === undefined
+        ? 'no expireAfterSeconds or hidden field'
+        : 'hidden field must be a boolean',
+    );
   }
   if (index.name === ID_INDEX_NAME) throw new StoreError('BadValue', "can't hide _id index");
   return { index, hidden: request.hidden };
@@ -75,15 +114,19 @@ function hidingRequest(indexes: ReadonlyMap<string, Index>, request: unknown, ns
 
 function findIndex(indexes: ReadonlyMap<string, Index>, request: Document, ns: string): Index {
   const { name, keyPattern } = request;
-  if (name !== undefined && keyPattern !== undefined) throw new StoreError('InvalidOptions', 'Cannot specify both key pattern and name.');
-  if (name === undefined && keyPattern === undefined) throw new StoreError('InvalidOptions', 'Must specify either index name or key pattern.');
+  if (name !== undefined && keyPattern !== undefined)
+    throw new StoreError('InvalidOptions', 'Cannot specify both key pattern and name.');
+  if (name === undefined && keyPattern === undefined)
+    throw new StoreError('InvalidOptions', 'Must specify either index name or key pattern.');
   if (name !== undefined) {
-    if (typeof name !== 'string') throw new StoreError('InvalidOptions', 'Index name must be a string.');
+    if (typeof name !== 'string')
+      throw new StoreError('InvalidOptions', 'Index name must be a string.');
     const index = indexes.get(name);
     if (!index) throw new StoreError('IndexNotFound', `cannot find index ${name} for ns ${ns}`);
     return index;
   }
-  if (!isPlainObject(keyPattern)) throw new StoreError('InvalidOptions', 'Key pattern must be an object.');
+  if (!isPlainObject(keyPattern))
+    throw new StoreError('InvalidOptions', 'Key pattern must be an object.');
   // Directions of any numeric type, as the stored key pattern holds them (index-spec.ts).
   const wanted = JSON.stringify(viewOf(keyPattern));
   const index = [...indexes.values()].find((i) => JSON.stringify(i.spec.key) === wanted);

@@ -8,7 +8,8 @@ export const collStatsCommand: Command = {
   run(ctx) {
     const name = collectionArg(ctx, 'collStats');
     const coll = ctx.catalog.collection(ctx.db, name);
-    if (!coll) throw new StoreError('NamespaceNotFound', `Collection [${ctx.db}.${name}] not found.`);
+    if (!coll)
+      throw new StoreError('NamespaceNotFound', `Collection [${ctx.db}.${name}] not found.`);
     const { count, size, indexSizes, totalIndexSize } = collectionSizes(coll);
     return {
       ns: coll.ns,

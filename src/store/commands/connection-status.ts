@@ -11,9 +11,13 @@ export const connectionStatusCommand: Command = {
   run(ctx) {
     const user = ctx.connection.auth.user;
     return {
-      authInfo: user === null
-        ? { authenticatedUsers: [], authenticatedUserRoles: [] }
-        : { authenticatedUsers: [{ user, db: AUTH_DB }], authenticatedUserRoles: [{ role: 'root', db: AUTH_DB }] },
+      authInfo:
+        user === null
+          ? { authenticatedUsers: [], authenticatedUserRoles: [] }
+          : {
+              authenticatedUsers: [{ user, db: AUTH_DB }],
+              authenticatedUserRoles: [{ role: 'root', db: AUTH_DB }],
+            },
     };
   },
 };

@@ -18,7 +18,8 @@ export const createIndexesCommand: Command = {
   async run(ctx) {
     const name = collectionArg(ctx, 'createIndexes');
     const specs = requiredArray(ctx.body, 'indexes', 'createIndexes').map(normaliseIndexSpec);
-    if (specs.length === 0) throw new StoreError('BadValue', 'Must specify at least one index to create');
+    if (specs.length === 0)
+      throw new StoreError('BadValue', 'Must specify at least one index to create');
     const { coll, created } = collectionForWrite(ctx, name);
     for (const spec of specs) {
       checkTtl(spec);
@@ -28,24 +29,41 @@ export const createIndexesCommand: Command = {
     const fresh: IndexSpec[] = [];
     for (const spec of specs) {
       if (spec.name === '_id_' || JSON.stringify(spec.key) === '{"_id":1}') {
-        if (spec.unique === false || spec.sparse) throw new StoreError('BadValue', 'The field \'unique\' is not valid for an _id index specification');
+        if (spec.unique === false || spec.sparse)
+          throw new StoreError(
+            'BadValue',
+            "The field 'unique' is not valid for an _id index specification",
+          );
         continue;
       }
-      const sameName = coll.indexes.get(spec.name) ?? fresh.map((s) => new Index(s)).find((i) => i.name === spec.name);
+      const sameName =
+        coll.indexes.get(spec.name) ??
+        fresh.map((s) => new Index(s)).find((i) => i.name === spec.name);
       if (sameName) {
         if (sameIndexOptions(sameName.spec, spec)) continue;
         if (JSON.stringify(sameName.spec.key) === JSON.stringify(spec.key)) {
-          throw new StoreError('IndexOptionsConflict', `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${describe(spec)}, existing index: ${describe(sameName.spec)}`);
+          throw new StoreError(
+            'IndexOptionsConflict',
+            `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${describe(spec)}, existing index: ${describe(sameName.spec)}`,
+          );
         }
-        throw new StoreError('IndexKeySpecsConflict', `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${describe(spec)}, existing index: ${describe(sameName.spec)}`);
+        throw new StoreError(
+          'IndexKeySpecsConflict',
+          `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${describe(spec)}, existing index: ${describe(sameName.spec)}`,
+        );
       }
       // Two indexes may share a key pattern when their collations differ.
       const sameKey = [...coll.indexes.values()].find(
-        (i) => JSON.stringify(i.spec.key) === JSON.stringify(spec.key) && JSON.stringify(i.spec.collation ?? null) === JSON.stringify(spec.collation ?? null),
+        (i) =>
+          JSON.stringify(i.spec.key) === JSON.stringify(spec.key) &&
+          JSON.stringify(i.spec.collation ?? null) === JSON.stringify(spec.collation ?? null),
       );
       if (sameKey) {
         if (sameIndexOptions(sameKey.spec, spec)) continue; // same index under another name: mongod refuses only differing options
-        throw new StoreError('IndexOptionsConflict', `Index already exists with a different name: ${sameKey.name}`);
+        throw new StoreError(
+          'IndexOptionsConflict',
+          `Index already exists with a different name: ${sameKey.name}`,
+        );
       }
       // Building the Index compiles partialFilterExpression: a bad one fails here, not in apply.
       const index = new Index(spec);
@@ -80,21 +98,41 @@ function checkTtl(spec: IndexSpec): void {
   if (!('expireAfterSeconds' in spec)) return;
   const raw = spec.expireAfterSeconds;
   const bsonType = (raw as { _bsontype?: string } | null)?._bsontype;
-  const seconds = typeof raw === 'number' ? raw : bsonType === 'Long' || bsonType === 'Int32' || bsonType === 'Double' || bsonType === 'Decimal128' ? Number(String(raw)) : undefined;
+  const seconds =
+    typeof raw === 'number'
+      ? raw
+      : bsonType === 'Long' ||
+          bsonType === 'Int32' ||
+          bsonType === 'Double' ||
+          bsonType === 'Decimal128'
+        ? Number(String(raw))
+        : undefined;
   const refuse = (reason: string): never => {
-    throw new StoreError('CannotCreateIndex', `TTL index 'expireAfterSeconds' option ${reason}. Index spec: ${JSON.stringify(spec)}`);
+    throw new StoreError(
+      'CannotCreateIndex',
+      `TTL index 'expireAfterSeconds' option ${reason}. Index spec: ${JSON.stringify(spec)}`,
+    );
   };
-  if (seconds === undefined) refuse(`must be numeric, but received a type of '${describeType(raw)}'`);
+  if (seconds === undefined)
+    refuse(`must be numeric, but received a type of '${describeType(raw)}'`);
   if (Number.isNaN(seconds)) refuse('must not be NaN');
   if (Math.trunc(seconds!) < 0) refuse('cannot be less than 0');
   if (Math.trunc(seconds!) > 2 ** 31 - 1) refuse('must be within the range of a 32-bit integer');
   if (Object.keys(spec.key).length !== 1) {
-    throw new StoreError('CannotCreateIndex', `TTL indexes are single-field indexes, compound indexes do not support TTL. Index spec: ${JSON.stringify(spec)}`);
+    throw new StoreError(
+      'CannotCreateIndex',
+      `TTL indexes are single-field indexes, compound indexes do not support TTL. Index spec: ${JSON.stringify(spec)}`,
+    );
   }
 }
 
 function describe(spec: IndexSpec): string {
-  return JSON.stringify({ v: spec.v, key: spec.key, name: spec.name, ...(spec.unique ? { unique: true } : {}) });
+  return JSON.stringify({
+    v: spec.v,
+    key: spec.key,
+    name: spec.name,
+    ...(spec.unique ? { unique: true } : {}),
+  });
 }
 
 function checkExistingUnique(ns: string, index: Index, docs: Map<string, Document>): void {

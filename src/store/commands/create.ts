@@ -12,8 +12,10 @@ export const createCommand: Command = {
     const name = collectionArg(ctx, 'create');
     const options: Document = {};
     // Options kept with the collection (listCollections shows them); the rest of the body is protocol.
-    for (const [k, v] of Object.entries(ctx.body)) if (k !== 'create' && !isGenericArgument(k)) options[k] = v;
-    if (options.viewOn !== undefined) throw new StoreError('IllegalOperation' , 'views are not supported by the embedded store');
+    for (const [k, v] of Object.entries(ctx.body))
+      if (k !== 'create' && !isGenericArgument(k)) options[k] = v;
+    if (options.viewOn !== undefined)
+      throw new StoreError('IllegalOperation', 'views are not supported by the embedded store');
     checkCappedOptions(ctx.body);
     checkValidationOptions(options, 'create');
     if (options.collation !== undefined) {
@@ -36,12 +38,18 @@ function checkCappedOptions(body: Document): void {
   const size = optionalNumber(body, 'size');
   const max = optionalNumber(body, 'max');
   if (size !== undefined && size < 1) {
-    throw new StoreError('Location51024', `BSON field 'size' value must be >= 1, actual value '${size}'`);
+    throw new StoreError(
+      'Location51024',
+      `BSON field 'size' value must be >= 1, actual value '${size}'`,
+    );
   }
   if (capped && size === undefined) {
     throw new StoreError('InvalidOptions', "the 'size' field is required when 'capped' is true");
   }
   if ((size !== undefined || max !== undefined) && !capped) {
-    throw new StoreError('InvalidOptions', "the 'capped' field needs to be true when either the 'size' or 'max' fields are present");
+    throw new StoreError(
+      'InvalidOptions',
+      "the 'capped' field needs to be true when either the 'size' or 'max' fields are present",
+    );
   }
 }

@@ -18,12 +18,20 @@ export const deleteCommand: Command = {
       const q = requireDocument(stmt.q, "BSON field 'delete.deletes.q'");
       const limit = numberArgument(stmt.limit) ?? stmt.limit ?? 0;
       if (limit !== 0 && limit !== 1) {
-        throw new StoreError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${String(limit)}`);
+        throw new StoreError(
+          'FailedToParse',
+          `The limit field in delete objects must be 0 or 1. Got ${String(limit)}`,
+        );
       }
       const coll = ctx.catalog.collection(ctx.db, name);
-      const docs = matchingDocuments(coll, q, limit, { hint: stmt.hint, collation: operationCollation(stmt.collation, coll?.options) });
+      const docs = matchingDocuments(coll, q, limit, {
+        hint: stmt.hint,
+        collation: operationCollation(stmt.collation, coll?.options),
+      });
       n += docs.length;
-      return coll && docs.length ? ctx.catalog.commit([{ op: 'delete', ns: coll.ns, ids: docs.map((d) => d._id) }]) : undefined;
+      return coll && docs.length
+        ? ctx.catalog.commit([{ op: 'delete', ns: coll.ns, ids: docs.map((d) => d._id) }])
+        : undefined;
     });
     return writeErrors.length ? { n, writeErrors } : { n };
   },

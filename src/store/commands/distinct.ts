@@ -17,13 +17,18 @@ export const distinctCommand: Command = {
     const name = collectionArg(ctx, 'distinct');
     const key = ctx.body.key;
     if (typeof key !== 'string' || key === '') {
-      throw new StoreError('TypeMismatch', `BSON field 'distinct.key' is the wrong type, expected a non-empty string, got ${JSON.stringify(key)}`);
+      throw new StoreError(
+        'TypeMismatch',
+        `BSON field 'distinct.key' is the wrong type, expected a non-empty string, got ${JSON.stringify(key)}`,
+      );
     }
     const coll = ctx.catalog.collection(ctx.db, name);
     const collation = operationCollation(ctx.body.collation, coll?.options);
     const seen = new Map<string, unknown>();
     const collated: unknown[] = [];
-    for (const doc of matchingDocuments(coll, optionalObject(ctx.body, 'query') ?? {}, 0, { collation })) {
+    for (const doc of matchingDocuments(coll, optionalObject(ctx.body, 'query') ?? {}, 0, {
+      collation,
+    })) {
       for (const v of valuesAtPath(doc, key)) {
         // An empty array contributes no value (valuesAtPath keeps it for indexing only).
         if (v === MISSING || v === undefined || (Array.isArray(v) && v.length === 0)) continue;

@@ -9,9 +9,17 @@ import { MAX_BSON_OBJECT_SIZE } from '../wire/op-codes';
  */
 const checks = {
   insert: (size: number) =>
-    new StoreError('BadValue', `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_OBJECT_SIZE}`),
-  update: () => new StoreError('Location17419', `Resulting document after update is larger than ${MAX_BSON_OBJECT_SIZE}`),
-  upsert: () => new StoreError('Location17420', `Document to upsert is larger than ${MAX_BSON_OBJECT_SIZE}`),
+    new StoreError(
+      'BadValue',
+      `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_OBJECT_SIZE}`,
+    ),
+  update: () =>
+    new StoreError(
+      'Location17419',
+      `Resulting document after update is larger than ${MAX_BSON_OBJECT_SIZE}`,
+    ),
+  upsert: () =>
+    new StoreError('Location17420', `Document to upsert is larger than ${MAX_BSON_OBJECT_SIZE}`),
 } as const;
 
 export function checkDocumentSize(doc: Document, write: keyof typeof checks): void {

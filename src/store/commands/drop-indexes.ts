@@ -21,16 +21,25 @@ export const dropIndexesCommand: Command = {
       names = typeof target === 'string' ? [target] : target.map(String);
       for (const n of names) {
         if (n === ID_INDEX_NAME) throw new StoreError('InvalidOptions', 'cannot drop _id index');
-        if (!coll.indexes.has(n)) throw new StoreError('IndexNotFound', `index not found with name [${n}]`);
+        if (!coll.indexes.has(n))
+          throw new StoreError('IndexNotFound', `index not found with name [${n}]`);
       }
     } else if (isPlainObject(target)) {
       const wanted = JSON.stringify(target);
       const found = [...coll.indexes.values()].find((i) => JSON.stringify(i.spec.key) === wanted);
-      if (!found) throw new StoreError('IndexNotFound', `can't find index with key: ${JSON.stringify(target)}`);
-      if (found.name === ID_INDEX_NAME) throw new StoreError('InvalidOptions', 'cannot drop _id index');
+      if (!found)
+        throw new StoreError(
+          'IndexNotFound',
+          `can't find index with key: ${JSON.stringify(target)}`,
+        );
+      if (found.name === ID_INDEX_NAME)
+        throw new StoreError('InvalidOptions', 'cannot drop _id index');
       names = [found.name];
     } else {
-      throw new StoreError('TypeMismatch', "BSON field 'dropIndexes.index' must be a string, an array of strings or an object");
+      throw new StoreError(
+        'TypeMismatch',
+        "BSON field 'dropIndexes.index' must be a string, an array of strings or an object",
+      );
     }
     if (names.length) await ctx.catalog.commit([{ op: 'dropIndexes', ns: coll.ns, names }]);
     return { nIndexesWas: before };

@@ -8,7 +8,7 @@ import { describeType } from '../query/filter';
 import { accessStage, findStages, parsedQuery } from '../query/explain-plan';
 import { runFind, type FindRun, type FindSpec } from '../query/find-documents';
 import { isPlainObject } from '../storage/document-paths';
-import { aggregateParts, leadingMatch } from './aggregate';
+import { aggregateParts, leadingMatch } from './aggregate-parts';
 import { collectionArg } from './arguments';
 import { SERVER_VERSION } from './build-info';
 import type { Command, CommandContext } from './command';
@@ -28,17 +28,25 @@ export const explainCommand: Command = {
   run(ctx) {
     const inner = ctx.body.explain;
     if (!isPlainObject(inner)) {
-      throw new StoreError('TypeMismatch', `BSON field 'explain.explain' is the wrong type '${describeType(inner)}', expected type 'object'`);
+      throw new StoreError(
+        'TypeMismatch',
+        `BSON field 'explain.explain' is the wrong type '${describeType(inner)}', expected type 'object'`,
+      );
     }
     const verbosity = parseVerbosity(ctx.body.verbosity);
     const innerCtx: CommandContext = { ...ctx, body: inner };
     const command = Object.keys(inner)[0] ?? '';
-    const common = { command: { ...inner, $db: ctx.db }, serverInfo: { host: hostname(), version: SERVER_VERSION, gitVersion: 'embedded' } };
+    const common = {
+      command: { ...inner, $db: ctx.db },
+      serverInfo: { host: hostname(), version: SERVER_VERSION, gitVersion: 'embedded' },
+    };
     switch (command) {
       case 'find': {
         const name = collectionArg(innerCtx, 'find');
         const spec = findSpec(inner, ctx.catalog.collection(ctx.db, name));
-        const explained = explainFind(innerCtx, name, spec, verbosity, (access) => findStages(access, spec as FindStagesSpec));
+        const explained = explainFind(innerCtx, name, spec, verbosity, (access) =>
+          findStages(access, spec as FindStagesSpec),
+        );
         return { ...explained, ...common };
       }
       case 'count': {
@@ -53,7 +61,10 @@ export const explainCommand: Command = {
       case 'aggregate':
         return { ...explainAggregate(innerCtx, verbosity), ...common };
       default:
-        throw new StoreError('IllegalOperation', `explain of '${command}' is not supported by the embedded store (find, count and aggregate are)`);
+        throw new StoreError(
+          'IllegalOperation',
+          `explain of '${command}' is not supported by the embedded store (find, count and aggregate are)`,
+        );
     }
   },
 };
@@ -63,12 +74,21 @@ type FindStagesSpec = Parameters<typeof findStages>[1];
 function parseVerbosity(v: unknown): Verbosity {
   if (v === undefined || v === null) return 'allPlansExecution';
   if (typeof v !== 'string' || !(VERBOSITIES as readonly string[]).includes(v)) {
-    throw new StoreError('BadValue', `verbosity string must be one of {'queryPlanner', 'executionStats', 'allPlansExecution'}`);
+    throw new StoreError(
+      'BadValue',
+      `verbosity string must be one of {'queryPlanner', 'executionStats', 'allPlansExecution'}`,
+    );
   }
   return v as Verbosity;
 }
 
-function explainFind(ctx: CommandContext, name: string, spec: FindSpec, verbosity: Verbosity, shape: (access: Document) => Document): Document {
+function explainFind(
+  ctx: CommandContext,
+  name: string,
+  spec: FindSpec,
+  verbosity: Verbosity,
+  shape: (access: Document) => Document,
+): Document {
   const coll = ctx.catalog.collection(ctx.db, name);
   const filter = spec.filter as Document;
   const started = Date.now();
@@ -77,7 +97,17 @@ function explainFind(ctx: CommandContext, name: string, spec: FindSpec, verbosit
   return {
     explainVersion: '1',
     queryPlanner: queryPlanner(`${ctx.db}.${name}`, filter, winningPlan),
-    ...(verbosity === 'queryPlanner' ? {} : { executionStats: executionStats(run, run.docs.length, Date.now() - started, winningPlan, verbosity) }),
+    ...(verbosity === 'queryPlanner'
+      ? {}
+      : {
+          executionStats: executionStats(
+            run,
+            run.docs.length,
+            Date.now() - started,
+            winningPlan,
+            verbosity,
+          ),
+        }),
   };
 }
 
@@ -89,24 +119,46 @@ function explainAggregate(ctx: CommandContext, verbosity: Verbosity): Document {
   const { name, readStages, writeStage } = aggregateParts(ctx);
   const coll = ctx.catalog.collection(ctx.db, name);
   const filter = leadingMatch(readStages);
-  const rest = readStages.slice(isPlainObject(readStages[0]) && isPlainObject(readStages[0].$match) ? 1 : 0);
+  const rest = readStages.slice(
+    isPlainObject(readStages[0]) && isPlainObject(readStages[0].$match) ? 1 : 0,
+  );
   const started = Date.now();
   const collation = operationCollation(ctx.body.collation, coll?.options);
-  const access = planAccess(coll, filter, { hint: ctx.body.hint, idHack: true, collated: collation !== null });
+  const access = planAccess(coll, filter, {
+    hint: ctx.body.hint,
+    idHack: true,
+    collated: collation !== null,
+  });
   const run: FindRun = { docs: [], access, docsExamined: 0 };
   let nReturned = 0;
   if (verbosity !== 'queryPlanner') {
     const docs = [...access.docs];
     run.docsExamined = docs.length;
-    const resolve = (other: string): Document[] => [...(ctx.catalog.collection(ctx.db, other)?.docs.values() ?? [])];
+    const resolve = (other: string): Document[] => [
+      ...(ctx.catalog.collection(ctx.db, other)?.docs.values() ?? []),
+    ];
     nReturned = runPipeline(docs, readStages, resolve, collation).length;
   }
   const winningPlan = accessStage(access, filter);
   const planner = queryPlanner(`${ctx.db}.${name}`, filter, winningPlan);
-  const stats = verbosity === 'queryPlanner' ? {} : { executionStats: executionStats(run, nReturned, Date.now() - started, winningPlan, verbosity) };
+  const stats =
+    verbosity === 'queryPlanner'
+      ? {}
+      : {
+          executionStats: executionStats(
+            run,
+            nReturned,
+            Date.now() - started,
+            winningPlan,
+            verbosity,
+          ),
+        };
   const stages = [...rest, ...(writeStage ? [writeStage] : [])];
   if (stages.length === 0) return { explainVersion: '1', queryPlanner: planner, ...stats };
-  return { explainVersion: '1', stages: [{ $cursor: { queryPlanner: planner, ...stats } }, ...stages] };
+  return {
+    explainVersion: '1',
+    stages: [{ $cursor: { queryPlanner: planner, ...stats } }, ...stages],
+  };
 }
 
 function queryPlanner(namespace: string, filter: Document, winningPlan: Document): Document {
@@ -122,8 +174,15 @@ function queryPlanner(namespace: string, filter: Document, winningPlan: Document
   };
 }
 
-function executionStats(run: FindRun, nReturned: number, millis: number, winningPlan: Document, verbosity: Verbosity): Document {
-  const keysExamined = run.access.stage === 'IXSCAN' || run.access.stage === 'IDHACK' ? run.docsExamined : 0;
+function executionStats(
+  run: FindRun,
+  nReturned: number,
+  millis: number,
+  winningPlan: Document,
+  verbosity: Verbosity,
+): Document {
+  const keysExamined =
+    run.access.stage === 'IXSCAN' || run.access.stage === 'IDHACK' ? run.docsExamined : 0;
   return {
     executionSuccess: true,
     nReturned,

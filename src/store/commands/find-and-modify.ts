@@ -26,10 +26,17 @@ export const findAndModifyCommand: Command = {
     const returnNew = optionalBoolean(body, 'new') === true;
     const upsert = optionalBoolean(body, 'upsert') === true;
     const hasUpdate = body.update !== undefined;
-    if (remove && hasUpdate) throw new StoreError('FailedToParse', 'Cannot specify both an update and remove=true');
-    if (!remove && !hasUpdate) throw new StoreError('FailedToParse', 'Either an update or remove=true must be specified');
-    if (remove && upsert) throw new StoreError('FailedToParse', 'Cannot specify both upsert=true and remove=true ');
-    if (remove && returnNew) throw new StoreError('FailedToParse', "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
+    if (remove && hasUpdate)
+      throw new StoreError('FailedToParse', 'Cannot specify both an update and remove=true');
+    if (!remove && !hasUpdate)
+      throw new StoreError('FailedToParse', 'Either an update or remove=true must be specified');
+    if (remove && upsert)
+      throw new StoreError('FailedToParse', 'Cannot specify both upsert=true and remove=true ');
+    if (remove && returnNew)
+      throw new StoreError(
+        'FailedToParse',
+        "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document",
+      );
     const coll = ctx.catalog.collection(ctx.db, name);
     const collation = operationCollation(body.collation, coll?.options);
     // Compiled before anything is written: a bad projection fails the command with no effect.
@@ -37,7 +44,11 @@ export const findAndModifyCommand: Command = {
     const project = (doc: Document): Document => (projector ? projector(doc) : doc);
 
     if (remove) {
-      const [doc] = sortDocuments(matchingDocuments(coll, query, 0, { hint: body.hint, collation }), sort, collation);
+      const [doc] = sortDocuments(
+        matchingDocuments(coll, query, 0, { hint: body.hint, collation }),
+        sort,
+        collation,
+      );
       if (!coll || !doc) return { lastErrorObject: { n: 0 }, value: null };
       await ctx.catalog.commit([{ op: 'delete', ns: coll.ns, ids: [doc._id] }]);
       return { lastErrorObject: { n: 1 }, value: project(doc) };

@@ -2,7 +2,13 @@ import type { Document } from 'bson';
 import { operationCollation } from '../query/collation';
 import { findDocuments, type FindSpec } from '../query/find-documents';
 import type { Collection } from '../storage/collection';
-import { collectionArg, optionalBoolean, optionalNonNegative, optionalNumber, optionalObject } from './arguments';
+import {
+  collectionArg,
+  optionalBoolean,
+  optionalNonNegative,
+  optionalNumber,
+  optionalObject,
+} from './arguments';
 import type { Command } from './command';
 import { firstBatchReply } from './cursor-reply';
 

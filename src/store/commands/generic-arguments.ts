@@ -6,4 +6,16 @@ export function isGenericArgument(field: string): boolean {
   return field.startsWith('$') || GENERIC_ARGUMENTS.has(field);
 }
 
-const GENERIC_ARGUMENTS = new Set(['lsid', 'txnNumber', 'autocommit', 'startTransaction', 'comment', 'maxTimeMS', 'readConcern', 'writeConcern', 'apiVersion', 'apiStrict', 'apiDeprecationErrors']);
+const GENERIC_ARGUMENTS = new Set([
+  'lsid',
+  'txnNumber',
+  'autocommit',
+  'startTransaction',
+  'comment',
+  'maxTimeMS',
+  'readConcern',
+  'writeConcern',
+  'apiVersion',
+  'apiStrict',
+  'apiDeprecationErrors',
+]);

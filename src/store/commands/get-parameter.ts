@@ -10,7 +10,11 @@ import type { Command } from './command';
 export const getParameterCommand: Command = {
   name: 'getParameter',
   run(ctx) {
-    if (ctx.db !== 'admin') throw new StoreError('Unauthorized', 'getParameter may only be run against the admin database.');
+    if (ctx.db !== 'admin')
+      throw new StoreError(
+        'Unauthorized',
+        'getParameter may only be run against the admin database.',
+      );
     const options = ctx.body.getParameter;
     const all = options === '*' || (isPlainObject(options) && options.allParameters === true);
     const details = isPlainObject(options) && options.showDetails === true;
@@ -18,9 +22,16 @@ export const getParameterCommand: Command = {
     for (const name of ctx.parameters.names()) {
       if (!all && !Object.hasOwn(ctx.body, name)) continue;
       const value = ctx.parameters.get(name);
-      out[name] = details ? { value, settableAtRuntime: ctx.parameters.settableAtRuntime(name), settableAtStartup: true } : value;
+      out[name] = details
+        ? {
+            value,
+            settableAtRuntime: ctx.parameters.settableAtRuntime(name),
+            settableAtStartup: true,
+          }
+        : value;
     }
-    if (Object.keys(out).length === 0) throw new StoreError('InvalidOptions', 'no option found to get');
+    if (Object.keys(out).length === 0)
+      throw new StoreError('InvalidOptions', 'no option found to get');
     return out;
   },
 };

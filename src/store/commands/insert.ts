@@ -20,7 +20,9 @@ export const insertCommand: Command = {
     const ordered = optionalBoolean(ctx.body, 'ordered') ?? true;
     const { coll, created } = collectionForWrite(ctx, name);
     const checker = new UniqueChecker(coll);
-    const validator = optionalBoolean(ctx.body, 'bypassDocumentValidation') ? null : DocumentValidator.of(coll.options);
+    const validator = optionalBoolean(ctx.body, 'bypassDocumentValidation')
+      ? null
+      : DocumentValidator.of(coll.options);
     const accepted: Document[] = [];
     const writeErrors = await runStatements(raw, ordered, (statement) => {
       const sent = requireDocument(statement, 'document to insert');

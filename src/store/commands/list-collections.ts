@@ -13,10 +13,26 @@ export const listCollectionsCommand: Command = {
     const entries: Document[] = ctx.catalog.collections(ctx.db).map((c) =>
       nameOnly
         ? { name: c.name, type: 'collection' }
-        : { name: c.name, type: 'collection', options: c.options, info: { readOnly: false }, idIndex: { v: 2, key: { _id: 1 }, name: '_id_', ...(c.options.collation ? { collation: c.options.collation } : {}) } },
+        : {
+            name: c.name,
+            type: 'collection',
+            options: c.options,
+            info: { readOnly: false },
+            idIndex: {
+              v: 2,
+              key: { _id: 1 },
+              name: '_id_',
+              ...(c.options.collation ? { collation: c.options.collation } : {}),
+            },
+          },
     );
-    return firstBatchReply(ctx, `${ctx.db}.$cmd.listCollections`, entries.filter((e) => filter.test(e)), {
-      batchSize: cursorBatchSize(ctx.body),
-    });
+    return firstBatchReply(
+      ctx,
+      `${ctx.db}.$cmd.listCollections`,
+      entries.filter((e) => filter.test(e)),
+      {
+        batchSize: cursorBatchSize(ctx.body),
+      },
+    );
   },
 };

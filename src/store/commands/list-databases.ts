@@ -13,13 +13,16 @@ export const listDatabasesCommand: Command = {
     for (const name of ctx.catalog.databaseNames()) {
       let sizeOnDisk = 0;
       if (!nameOnly) {
-        for (const coll of ctx.catalog.collections(name)) for (const doc of coll.docs.values()) sizeOnDisk += calculateObjectSize(doc);
+        for (const coll of ctx.catalog.collections(name))
+          for (const doc of coll.docs.values()) sizeOnDisk += calculateObjectSize(doc);
       }
       const entry = nameOnly ? { name } : { name, sizeOnDisk, empty: sizeOnDisk === 0 };
       if (!filter.test(entry)) continue;
       totalSize += sizeOnDisk;
       databases.push(entry);
     }
-    return nameOnly ? { databases } : { databases, totalSize, totalSizeMb: Math.floor(totalSize / 1024 / 1024) };
+    return nameOnly
+      ? { databases }
+      : { databases, totalSize, totalSizeMb: Math.floor(totalSize / 1024 / 1024) };
   },
 };

@@ -12,7 +12,11 @@ export const listIndexesCommand: Command = {
     if (!coll) throw new StoreError('NamespaceNotFound', `ns does not exist: ${ctx.db}.${name}`);
     // The _id index follows the collection's default collation, as in mongod.
     const idCollation = coll.options.collation ? { collation: coll.options.collation } : {};
-    const specs = [...coll.indexes.values()].map((i) => (i.name === ID_INDEX_NAME ? { ...i.spec, ...idCollation } : { ...i.spec }));
-    return firstBatchReply(ctx, `${ctx.db}.$cmd.listIndexes.${name}`, specs, { batchSize: cursorBatchSize(ctx.body) });
+    const specs = [...coll.indexes.values()].map((i) =>
+      i.name === ID_INDEX_NAME ? { ...i.spec, ...idCollation } : { ...i.spec },
+    );
+    return firstBatchReply(ctx, `${ctx.db}.$cmd.listIndexes.${name}`, specs, {
+      batchSize: cursorBatchSize(ctx.body),
+    });
   },
 };

@@ -11,7 +11,10 @@ export const saslStartCommand: Command = {
   run(ctx) {
     const mechanism = ctx.body.mechanism;
     if (typeof mechanism !== 'string') {
-      throw new StoreError('TypeMismatch', `BSON field 'saslStart.mechanism' is the wrong type '${describeType(mechanism)}', expected type 'string'`);
+      throw new StoreError(
+        'TypeMismatch',
+        `BSON field 'saslStart.mechanism' is the wrong type '${describeType(mechanism)}', expected type 'string'`,
+      );
     }
     const options = optionalObject(ctx.body, 'options');
     return saslReply(

@@ -47,7 +47,11 @@ export class ServerParameters {
         get: () => ttlMonitor.sleepSecs,
         set: (v) => {
           const secs = integerValue('ttlMonitorSleepSecs', v);
-          if (secs <= 0) throw new StoreError('BadValue', `Invalid value for parameter ttlMonitorSleepSecs: ${secs} is not greater than 0`);
+          if (secs <= 0)
+            throw new StoreError(
+              'BadValue',
+              `Invalid value for parameter ttlMonitorSleepSecs: ${secs} is not greater than 0`,
+            );
           ttlMonitor.sleepSecs = secs;
         },
       };
@@ -80,7 +84,10 @@ export class ServerParameters {
 function integerValue(name: string, v: unknown): number {
   const n = numberArgument(v) ?? NaN;
   if (!Number.isFinite(n) || n < 0) {
-    throw new StoreError('BadValue', `Invalid value for parameter ${name}: ${describeType(v)} ${String(v)}`);
+    throw new StoreError(
+      'BadValue',
+      `Invalid value for parameter ${name}: ${describeType(v)} ${String(v)}`,
+    );
   }
   return Math.trunc(n);
 }

@@ -10,18 +10,31 @@ import { isGenericArgument } from './generic-arguments';
 export const setParameterCommand: Command = {
   name: 'setParameter',
   run(ctx) {
-    if (ctx.db !== 'admin') throw new StoreError('Unauthorized', 'setParameter may only be run against the admin database.');
+    if (ctx.db !== 'admin')
+      throw new StoreError(
+        'Unauthorized',
+        'setParameter may only be run against the admin database.',
+      );
     const { parameters } = ctx;
-    const names = Object.keys(ctx.body).slice(1).filter((name) => !isGenericArgument(name));
+    const names = Object.keys(ctx.body)
+      .slice(1)
+      .filter((name) => !isGenericArgument(name));
     for (const name of names) {
       if (!parameters.has(name)) {
-        throw new StoreError('InvalidOptions', `attempted to set unrecognized parameter [${name}], use help:true to see options `);
+        throw new StoreError(
+          'InvalidOptions',
+          `attempted to set unrecognized parameter [${name}], use help:true to see options `,
+        );
       }
       if (!parameters.settableAtRuntime(name)) {
         throw new StoreError('IllegalOperation', `not allowed to change [${name}] at runtime`);
       }
     }
-    if (names.length === 0) throw new StoreError('InvalidOptions', 'no option found to set, use help:true to see options ');
+    if (names.length === 0)
+      throw new StoreError(
+        'InvalidOptions',
+        'no option found to set, use help:true to see options ',
+      );
     const sorted = [...names].sort();
     const was = parameters.get(sorted[0]);
     const previous = new Map(sorted.map((name) => [name, parameters.get(name)]));

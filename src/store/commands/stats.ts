@@ -2,7 +2,12 @@ import { calculateObjectSize, type Document } from 'bson';
 import type { Collection } from '../storage/collection';
 
 /** Sizes computed from the BSON size of the documents (there are no pages or compression). */
-export function collectionSizes(coll: Collection): { count: number; size: number; indexSizes: Document; totalIndexSize: number } {
+export function collectionSizes(coll: Collection): {
+  count: number;
+  size: number;
+  indexSizes: Document;
+  totalIndexSize: number;
+} {
   let size = 0;
   for (const doc of coll.docs.values()) size += calculateObjectSize(doc);
   const indexSizes: Document = {};

@@ -44,21 +44,34 @@ export function runUpdateStatement(
 ): { result: UpdateStatementResult; durable: Promise<void>; error?: StoreError } {
   const kind = updateKind(stmt.u, stmt.arrayFilters);
   if (stmt.multi && kind === 'replacement') {
-    throw new StoreError('FailedToParse', 'multi update is not supported for replacement-style update');
+    throw new StoreError(
+      'FailedToParse',
+      'multi update is not supported for replacement-style update',
+    );
   }
   const { coll, created } = collectionForWrite(ctx, name);
   const stored = ctx.catalog.collection(ctx.db, name);
   const collation = operationCollation(stmt.collation, stored?.options);
-  let matches = matchingDocuments(stored, stmt.q, stmt.sort ? 0 : stmt.multi ? 0 : 1, { hint: stmt.hint, collation });
-  if (stmt.sort) matches = sortDocuments(matches, stmt.sort, collation).slice(0, stmt.multi ? undefined : 1);
+  let matches = matchingDocuments(stored, stmt.q, stmt.sort ? 0 : stmt.multi ? 0 : 1, {
+    hint: stmt.hint,
+    collation,
+  });
+  if (stmt.sort)
+    matches = sortDocuments(matches, stmt.sort, collation).slice(0, stmt.multi ? undefined : 1);
   const checker = new UniqueChecker(coll);
-  const validator = optionalBoolean(ctx.body, 'bypassDocumentValidation') ? null : DocumentValidator.of(coll.options);
+  const validator = optionalBoolean(ctx.body, 'bypassDocumentValidation')
+    ? null
+    : DocumentValidator.of(coll.options);
   const replaced: Document[] = [];
   const result: UpdateStatementResult = { n: 0, nModified: 0 };
   let error: StoreError | undefined;
   try {
     for (const doc of matches) {
-      const { doc: next, changed } = applyUpdate(doc, stmt.u, { arrayFilters: stmt.arrayFilters, filter: stmt.q, collation });
+      const { doc: next, changed } = applyUpdate(doc, stmt.u, {
+        arrayFilters: stmt.arrayFilters,
+        filter: stmt.q,
+        collation,
+      });
       if (changed) checkDocumentSize(next, 'update');
       result.n += 1;
       result.before = doc;
@@ -74,7 +87,11 @@ export function runUpdateStatement(
     result.nModified = replaced.length;
     if (matches.length === 0 && stmt.upsert) {
       const seed = kind === 'replacement' ? pickId(upsertSeed(stmt.q)) : upsertSeed(stmt.q);
-      const { doc: built } = applyUpdate(seed, stmt.u, { arrayFilters: stmt.arrayFilters, collation, inserting: true });
+      const { doc: built } = applyUpdate(seed, stmt.u, {
+        arrayFilters: stmt.arrayFilters,
+        collation,
+        inserting: true,
+      });
       const doc = withId(built);
       checkDocumentSize(doc, 'upsert');
       const invalid = validator?.check(doc);
@@ -113,7 +130,11 @@ export const updateCommand: Command = {
     const writeErrors = await runStatements(statements, ordered, (statement, i, track) => {
       const raw = requireDocument(statement, 'update statement');
       const q = requireDocument(raw.q ?? {}, "BSON field 'update.updates.q'");
-      if (raw.u === undefined) throw new StoreError('Location40414', "BSON field 'update.updates.u' is missing but a required field");
+      if (raw.u === undefined)
+        throw new StoreError(
+          'Location40414',
+          "BSON field 'update.updates.u' is missing but a required field",
+        );
       const out = runUpdateStatement(ctx, name, {
         q,
         u: raw.u,
@@ -125,7 +146,8 @@ export const updateCommand: Command = {
       });
       n += out.result.n;
       nModified += out.result.nModified;
-      if (out.result.upsertedId !== undefined) upserted.push({ index: i, _id: out.result.upsertedId });
+      if (out.result.upsertedId !== undefined)
+        upserted.push({ index: i, _id: out.result.upsertedId });
       track(out.durable);
       if (out.error) throw out.error;
     });

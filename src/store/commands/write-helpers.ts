@@ -7,7 +7,10 @@ import type { Mutation } from '../storage/mutation';
 import type { CommandContext } from './command';
 
 /** The collection, or an empty stand-in (for planning writes that will create it). */
-export function collectionForWrite(ctx: CommandContext, name: string): { coll: Collection; created: Mutation[] } {
+export function collectionForWrite(
+  ctx: CommandContext,
+  name: string,
+): { coll: Collection; created: Mutation[] } {
   const existing = ctx.catalog.collection(ctx.db, name);
   if (existing) return { coll: existing, created: [] };
   return {
@@ -20,7 +23,10 @@ export function collectionForWrite(ctx: CommandContext, name: string): { coll: C
 export function withId(doc: Document): Document {
   if (doc._id === undefined) return { _id: new ObjectId(), ...doc };
   if (Array.isArray(doc._id)) throw new StoreError('BadValue', "can't use an array for _id");
-  if (doc._id instanceof RegExp || (doc._id as { _bsontype?: string })?._bsontype === 'BSONRegExp') {
+  if (
+    doc._id instanceof RegExp ||
+    (doc._id as { _bsontype?: string })?._bsontype === 'BSONRegExp'
+  ) {
     throw new StoreError('BadValue', "can't use a regex for _id");
   }
   if (Object.keys(doc)[0] === '_id') return doc;
@@ -45,7 +51,11 @@ export function requireDocument(v: unknown, what: string): Document {
 export async function runStatements(
   statements: readonly unknown[],
   ordered: boolean,
-  run: (statement: unknown, index: number, track: (commit: Promise<void>) => void) => Promise<void> | void,
+  run: (
+    statement: unknown,
+    index: number,
+    track: (commit: Promise<void>) => void,
+  ) => Promise<void> | void,
 ): Promise<Document[]> {
   const writeErrors: Document[] = [];
   const durable: Array<Promise<void> | void> = [];

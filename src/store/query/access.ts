@@ -32,11 +32,23 @@ export function planAccess(
   if (!coll) return { stage: 'EOF', index: null, direction: 1, docs: [] };
   if (hint?.kind === 'natural') {
     const docs = [...coll.docs.values()];
-    return { stage: 'COLLSCAN', index: null, direction: hint.direction, docs: hint.direction < 0 ? docs.reverse() : docs };
+    return {
+      stage: 'COLLSCAN',
+      index: null,
+      direction: hint.direction,
+      docs: hint.direction < 0 ? docs.reverse() : docs,
+    };
   }
   const collated = options.collated === true;
-  const found = hint ? hintedCandidates(coll, filter, hint.index, collated) : findCandidates(coll, filter, collated);
+  const found = hint
+    ? hintedCandidates(coll, filter, hint.index, collated)
+    : findCandidates(coll, filter, collated);
   if (!found.index) return { stage: 'COLLSCAN', index: null, direction: 1, docs: found.docs };
   const idHack = !hint && options.idHack === true && isSimpleIdQuery(filter);
-  return { stage: idHack ? 'IDHACK' : 'IXSCAN', index: found.index, direction: 1, docs: found.docs };
+  return {
+    stage: idHack ? 'IDHACK' : 'IXSCAN',
+    index: found.index,
+    direction: 1,
+    docs: found.docs,
+  };
 }

@@ -20,7 +20,10 @@ export function runPipeline(
 ): Document[] {
   for (const [i, stage] of pipeline.entries()) {
     if (!isPlainObject(stage) || Object.keys(stage).length !== 1) {
-      throw new StoreError('Location40323', 'A pipeline stage specification object must contain exactly one field.');
+      throw new StoreError(
+        'Location40323',
+        'A pipeline stage specification object must contain exactly one field.',
+      );
     }
     const name = Object.keys(stage)[0];
     if ((name === '$out' || name === '$merge') && i !== pipeline.length - 1) {
@@ -31,19 +34,33 @@ export function runPipeline(
   if (namesProto(pipeline)) {
     // mingo cannot take a field named __proto__: such a pipeline runs on aliased names (proto-fields.ts).
     const aliasedResolve = (name: string): Document[] => resolve(name).map(aliasProto);
-    return runPipeline(Array.from(docs, aliasProto), aliasProto(pipeline), aliasedResolve, collation).map(unaliasProto);
+    return runPipeline(
+      Array.from(docs, aliasProto),
+      aliasProto(pipeline),
+      aliasedResolve,
+      collation,
+    ).map(unaliasProto);
   }
   // mingo runs without cloning (fast), but some stages ($set/$addFields/$unset/$project on nested
   // paths) then write into their input: stored documents must be copied before such a stage.
   // mingo works on views (mingo-view.ts); documents that come out unchanged are given back as
   // stored, computed ones have plain JS numbers.
-  const input = mutatesInput(pipeline) ? Array.from(docs, (d) => cloneDocument(viewOf(d))) : Array.from(docs, viewOf);
-  const cloningResolve = (name: string): Document[] => resolve(name).map((d) => cloneDocument(viewOf(d)));
+  const input = mutatesInput(pipeline)
+    ? Array.from(docs, (d) => cloneDocument(viewOf(d)))
+    : Array.from(docs, viewOf);
+  const cloningResolve = (name: string): Document[] =>
+    resolve(name).map((d) => cloneDocument(viewOf(d)));
   const view = viewOf(pipeline);
   // Under a collation, `$sort` compares strings through mingo's own collation support and the
   // top-level `$match` stages through the collated operators.
-  const stages = collation ? view.map((s) => (isPlainObject(s.$match) ? { $match: collatedFilter(s.$match, collation) } : s)) : view;
-  return (new Aggregator(stages, collatedMingoOptions(collation, cloningResolve)).run(input) as Document[]).map(originalOf);
+  const stages = collation
+    ? view.map((s) =>
+        isPlainObject(s.$match) ? { $match: collatedFilter(s.$match, collation) } : s,
+      )
+    : view;
+  return (
+    new Aggregator(stages, collatedMingoOptions(collation, cloningResolve)).run(input) as Document[]
+  ).map(originalOf);
 }
 
 /** Stages that only select or reorder their input documents. */

@@ -1,6 +1,7 @@
 import type { Binary } from 'bson';
 
-export const isBinary = (v: unknown): v is Binary => (v as { _bsontype?: string } | null)?._bsontype === 'Binary';
+export const isBinary = (v: unknown): v is Binary =>
+  (v as { _bsontype?: string } | null)?._bsontype === 'Binary';
 
 /** The bytes a Binary holds (its buffer may be longer than its content). */
 export const binaryBytes = (b: Binary): Uint8Array => b.buffer.subarray(0, b.position);

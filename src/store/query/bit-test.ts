@@ -13,7 +13,8 @@ export function maskPositions(operator: string, mask: unknown): number[] {
   if (Array.isArray(mask)) {
     return mask.map((p) => {
       const n = integralNumber(p);
-      if (n === undefined) throw new StoreError('BadValue', `bit positions must be an integer but got: ${String(p)}`);
+      if (n === undefined)
+        throw new StoreError('BadValue', `bit positions must be an integer but got: ${String(p)}`);
       if (n < 0) throw new StoreError('BadValue', `bit positions cannot be negative but got: ${n}`);
       return n;
     });
@@ -21,12 +22,20 @@ export function maskPositions(operator: string, mask: unknown): number[] {
   if (isBinary(mask)) return setBits(binaryBytes(mask));
   const n = integralNumber(mask);
   if (n !== undefined) {
-    if (n < 0) throw new StoreError('BadValue', `${operator} bitmask must be a non-negative integer, got: ${n}`);
+    if (n < 0)
+      throw new StoreError(
+        'BadValue',
+        `${operator} bitmask must be a non-negative integer, got: ${n}`,
+      );
     const positions: number[] = [];
-    for (let bit = 0, rest = BigInt(n); rest > 0n; bit++, rest >>= 1n) if (rest & 1n) positions.push(bit);
+    for (let bit = 0, rest = BigInt(n); rest > 0n; bit++, rest >>= 1n)
+      if (rest & 1n) positions.push(bit);
     return positions;
   }
-  throw new StoreError('BadValue', `${operator} takes an Array, a number, or a BinData but received: ${JSON.stringify(mask)}`);
+  throw new StoreError(
+    'BadValue',
+    `${operator} takes an Array, a number, or a BinData but received: ${JSON.stringify(mask)}`,
+  );
 }
 
 /**
@@ -73,7 +82,12 @@ function int64Value(v: unknown): bigint | undefined {
   const bsonType = (v as { _bsontype?: string } | null)?._bsontype;
   if (bsonType === 'Long') return BigInt((v as { toString(): string }).toString());
   if (typeof v === 'bigint') return BigInt.asIntN(64, v) === v ? v : undefined;
-  const n = typeof v === 'number' ? v : bsonType === 'Int32' || bsonType === 'Double' ? Number((v as { valueOf(): number }).valueOf()) : NaN;
+  const n =
+    typeof v === 'number'
+      ? v
+      : bsonType === 'Int32' || bsonType === 'Double'
+        ? Number((v as { valueOf(): number }).valueOf())
+        : NaN;
   if (!Number.isInteger(n) || n >= TWO_63 || n < -TWO_63) return undefined;
   return BigInt(n);
 }

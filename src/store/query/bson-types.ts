@@ -72,7 +72,9 @@ export function bsonTypeCode(v: unknown): number {
   if (isPlainObject(v)) return 3;
   const bsonType = (v as { _bsontype?: string })._bsontype;
   if (bsonType === 'Code') return (v as { scope?: unknown }).scope ? 15 : 13;
-  return bsonType !== undefined && Object.hasOwn(CODE_BY_CLASS, bsonType) ? CODE_BY_CLASS[bsonType] : 3;
+  return bsonType !== undefined && Object.hasOwn(CODE_BY_CLASS, bsonType)
+    ? CODE_BY_CLASS[bsonType]
+    : 3;
 }
 
 const TYPE_NAMES = new Map(Object.entries(BSON_TYPE_CODES).map(([name, code]) => [code, name]));

@@ -25,7 +25,11 @@ export function findCandidates(coll: Collection, filter: Document, collated = fa
   return { docs: documentsOf(coll, found.ids()), index: found.index };
 }
 
-export function candidateDocuments(coll: Collection, filter: Document, collated = false): Document[] | Iterable<Document> {
+export function candidateDocuments(
+  coll: Collection,
+  filter: Document,
+  collated = false,
+): Document[] | Iterable<Document> {
   return findCandidates(coll, filter, collated).docs;
 }
 
@@ -34,11 +38,19 @@ export function candidateDocuments(coll: Collection, filter: Document, collated 
  * has one on the index's leading field(s), else every document the index holds (a sparse or
  * partial index holds only some, and mongod then answers from those alone).
  */
-export function hintedCandidates(coll: Collection, filter: Document, index: Index, collated = false): Candidates {
+export function hintedCandidates(
+  coll: Collection,
+  filter: Document,
+  index: Index,
+  collated = false,
+): Candidates {
   const found = indexedIds(coll, filter, collated, index);
   if (found) return { docs: documentsOf(coll, found.ids()), index };
   // The _id index is the documents map itself.
-  return { docs: index.name === ID_INDEX_NAME ? coll.docs.values() : documentsOf(coll, index.allIds()), index };
+  return {
+    docs: index.name === ID_INDEX_NAME ? coll.docs.values() : documentsOf(coll, index.allIds()),
+    index,
+  };
 }
 
 /** mongod's "simple _id query" (isSimpleIdQuery): the filter is one exact equality on `_id`. */
@@ -74,7 +86,12 @@ interface Found {
 }
 
 /** The index giving the fewest ids for the filter's equalities; `only` restricts the choice to one index. */
-function indexedIds(coll: Collection, filter: Document, collated: boolean, only?: Index): Found | null {
+function indexedIds(
+  coll: Collection,
+  filter: Document,
+  collated: boolean,
+  only?: Index,
+): Found | null {
   let best: Found | null = null;
   const consider = (found: Found | null): void => {
     if (found && (!best || found.size < best.size)) best = found;
@@ -82,7 +99,8 @@ function indexedIds(coll: Collection, filter: Document, collated: boolean, only?
   const usable = (index: Index): boolean => (only ? index === only : !index.hidden);
   for (const [field, cond] of Object.entries(filter)) {
     if (field === '$and' && Array.isArray(cond)) {
-      for (const sub of cond) if (isPlainObject(sub)) consider(indexedIds(coll, sub, collated, only));
+      for (const sub of cond)
+        if (isPlainObject(sub)) consider(indexedIds(coll, sub, collated, only));
       continue;
     }
     if (field.startsWith('$')) continue;
@@ -90,7 +108,12 @@ function indexedIds(coll: Collection, filter: Document, collated: boolean, only?
     if (values) consider(lookup(coll, field, values, usable));
   }
   for (const index of coll.secondaryIndexes()) {
-    if (usable(index) && index.fields.length > 1 && !index.spec.sparse && !index.spec.partialFilterExpression) {
+    if (
+      usable(index) &&
+      index.fields.length > 1 &&
+      !index.spec.sparse &&
+      !index.spec.partialFilterExpression
+    ) {
       consider(compoundLookup(index, filter, collated));
     }
   }
@@ -109,9 +132,14 @@ function compoundLookup(index: Index, filter: Document, collated: boolean): Foun
   let keys: string[] = [];
   let length = 0;
   for (const field of index.fields) {
-    const values = Object.hasOwn(filter, field) ? equalityValues(filter[field], collated || index.spec.collation !== undefined) : null;
+    const values = Object.hasOwn(filter, field)
+      ? equalityValues(filter[field], collated || index.spec.collation !== undefined)
+      : null;
     if (!values || values.length === 0) break;
-    const next = length === 0 ? values.map(canonicalKey) : keys.flatMap((prefix) => values.map((v) => `${prefix}\u0000${canonicalKey(v)}`));
+    const next =
+      length === 0
+        ? values.map(canonicalKey)
+        : keys.flatMap((prefix) => values.map((v) => `${prefix}\u0000${canonicalKey(v)}`));
     if (next.length > MAX_COMPOUND_KEYS) break;
     keys = next;
     length += 1;
@@ -155,7 +183,12 @@ function hashable(v: unknown): boolean {
   return bsonType !== 'BSONRegExp';
 }
 
-function lookup(coll: Collection, field: string, values: unknown[], usable: (index: Index) => boolean): Found | null {
+function lookup(
+  coll: Collection,
+  field: string,
+  values: unknown[],
+  usable: (index: Index) => boolean,
+): Found | null {
   if (field === '_id') {
     const index = coll.indexes.get(ID_INDEX_NAME)!;
     if (!usable(index)) return null;
@@ -164,7 +197,10 @@ function lookup(coll: Collection, field: string, values: unknown[], usable: (ind
   }
   for (const index of coll.secondaryIndexes()) {
     const plain =
-      index.fields.length === 1 && index.fields[0] === field && !index.spec.sparse && !index.spec.partialFilterExpression &&
+      index.fields.length === 1 &&
+      index.fields[0] === field &&
+      !index.spec.sparse &&
+      !index.spec.partialFilterExpression &&
       !(index.spec.collation && values.some(holdsString));
     if (!plain || !usable(index)) continue;
     const keys = values.map(canonicalKey);

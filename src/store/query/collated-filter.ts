@@ -26,12 +26,18 @@ const RANGE = new Set(['$gt', '$gte', '$lt', '$lte']);
 type QueryOps = NonNullable<NonNullable<Parameters<typeof Context.init>[0]>['query']>;
 
 /** mingo options for a filter, sort or pipeline run under `collation` (null: binary). */
-export function collatedMingoOptions(collation: Collation | null, resolver?: (name: string) => Document[]): MingoOptions {
+export function collatedMingoOptions(
+  collation: Collation | null,
+  resolver?: (name: string) => Document[],
+): MingoOptions {
   const base = mingoOptions(resolver);
   if (!collation) return base;
   let context = contexts.get(collation);
   if (!context) {
-    context = Context.from(base.context!, Context.init({ query: collatedOperators(collation) as unknown as QueryOps }));
+    context = Context.from(
+      base.context!,
+      Context.init({ query: collatedOperators(collation) as unknown as QueryOps }),
+    );
     contexts.set(collation, context);
   }
   return { ...base, collation: collation.mingo, context };
@@ -47,7 +53,10 @@ export function collatedFilter(filter: Document, collation: Collation | null): D
   return Object.fromEntries(
     Object.entries(filter).map(([field, cond]) => {
       if ((field === '$and' || field === '$or' || field === '$nor') && Array.isArray(cond)) {
-        return [field, cond.map((sub) => (isPlainObject(sub) ? collatedFilter(sub, collation) : sub))];
+        return [
+          field,
+          cond.map((sub) => (isPlainObject(sub) ? collatedFilter(sub, collation) : sub)),
+        ];
       }
       // $expr, $jsonSchema...: compared without the collation (DIFFERENCES.md).
       return [field, field.startsWith('$') ? cond : collatedCondition(cond, collation)];
@@ -61,22 +70,29 @@ function collatedCondition(cond: unknown, collation: Collation): unknown {
   }
   return Object.fromEntries(
     Object.entries(cond).map(([op, operand]) => {
-      if (op === '$not' && isPlainObject(operand)) return [op, collatedCondition(operand, collation)];
-      if (op === '$elemMatch' && isPlainObject(operand)) return [op, collatedElemMatch(operand, collation)];
+      if (op === '$not' && isPlainObject(operand))
+        return [op, collatedCondition(operand, collation)];
+      if (op === '$elemMatch' && isPlainObject(operand))
+        return [op, collatedElemMatch(operand, collation)];
       return rewritable(op, operand) ? [REWRITTEN[op], operand] : [op, operand];
     }),
   );
 }
 
 function collatedElemMatch(criteria: Document, collation: Collation): Document {
-  const operatorsOnly = Object.keys(criteria).every((k) => k.startsWith('$') && k !== '$and' && k !== '$or' && k !== '$nor');
-  return operatorsOnly ? (collatedCondition(criteria, collation) as Document) : collatedFilter(criteria, collation);
+  const operatorsOnly = Object.keys(criteria).every(
+    (k) => k.startsWith('$') && k !== '$and' && k !== '$or' && k !== '$nor',
+  );
+  return operatorsOnly
+    ? (collatedCondition(criteria, collation) as Document)
+    : collatedFilter(criteria, collation);
 }
 
 function rewritable(op: string, operand: unknown): boolean {
   if (!(op in REWRITTEN)) return false;
   if (RANGE.has(op)) return typeof operand === 'string';
-  if (op === '$in' || op === '$nin') return Array.isArray(operand) && operand.some((v) => holdsString(v) && !Array.isArray(v));
+  if (op === '$in' || op === '$nin')
+    return Array.isArray(operand) && operand.some((v) => holdsString(v) && !Array.isArray(v));
   return holdsString(operand) && !Array.isArray(operand);
 }
 
@@ -89,18 +105,30 @@ export function holdsString(v: unknown): boolean {
 
 type Test = (doc: Document) => boolean;
 
-function collatedOperators(collation: Collation): Record<string, (selector: string, operand: unknown) => Test> {
+function collatedOperators(
+  collation: Collation,
+): Record<string, (selector: string, operand: unknown) => Test> {
   const equal = (a: unknown, b: unknown): boolean => collatedEqual(a, b, collation);
   // Each value the path reaches (array elements included), MISSING when it reaches none.
-  const anyValue = (selector: string, test: (v: unknown) => boolean): Test => (doc) => valuesAtPath(doc, selector).some(test);
-  const inList = (list: unknown[]) => (v: unknown): boolean =>
-    list.some((item) => {
-      if (item instanceof RegExp) return typeof v === 'string' && item.test(v);
-      if (item === null) return v === null || v === MISSING;
-      return equal(v, item);
-    });
-  const range = (accept: (order: number) => boolean) => (selector: string, operand: unknown): Test =>
-    anyValue(selector, (v) => typeof v === 'string' && accept(collation.compare(v, operand as string)));
+  const anyValue =
+    (selector: string, test: (v: unknown) => boolean): Test =>
+    (doc) =>
+      valuesAtPath(doc, selector).some(test);
+  const inList =
+    (list: unknown[]) =>
+    (v: unknown): boolean =>
+      list.some((item) => {
+        if (item instanceof RegExp) return typeof v === 'string' && item.test(v);
+        if (item === null) return v === null || v === MISSING;
+        return equal(v, item);
+      });
+  const range =
+    (accept: (order: number) => boolean) =>
+    (selector: string, operand: unknown): Test =>
+      anyValue(
+        selector,
+        (v) => typeof v === 'string' && accept(collation.compare(v, operand as string)),
+      );
   return {
     $__collatedEq: (selector, operand) => anyValue(selector, (v) => equal(v, operand)),
     $__collatedNe: (selector, operand) => {
@@ -128,7 +156,10 @@ export function collatedEqual(a: unknown, b: unknown, collation: Collation): boo
   if (isPlainObject(a) && isPlainObject(b)) {
     const ka = Object.keys(a);
     const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k, i) => k === kb[i] && collatedEqual(a[k], b[k], collation));
+    return (
+      ka.length === kb.length &&
+      ka.every((k, i) => k === kb[i] && collatedEqual(a[k], b[k], collation))
+    );
   }
   if (a === MISSING || b === MISSING) return false;
   return canonicalKey(a) === canonicalKey(b);

@@ -18,7 +18,18 @@ export interface Collation {
   readonly mingo: NonNullable<MingoOptions['collation']>;
 }
 
-const FIELDS = new Set(['locale', 'caseLevel', 'caseFirst', 'strength', 'numericOrdering', 'alternate', 'maxVariable', 'normalization', 'backwards', 'version']);
+const FIELDS = new Set([
+  'locale',
+  'caseLevel',
+  'caseFirst',
+  'strength',
+  'numericOrdering',
+  'alternate',
+  'maxVariable',
+  'normalization',
+  'backwards',
+  'version',
+]);
 
 // Building an Intl.Collator costs far more than a comparison: specs seen before are reused.
 const cache = new Map<string, Collation | null>();
@@ -30,7 +41,10 @@ const CACHE_LIMIT = 256;
  */
 export function parseCollation(raw: unknown): Collation | null {
   if (!isPlainObject(raw)) {
-    throw new StoreError('TypeMismatch', `BSON field 'collation' is the wrong type '${describeType(raw)}', expected type 'object'`);
+    throw new StoreError(
+      'TypeMismatch',
+      `BSON field 'collation' is the wrong type '${describeType(raw)}', expected type 'object'`,
+    );
   }
   // Numeric options are read as numbers whatever their BSON type (mongosh sends doubles).
   const spec = viewOf(raw);
@@ -47,8 +61,15 @@ export function parseCollation(raw: unknown): Collation | null {
  * The collation an operation runs with: its own `collation` argument when given (an empty
  * document counts as not given, as in mongod), else the collection's default.
  */
-export function operationCollation(explicit: unknown, collectionOptions: Document | undefined): Collation | null {
-  if (explicit !== undefined && explicit !== null && !(isPlainObject(explicit) && Object.keys(explicit).length === 0)) {
+export function operationCollation(
+  explicit: unknown,
+  collectionOptions: Document | undefined,
+): Collation | null {
+  if (
+    explicit !== undefined &&
+    explicit !== null &&
+    !(isPlainObject(explicit) && Object.keys(explicit).length === 0)
+  ) {
     return parseCollation(explicit);
   }
   const fallback = collectionOptions?.collation;
@@ -57,12 +78,18 @@ export function operationCollation(explicit: unknown, collectionOptions: Documen
 
 function buildCollation(raw: Document): Collation | null {
   for (const field of Object.keys(raw)) {
-    if (!FIELDS.has(field)) throw new StoreError('Location40415', `BSON field 'collation.${field}' is an unknown field.`);
+    if (!FIELDS.has(field))
+      throw new StoreError('Location40415', `BSON field 'collation.${field}' is an unknown field.`);
   }
-  if (raw.locale === undefined) throw new StoreError('Location40414', "BSON field 'collation.locale' is missing but a required field");
+  if (raw.locale === undefined)
+    throw new StoreError(
+      'Location40414',
+      "BSON field 'collation.locale' is missing but a required field",
+    );
   const locale = typed(raw, 'locale', 'string') as string;
   const caseLevel = (typed(raw, 'caseLevel', 'bool') as boolean | undefined) ?? false;
-  const caseFirst = (enumerated(raw, 'caseFirst', ['upper', 'lower', 'off']) ?? 'off') as 'upper' | 'lower' | 'off';
+  const caseFirst = (enumerated(raw, 'caseFirst', ['upper', 'lower', 'off']) ?? 'off') as
+    'upper' | 'lower' | 'off';
   const strength = strengthOf(raw);
   const numericOrdering = (typed(raw, 'numericOrdering', 'bool') as boolean | undefined) ?? false;
   const alternate = enumerated(raw, 'alternate', ['non-ignorable', 'shifted']) ?? 'non-ignorable';
@@ -71,34 +98,79 @@ function buildCollation(raw: Document): Collation | null {
   const backwards = (typed(raw, 'backwards', 'bool') as boolean | undefined) ?? false;
   const version = typed(raw, 'version', 'string') as string | undefined;
   if (locale === 'simple') return null;
-  if (locale.includes('\0')) throw new StoreError('BadValue', `Field 'locale' cannot contain null byte. Collation spec: ${formatKeyValue(raw)}`);
-  if (locale === '') throw new StoreError('BadValue', `Field 'locale' cannot be the empty string in: ${formatKeyValue(raw)}`);
+  if (locale.includes('\0'))
+    throw new StoreError(
+      'BadValue',
+      `Field 'locale' cannot contain null byte. Collation spec: ${formatKeyValue(raw)}`,
+    );
+  if (locale === '')
+    throw new StoreError(
+      'BadValue',
+      `Field 'locale' cannot be the empty string in: ${formatKeyValue(raw)}`,
+    );
   const tag = intlTag(locale, raw);
   if (version !== undefined && version !== ICU_VERSION) {
-    throw new StoreError('IncompatibleCollationVersion', `Requested collation version ${version} but the only available collator version was ${ICU_VERSION}. Requested collation spec: ${formatKeyValue(raw)}`);
+    throw new StoreError(
+      'IncompatibleCollationVersion',
+      `Requested collation version ${version} but the only available collator version was ${ICU_VERSION}. Requested collation spec: ${formatKeyValue(raw)}`,
+    );
   }
   if (backwards && strength === 1) {
-    throw new StoreError('BadValue', `'backwards' is invalid with 'strength' of 1 in: ${formatKeyValue(raw)}`);
+    throw new StoreError(
+      'BadValue',
+      `'backwards' is invalid with 'strength' of 1 in: ${formatKeyValue(raw)}`,
+    );
   }
   if (caseFirst !== 'off' && !caseLevel && strength <= 2) {
-    throw new StoreError('BadValue', `'caseFirst' is invalid unless 'caseLevel' is on or 'strength' is greater than 2 in: ${formatKeyValue(raw)}`);
+    throw new StoreError(
+      'BadValue',
+      `'caseFirst' is invalid unless 'caseLevel' is on or 'strength' is greater than 2 in: ${formatKeyValue(raw)}`,
+    );
   }
   // What Intl.Collator has no setting for: refused, so a result never silently differs.
   if (strength > 3) unsupported(`collation strength ${strength} (quaternary and identical levels)`);
   if (backwards) unsupported("collation option 'backwards: true'");
-  if (alternate === 'shifted' && maxVariable === 'space') unsupported("collation option 'maxVariable: \"space\"' with 'alternate: \"shifted\"'");
+  if (alternate === 'shifted' && maxVariable === 'space')
+    unsupported('collation option \'maxVariable: "space"\' with \'alternate: "shifted"\'');
   const collator = new Intl.Collator(tag, {
     usage: 'sort',
-    sensitivity: strength === 1 ? (caseLevel ? 'case' : 'base') : strength === 2 ? (caseLevel ? 'variant' : 'accent') : 'variant',
+    sensitivity:
+      strength === 1
+        ? caseLevel
+          ? 'case'
+          : 'base'
+        : strength === 2
+          ? caseLevel
+            ? 'variant'
+            : 'accent'
+          : 'variant',
     caseFirst: caseFirst === 'off' ? 'false' : caseFirst,
     numeric: numericOrdering,
     ignorePunctuation: alternate === 'shifted',
   });
-  const spec = { locale, caseLevel, caseFirst, strength, numericOrdering, alternate, maxVariable, normalization, backwards, version: ICU_VERSION };
+  const spec = {
+    locale,
+    caseLevel,
+    caseFirst,
+    strength,
+    numericOrdering,
+    alternate,
+    maxVariable,
+    normalization,
+    backwards,
+    version: ICU_VERSION,
+  };
   return {
     spec,
     compare: collator.compare,
-    mingo: { locale: tag, caseLevel, caseFirst, strength: strength as 1 | 2 | 3, numericOrdering, alternate },
+    mingo: {
+      locale: tag,
+      caseLevel,
+      caseFirst,
+      strength: strength as 1 | 2 | 3,
+      numericOrdering,
+      alternate,
+    },
   };
 }
 
@@ -128,7 +200,10 @@ function strengthOf(raw: Document): number {
   const strength = typed(raw, 'strength', 'int') as number | undefined;
   if (strength === undefined) return 3;
   if (!Number.isInteger(strength) || strength < 1 || strength > 5) {
-    throw new StoreError('Location51024', `BSON field 'collation.strength' value must be >= 1 and <= 5, actual value '${strength}'`);
+    throw new StoreError(
+      'Location51024',
+      `BSON field 'collation.strength' value must be >= 1 and <= 5, actual value '${strength}'`,
+    );
   }
   return strength;
 }
@@ -136,10 +211,18 @@ function strengthOf(raw: Document): number {
 function typed(raw: Document, field: string, type: 'string' | 'bool' | 'int'): unknown {
   const v = raw[field];
   if (v === undefined) return undefined;
-  const ok = type === 'string' ? typeof v === 'string' : type === 'bool' ? typeof v === 'boolean' : typeof v === 'number';
+  const ok =
+    type === 'string'
+      ? typeof v === 'string'
+      : type === 'bool'
+        ? typeof v === 'boolean'
+        : typeof v === 'number';
   if (!ok) {
     const expected = type === 'int' ? "types '[long, int, decimal, double]'" : `type '${type}'`;
-    throw new StoreError('TypeMismatch', `BSON field 'collation.${field}' is the wrong type '${describeType(v)}', expected ${expected}`);
+    throw new StoreError(
+      'TypeMismatch',
+      `BSON field 'collation.${field}' is the wrong type '${describeType(v)}', expected ${expected}`,
+    );
   }
   return v;
 }
@@ -147,7 +230,10 @@ function typed(raw: Document, field: string, type: 'string' | 'bool' | 'int'): u
 function enumerated(raw: Document, field: string, values: string[]): string | undefined {
   const v = typed(raw, field, 'string') as string | undefined;
   if (v !== undefined && !values.includes(v)) {
-    throw new StoreError('BadValue', `Enumeration value '${v}' for field 'collation.${field}' is not a valid value.`);
+    throw new StoreError(
+      'BadValue',
+      `Enumeration value '${v}' for field 'collation.${field}' is not a valid value.`,
+    );
   }
   return v;
 }
@@ -165,7 +251,11 @@ function unsupported(what: string): never {
  */
 export function collationKey(s: string, collation: Collation): string {
   const { locale, strength, caseLevel, numericOrdering, alternate } = collation.spec as {
-    locale: string; strength: number; caseLevel: boolean; numericOrdering: boolean; alternate: string;
+    locale: string;
+    strength: number;
+    caseLevel: boolean;
+    numericOrdering: boolean;
+    alternate: string;
   };
   let folded = s.normalize('NFD');
   if (alternate === 'shifted') folded = folded.replace(/[\p{P}\p{Z}]/gu, '');

@@ -16,8 +16,13 @@ const LOGICAL = new Set(['$and', '$or', '$nor']);
 export const DBREF_FIELD_OPERATOR = '$dbRefField';
 const MARK = '\u0000';
 
-export function dbRefFieldOperator(selector: string, value: unknown, options: Options): (obj: Document) => boolean {
-  if (!selector.startsWith(MARK)) throw new StoreError('BadValue', `unknown operator: ${DBREF_FIELD_OPERATOR}`);
+export function dbRefFieldOperator(
+  selector: string,
+  value: unknown,
+  options: Options,
+): (obj: Document) => boolean {
+  if (!selector.startsWith(MARK))
+    throw new StoreError('BadValue', `unknown operator: ${DBREF_FIELD_OPERATOR}`);
   return $eq(selector.slice(MARK.length), value, options);
 }
 
@@ -34,7 +39,8 @@ export function withDbRefFields(filter: Document): Document {
     const cond = filter[key];
     let next: [string, unknown];
     if (DBREF_FIELDS.has(key)) next = [MARK + key, { [DBREF_FIELD_OPERATOR]: cond }];
-    else if (LOGICAL.has(key) && Array.isArray(cond)) next = [key, mapShared(cond, (c) => (isPlainObject(c) ? withDbRefFields(c) : c))];
+    else if (LOGICAL.has(key) && Array.isArray(cond))
+      next = [key, mapShared(cond, (c) => (isPlainObject(c) ? withDbRefFields(c) : c))];
     else if (key.startsWith('$')) next = [key, cond];
     else next = [key, fieldCondition(cond)];
     if (!out && (next[0] !== key || next[1] !== cond)) {
@@ -57,7 +63,8 @@ function fieldCondition(cond: unknown): unknown {
   const out: Document = {};
   for (const op of keys) {
     let arg = cond[op];
-    if (op === '$elemMatch' && isPlainObject(arg) && isDocumentElemMatch(arg)) arg = withDbRefFields(arg);
+    if (op === '$elemMatch' && isPlainObject(arg) && isDocumentElemMatch(arg))
+      arg = withDbRefFields(arg);
     else if (op === '$not') arg = fieldCondition(arg);
     changed ||= arg !== cond[op];
     out[op] = arg;
@@ -68,7 +75,14 @@ function fieldCondition(cond: unknown): unknown {
 /** mongod's test for an `$elemMatch` on documents (rather than on values): see isExpressionDocument. */
 function isDocumentElemMatch(arg: Document): boolean {
   const keys = Object.keys(arg);
-  return keys.length === 0 || !keys[0].startsWith('$') || keys.some((k) => DBREF_FIELDS.has(k)) || LOGICAL.has(keys[0]) || keys[0] === '$expr' || keys[0] === '$where';
+  return (
+    keys.length === 0 ||
+    !keys[0].startsWith('$') ||
+    keys.some((k) => DBREF_FIELDS.has(k)) ||
+    LOGICAL.has(keys[0]) ||
+    keys[0] === '$expr' ||
+    keys[0] === '$where'
+  );
 }
 
 function mapShared<T>(items: T[], fn: (item: T) => T): T[] {

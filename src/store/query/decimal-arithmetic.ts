@@ -14,9 +14,14 @@ export function decimalArithmetic(op: '$inc' | '$mul', a: unknown, b: unknown): 
     const [nx, ny] = [Number(ta), Number(tb)];
     return Decimal128.fromString(String(op === '$inc' ? nx + ny : nx * ny));
   }
-  if (op === '$mul') return Decimal128.fromStringWithRounding(`${x.coefficient * y.coefficient}E${x.exponent + y.exponent}`);
+  if (op === '$mul')
+    return Decimal128.fromStringWithRounding(
+      `${x.coefficient * y.coefficient}E${x.exponent + y.exponent}`,
+    );
   const exponent = Math.min(x.exponent, y.exponent);
-  const sum = x.coefficient * 10n ** BigInt(x.exponent - exponent) + y.coefficient * 10n ** BigInt(y.exponent - exponent);
+  const sum =
+    x.coefficient * 10n ** BigInt(x.exponent - exponent) +
+    y.coefficient * 10n ** BigInt(y.exponent - exponent);
   return Decimal128.fromStringWithRounding(`${sum}E${exponent}`);
 }
 
@@ -29,7 +34,10 @@ function parts(text: string): Parts {
   const m = DECIMAL_FORM.exec(text);
   if (!m) return Number(text);
   const [, sign, whole, fraction = '', exponent = '0'] = m;
-  return { coefficient: BigInt(`${sign}${whole}${fraction}`), exponent: Number(exponent) - fraction.length };
+  return {
+    coefficient: BigInt(`${sign}${whole}${fraction}`),
+    exponent: Number(exponent) - fraction.length,
+  };
 }
 
 /** A stored number as mongod converts it to a decimal. */

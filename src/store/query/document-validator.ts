@@ -27,7 +27,14 @@ export class DocumentValidator {
     let known = compiled.get(options);
     if (known === undefined) {
       const level = (options.validationLevel as string | undefined) ?? 'strict';
-      known = level === 'off' ? null : new DocumentValidator(compileValidator(options.validator, 'validator'), level, (options.validationAction as string | undefined) ?? 'error');
+      known =
+        level === 'off'
+          ? null
+          : new DocumentValidator(
+              compileValidator(options.validator, 'validator'),
+              level,
+              (options.validationAction as string | undefined) ?? 'error',
+            );
       compiled.set(options, known);
     }
     return known;
@@ -41,7 +48,9 @@ export class DocumentValidator {
     if (this.action === 'warn') return null;
     if (this.level === 'moderate' && previous && !this.query.test(previous)) return null;
     if (this.query.test(doc)) return null;
-    return new StoreError('DocumentValidationFailure', 'Document failed validation', { errInfo: { failingDocumentId: doc._id } });
+    return new StoreError('DocumentValidationFailure', 'Document failed validation', {
+      errInfo: { failingDocumentId: doc._id },
+    });
   }
 }
 
@@ -57,7 +66,10 @@ export function checkValidationOptions(options: Document, command: string): void
 
 function compileValidator(validator: unknown, field: string): Query {
   if (!isPlainObject(validator)) {
-    throw new StoreError('TypeMismatch', `BSON field '${field}' is the wrong type '${describeType(validator)}', expected type 'object'`);
+    throw new StoreError(
+      'TypeMismatch',
+      `BSON field '${field}' is the wrong type '${describeType(validator)}', expected type 'object'`,
+    );
   }
   return storedQuery(validator, mingoOptions());
 }
@@ -66,9 +78,15 @@ function enumeration(options: Document, field: string, values: string[], command
   const v = options[field];
   if (v === undefined) return;
   if (typeof v !== 'string') {
-    throw new StoreError('TypeMismatch', `BSON field '${command}.${field}' is the wrong type '${describeType(v)}', expected type 'string'`);
+    throw new StoreError(
+      'TypeMismatch',
+      `BSON field '${command}.${field}' is the wrong type '${describeType(v)}', expected type 'string'`,
+    );
   }
   if (!values.includes(v)) {
-    throw new StoreError('BadValue', `Enumeration value '${v}' for field '${command}.${field}' is not a valid value.`);
+    throw new StoreError(
+      'BadValue',
+      `Enumeration value '${v}' for field '${command}.${field}' is not a valid value.`,
+    );
   }
 }

@@ -16,7 +16,8 @@ export function parsedQuery(filter: Document): Document {
   const parts: Document[] = [];
   for (const [field, cond] of Object.entries(filter)) {
     if (field.startsWith('$')) parts.push({ [field]: cond });
-    else if (isOperatorObject(cond)) for (const [op, v] of Object.entries(cond)) parts.push({ [field]: { [op]: v } });
+    else if (isOperatorObject(cond))
+      for (const [op, v] of Object.entries(cond)) parts.push({ [field]: { [op]: v } });
     else if (isRegex(cond)) parts.push({ [field]: cond });
     else parts.push({ [field]: { $eq: cond } });
   }
@@ -32,29 +33,53 @@ export function accessStage(access: Access, filter: Document): Document {
     case 'IDHACK':
       return { stage: 'IDHACK' };
     case 'COLLSCAN':
-      return { stage: 'COLLSCAN', ...withFilter(parsed), direction: access.direction < 0 ? 'backward' : 'forward' };
+      return {
+        stage: 'COLLSCAN',
+        ...withFilter(parsed),
+        direction: access.direction < 0 ? 'backward' : 'forward',
+      };
     case 'IXSCAN': {
       const index = access.index!;
-      return { stage: 'FETCH', ...withFilter(parsedQuery(residual(filter, index))), inputStage: indexScan(index) };
+      return {
+        stage: 'FETCH',
+        ...withFilter(parsedQuery(residual(filter, index))),
+        inputStage: indexScan(index),
+      };
     }
   }
 }
 
 /** A find's stages above its access stage, innermost first: sort, skip, limit, projection. */
-export function findStages(access: Document, find: { sort?: Document; skip?: number; limit?: number; projection?: Document }): Document {
+export function findStages(
+  access: Document,
+  find: { sort?: Document; skip?: number; limit?: number; projection?: Document },
+): Document {
   let plan = access;
   // A $natural sort is the collection scan's direction, not a sort stage.
   const sortFields = Object.entries(find.sort ?? {}).filter(([field]) => field !== '$natural');
   const sort = sortFields.length ? Object.fromEntries(sortFields) : undefined;
   if (sort) {
     const limitAmount = find.limit ? find.limit + (find.skip ?? 0) : undefined;
-    plan = { stage: 'SORT', sortPattern: sort, memLimit: 104_857_600, ...(limitAmount ? { limitAmount } : {}), type: 'simple', inputStage: plan };
+    plan = {
+      stage: 'SORT',
+      sortPattern: sort,
+      memLimit: 104_857_600,
+      ...(limitAmount ? { limitAmount } : {}),
+      type: 'simple',
+      inputStage: plan,
+    };
   }
   if (find.skip) plan = { stage: 'SKIP', skipAmount: find.skip, inputStage: plan };
   if (find.limit && !sort) plan = { stage: 'LIMIT', limitAmount: find.limit, inputStage: plan };
   if (find.projection && Object.keys(find.projection).length) {
-    const simple = Object.values(viewOf(find.projection)).every((v) => typeof v === 'number' || typeof v === 'boolean');
-    plan = { stage: simple ? 'PROJECTION_SIMPLE' : 'PROJECTION_DEFAULT', transformBy: find.projection, inputStage: plan };
+    const simple = Object.values(viewOf(find.projection)).every(
+      (v) => typeof v === 'number' || typeof v === 'boolean',
+    );
+    plan = {
+      stage: simple ? 'PROJECTION_SIMPLE' : 'PROJECTION_DEFAULT',
+      transformBy: find.projection,
+      inputStage: plan,
+    };
   }
   return plan;
 }
@@ -74,7 +99,9 @@ function indexScan(index: Index): Document {
 
 // The predicates the index lookup does not answer, which FETCH applies to what it reads.
 function residual(filter: Document, index: Index): Document {
-  return Object.fromEntries(Object.entries(filter).filter(([field]) => !index.fields.includes(field)));
+  return Object.fromEntries(
+    Object.entries(filter).filter(([field]) => !index.fields.includes(field)),
+  );
 }
 
 function withFilter(parsed: Document): Document {
@@ -82,7 +109,9 @@ function withFilter(parsed: Document): Document {
 }
 
 function isOperatorObject(v: unknown): v is Document {
-  return isPlainObject(v) && Object.keys(v).length > 0 && Object.keys(v).every((k) => k.startsWith('$'));
+  return (
+    isPlainObject(v) && Object.keys(v).length > 0 && Object.keys(v).every((k) => k.startsWith('$'))
+  );
 }
 
 function isRegex(v: unknown): boolean {

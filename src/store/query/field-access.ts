@@ -20,7 +20,12 @@ export function writeField(container: Document | unknown[], key: string, value: 
     container[index] = value;
     return;
   }
-  Object.defineProperty(container, key, { value, writable: true, enumerable: true, configurable: true });
+  Object.defineProperty(container, key, {
+    value,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  });
 }
 
 /** Removes a field; an array element becomes null, keeping the positions of the others. */
@@ -58,7 +63,9 @@ export function locate(doc: Document, path: string, mode: LocateMode): FieldSlot
       if (mode === 'read') return null;
       throw notViable(part, name, container);
     }
-    const value: unknown = Array.isArray(container) ? container[Number(part)] : ownValue(container, part);
+    const value: unknown = Array.isArray(container)
+      ? container[Number(part)]
+      : ownValue(container, part);
     if (i === parts.length - 1) return { container, key: part, value };
     if (value === undefined) {
       if (mode !== 'create') return null;
@@ -76,5 +83,8 @@ export function locate(doc: Document, path: string, mode: LocateMode): FieldSlot
 }
 
 function notViable(field: string, name: string, value: unknown): StoreError {
-  return new StoreError('PathNotViable', `Cannot create field '${field}' in element {${name}: ${formatValue(value)}}`);
+  return new StoreError(
+    'PathNotViable',
+    `Cannot create field '${field}' in element {${name}: ${formatValue(value)}}`,
+  );
 }

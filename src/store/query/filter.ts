@@ -10,10 +10,17 @@ import { storedQuery } from './stored-query';
  * Validates a filter's shape and compiles it, its string comparisons under `collation` (null:
  * binary); operator errors surface as BadValue. The query tests stored documents (stored-query.ts).
  */
-export function compileFilter(filter: unknown, what = 'filter', collation: Collation | null = null): Query {
+export function compileFilter(
+  filter: unknown,
+  what = 'filter',
+  collation: Collation | null = null,
+): Query {
   const criteria = filter ?? {};
   if (!isPlainObject(criteria)) {
-    throw new StoreError('TypeMismatch', `"${what}" had the wrong type. Expected object, found ${describeType(criteria)}`);
+    throw new StoreError(
+      'TypeMismatch',
+      `"${what}" had the wrong type. Expected object, found ${describeType(criteria)}`,
+    );
   }
   return storedQuery(collatedFilter(criteria, collation), collatedMingoOptions(collation));
 }

@@ -35,13 +35,18 @@ export function findDocuments(coll: Collection | undefined, spec: FindSpec): Doc
 }
 
 /** Runs a find and reports its access path; `countExamined` counts the documents it looked at. */
-export function runFind(coll: Collection | undefined, spec: FindSpec, countExamined = false): FindRun {
+export function runFind(
+  coll: Collection | undefined,
+  spec: FindSpec,
+  countExamined = false,
+): FindRun {
   const collation = spec.collation ?? null;
   if (!countExamined && isIdHackOnly(spec)) {
     // The `_id` map's key equality is mongod's equality when no collation applies, so the one
     // document it names is the answer as it stands: no filter to compile and run over it.
     const access = planAccess(coll, spec.filter as Document, { idHack: true });
-    if (access.stage === 'IDHACK' || access.stage === 'EOF') return { docs: [...access.docs], access, docsExamined: 0 };
+    if (access.stage === 'IDHACK' || access.stage === 'EOF')
+      return { docs: [...access.docs], access, docsExamined: 0 };
   }
   const query = compileFilter(spec.filter, 'filter', collation);
   const project = compileProjection(optionalObject(spec.projection, 'projection'), query);
@@ -55,10 +60,16 @@ export function runFind(coll: Collection | undefined, spec: FindSpec, countExami
     sort = Object.keys(rest).length ? rest : undefined;
   }
   const hint = spec.hint ?? (natural ? { $natural: natural } : undefined);
-  const access = planAccess(coll, filter, { hint, idHack: !spec.skip && !natural, collated: collation !== null });
+  const access = planAccess(coll, filter, {
+    hint,
+    idHack: !spec.skip && !natural,
+    collated: collation !== null,
+  });
   const run: FindRun = { docs: [], access, docsExamined: 0 };
   if (!coll) return run;
-  let source: Iterable<Document> = countExamined ? counting(access.docs, () => (run.docsExamined += 1)) : access.docs;
+  let source: Iterable<Document> = countExamined
+    ? counting(access.docs, () => (run.docsExamined += 1))
+    : access.docs;
   // With another hint as well, the hinted index's order is walked backwards.
   if (natural === -1 && spec.hint !== undefined) source = [...source].reverse();
   if (sort) validateSort(sort);
@@ -75,8 +86,10 @@ export function runFind(coll: Collection | undefined, spec: FindSpec, countExami
 /** A simple `_id` equality (isSimpleIdQuery) with nothing but a limit around it. */
 function isIdHackOnly(spec: FindSpec): boolean {
   const { filter, projection, sort, hint, collation, skip } = spec;
-  if (collation || skip || hint !== undefined || !isPlainObject(filter) || !isSimpleIdQuery(filter)) return false;
-  const empty = (v: unknown) => v === undefined || v === null || (isPlainObject(v) && Object.keys(v).length === 0);
+  if (collation || skip || hint !== undefined || !isPlainObject(filter) || !isSimpleIdQuery(filter))
+    return false;
+  const empty = (v: unknown) =>
+    v === undefined || v === null || (isPlainObject(v) && Object.keys(v).length === 0);
   return empty(projection) && empty(sort);
 }
 
@@ -95,7 +108,10 @@ function* counting(docs: Iterable<Document>, seen: () => void): Iterable<Documen
 function optionalObject(v: unknown, name: string): Document | undefined {
   if (v === undefined || v === null) return undefined;
   if (!isPlainObject(v)) {
-    throw new StoreError('TypeMismatch', `"${name}" had the wrong type. Expected object, found ${describeType(v)}`);
+    throw new StoreError(
+      'TypeMismatch',
+      `"${name}" had the wrong type. Expected object, found ${describeType(v)}`,
+    );
   }
   return v;
 }
@@ -104,7 +120,10 @@ export function validateSort(sort: Document): void {
   for (const [field, dir] of Object.entries(sort)) {
     const ok = dir === 1 || dir === -1 || (isPlainObject(dir) && '$meta' in dir);
     if (!ok) {
-      throw new StoreError('BadValue', `$sort key ordering must be 1 (for ascending) or -1 (for descending), got ${field}: ${JSON.stringify(dir)}`);
+      throw new StoreError(
+        'BadValue',
+        `$sort key ordering must be 1 (for ascending) or -1 (for descending), got ${field}: ${JSON.stringify(dir)}`,
+      );
     }
   }
 }

@@ -16,17 +16,24 @@ export type Hint = { kind: 'index'; index: Index } | { kind: 'natural'; directio
 export function resolveHint(coll: Collection | undefined, hint: unknown): Hint | undefined {
   if (hint === undefined || hint === null) return undefined;
   if (typeof hint !== 'string' && !isPlainObject(hint)) {
-    throw new StoreError('TypeMismatch', `BSON field 'hint' is the wrong type '${describeType(hint)}', expected types '[string, object]'`);
+    throw new StoreError(
+      'TypeMismatch',
+      `BSON field 'hint' is the wrong type '${describeType(hint)}', expected types '[string, object]'`,
+    );
   }
   if (isPlainObject(hint) && Object.keys(hint).length === 0) return undefined;
-  if (isPlainObject(hint) && '$natural' in hint) return { kind: 'natural', direction: Number(hint.$natural) < 0 ? -1 : 1 };
+  if (isPlainObject(hint) && '$natural' in hint)
+    return { kind: 'natural', direction: Number(hint.$natural) < 0 ? -1 : 1 };
   if (!coll) return undefined;
   const index =
     typeof hint === 'string'
       ? coll.indexes.get(hint)
       : [...coll.indexes.values()].find((i) => sameKeyPattern(i.spec.key, hint as Document));
   if (!index || index.hidden) {
-    throw new StoreError('BadValue', 'error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index');
+    throw new StoreError(
+      'BadValue',
+      'error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index',
+    );
   }
   return { kind: 'index', index };
 }
@@ -34,5 +41,7 @@ export function resolveHint(coll: Collection | undefined, hint: unknown): Hint |
 function sameKeyPattern(a: Document, b: Document): boolean {
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && String(a[k]) === String(b[k]));
+  return (
+    ka.length === kb.length && ka.every((k, i) => k === kb[i] && String(a[k]) === String(b[k]))
+  );
 }

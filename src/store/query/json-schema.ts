@@ -31,7 +31,8 @@ function compile(schema: Document): SchemaTest {
     throw parseError("Cannot specify both $jsonSchema keywords 'type' and 'bsonType'");
   }
   for (const [keyword, arg] of Object.entries(schema)) {
-    if (UNSUPPORTED.has(keyword)) throw parseError(`$jsonSchema keyword '${keyword}' is not currently supported`);
+    if (UNSUPPORTED.has(keyword))
+      throw parseError(`$jsonSchema keyword '${keyword}' is not currently supported`);
     if (ANNOTATIONS.has(keyword)) {
       if (typeof arg !== 'string') throw typeError(keyword, 'a string');
       continue;
@@ -53,8 +54,18 @@ const KEYWORDS: Record<string, Keyword> = {
     const keys = new Set(arg.map(canonicalKey));
     return (v) => keys.has(canonicalKey(v));
   },
-  minimum: (arg, schema) => numberBound('minimum', arg, schema.exclusiveMinimum === true ? (v, b) => v > b : (v, b) => v >= b),
-  maximum: (arg, schema) => numberBound('maximum', arg, schema.exclusiveMaximum === true ? (v, b) => v < b : (v, b) => v <= b),
+  minimum: (arg, schema) =>
+    numberBound(
+      'minimum',
+      arg,
+      schema.exclusiveMinimum === true ? (v, b) => v > b : (v, b) => v >= b,
+    ),
+  maximum: (arg, schema) =>
+    numberBound(
+      'maximum',
+      arg,
+      schema.exclusiveMaximum === true ? (v, b) => v < b : (v, b) => v <= b,
+    ),
   exclusiveMinimum: (arg, schema) => exclusiveFlag('exclusiveMinimum', 'minimum', arg, schema),
   exclusiveMaximum: (arg, schema) => exclusiveFlag('exclusiveMaximum', 'maximum', arg, schema),
   multipleOf: (arg) => {
@@ -65,8 +76,20 @@ const KEYWORDS: Record<string, Keyword> = {
       return n === undefined || Number.isInteger(n / m);
     };
   },
-  minLength: (arg) => count('minLength', arg, (v) => (typeof v === 'string' ? [...v].length : undefined), (n, b) => n >= b),
-  maxLength: (arg) => count('maxLength', arg, (v) => (typeof v === 'string' ? [...v].length : undefined), (n, b) => n <= b),
+  minLength: (arg) =>
+    count(
+      'minLength',
+      arg,
+      (v) => (typeof v === 'string' ? [...v].length : undefined),
+      (n, b) => n >= b,
+    ),
+  maxLength: (arg) =>
+    count(
+      'maxLength',
+      arg,
+      (v) => (typeof v === 'string' ? [...v].length : undefined),
+      (n, b) => n <= b,
+    ),
   pattern: (arg) => {
     if (typeof arg !== 'string') throw typeError('pattern', 'a string');
     let re: RegExp;
@@ -83,30 +106,41 @@ const KEYWORDS: Record<string, Keyword> = {
     if (!Array.isArray(arg) || arg.length === 0 || !arg.every((f) => typeof f === 'string')) {
       throw typeError('required', 'a non-empty array of strings');
     }
-    if (new Set(arg).size !== arg.length) throw badValue("$jsonSchema keyword 'required' array must not contain duplicate values");
+    if (new Set(arg).size !== arg.length)
+      throw badValue("$jsonSchema keyword 'required' array must not contain duplicate values");
     return (v) => !isPlainObject(v) || arg.every((f) => Object.hasOwn(v, f));
   },
   properties: (arg) => {
     const props = subSchemas('properties', arg);
-    return (v) => !isPlainObject(v) || Object.entries(props).every(([f, t]) => !Object.hasOwn(v, f) || t(v[f]));
+    return (v) =>
+      !isPlainObject(v) || Object.entries(props).every(([f, t]) => !Object.hasOwn(v, f) || t(v[f]));
   },
   patternProperties: (arg) => {
-    const patterns = Object.entries(subSchemas('patternProperties', arg)).map(([p, t]) => [new RegExp(p, 'u'), t] as const);
-    return (v) => !isPlainObject(v) || Object.entries(v).every(([f, fv]) => patterns.every(([re, t]) => !re.test(f) || t(fv)));
+    const patterns = Object.entries(subSchemas('patternProperties', arg)).map(
+      ([p, t]) => [new RegExp(p, 'u'), t] as const,
+    );
+    return (v) =>
+      !isPlainObject(v) ||
+      Object.entries(v).every(([f, fv]) => patterns.every(([re, t]) => !re.test(f) || t(fv)));
   },
   additionalProperties: (arg, schema) => {
     const known = isPlainObject(schema.properties) ? Object.keys(schema.properties) : [];
-    const patterns = isPlainObject(schema.patternProperties) ? Object.keys(schema.patternProperties).map((p) => new RegExp(p, 'u')) : [];
+    const patterns = isPlainObject(schema.patternProperties)
+      ? Object.keys(schema.patternProperties).map((p) => new RegExp(p, 'u'))
+      : [];
     const extra = booleanOrSchema('additionalProperties', arg);
     return (v) =>
       !isPlainObject(v) ||
-      Object.entries(v).every(([f, fv]) => known.includes(f) || patterns.some((re) => re.test(f)) || extra(fv));
+      Object.entries(v).every(
+        ([f, fv]) => known.includes(f) || patterns.some((re) => re.test(f)) || extra(fv),
+      );
   },
   dependencies: (arg) => {
     if (!isPlainObject(arg)) throw typeError('dependencies', 'an object');
     const deps = Object.entries(arg).map(([f, dep]): [string, SchemaTest] => {
       if (isPlainObject(dep)) return [f, compile(dep)];
-      if (Array.isArray(dep) && dep.every((d) => typeof d === 'string')) return [f, (v) => dep.every((d) => Object.hasOwn(v as Document, d))];
+      if (Array.isArray(dep) && dep.every((d) => typeof d === 'string'))
+        return [f, (v) => dep.every((d) => Object.hasOwn(v as Document, d))];
       throw typeError('dependencies', 'an object of schemas or arrays of strings');
     });
     return (v) => !isPlainObject(v) || deps.every(([f, t]) => !Object.hasOwn(v, f) || t(v));
@@ -117,7 +151,9 @@ const KEYWORDS: Record<string, Keyword> = {
       return (v) => !Array.isArray(v) || v.every(t);
     }
     if (!Array.isArray(arg)) throw typeError('items', 'an object or an array of objects');
-    const tuple = arg.map((s) => (isPlainObject(s) ? compile(s) : throwType('items', 'an object or an array of objects')));
+    const tuple = arg.map((s) =>
+      isPlainObject(s) ? compile(s) : throwType('items', 'an object or an array of objects'),
+    );
     return (v) => !Array.isArray(v) || tuple.every((t, i) => i >= v.length || t(v[i]));
   },
   additionalItems: (arg, schema) => {
@@ -125,8 +161,20 @@ const KEYWORDS: Record<string, Keyword> = {
     const tupleLength = Array.isArray(schema.items) ? schema.items.length : null;
     return (v) => tupleLength === null || !Array.isArray(v) || v.slice(tupleLength).every(extra);
   },
-  minItems: (arg) => count('minItems', arg, (v) => (Array.isArray(v) ? v.length : undefined), (n, b) => n >= b),
-  maxItems: (arg) => count('maxItems', arg, (v) => (Array.isArray(v) ? v.length : undefined), (n, b) => n <= b),
+  minItems: (arg) =>
+    count(
+      'minItems',
+      arg,
+      (v) => (Array.isArray(v) ? v.length : undefined),
+      (n, b) => n >= b,
+    ),
+  maxItems: (arg) =>
+    count(
+      'maxItems',
+      arg,
+      (v) => (Array.isArray(v) ? v.length : undefined),
+      (n, b) => n <= b,
+    ),
   uniqueItems: (arg) => {
     if (typeof arg !== 'boolean') throw typeError('uniqueItems', 'a boolean');
     return (v) => !arg || !Array.isArray(v) || new Set(v.map(canonicalKey)).size === v.length;
@@ -150,11 +198,18 @@ const KEYWORDS: Record<string, Keyword> = {
   },
 };
 
-function typeKeyword(keyword: string, arg: unknown, known: Set<string>, matches: (v: unknown, type: string) => boolean): SchemaTest {
+function typeKeyword(
+  keyword: string,
+  arg: unknown,
+  known: Set<string>,
+  matches: (v: unknown, type: string) => boolean,
+): SchemaTest {
   const types = Array.isArray(arg) ? arg : [arg];
-  if (types.length === 0 || !types.every((t) => typeof t === 'string')) throw typeError(keyword, 'a string or an array of strings');
+  if (types.length === 0 || !types.every((t) => typeof t === 'string'))
+    throw typeError(keyword, 'a string or an array of strings');
   for (const t of types as string[]) {
-    if (keyword === 'type' && t === 'integer') throw badValue("$jsonSchema type 'integer' is not currently supported.");
+    if (keyword === 'type' && t === 'integer')
+      throw badValue("$jsonSchema type 'integer' is not currently supported.");
     if (!known.has(t)) throw badValue(`Unknown type name alias: ${t}`);
   }
   return (v) => (types as string[]).some((t) => matches(v, t));
@@ -173,7 +228,13 @@ function bsonTypeMatches(v: unknown, type: string): boolean {
 function numeric(v: unknown): number | undefined {
   if (typeof v === 'number') return v;
   const bsonType = (v as { _bsontype?: string } | null)?._bsontype;
-  if (bsonType === 'Long' || bsonType === 'Int32' || bsonType === 'Double' || bsonType === 'Decimal128') return Number(String(v));
+  if (
+    bsonType === 'Long' ||
+    bsonType === 'Int32' ||
+    bsonType === 'Double' ||
+    bsonType === 'Decimal128'
+  )
+    return Number(String(v));
   return undefined;
 }
 
@@ -183,7 +244,11 @@ function number(keyword: string, arg: unknown): number {
   return n;
 }
 
-function numberBound(keyword: string, arg: unknown, holds: (v: number, bound: number) => boolean): SchemaTest {
+function numberBound(
+  keyword: string,
+  arg: unknown,
+  holds: (v: number, bound: number) => boolean,
+): SchemaTest {
   const bound = number(keyword, arg);
   return (v) => {
     const n = numeric(v);
@@ -193,13 +258,22 @@ function numberBound(keyword: string, arg: unknown, holds: (v: number, bound: nu
 
 function exclusiveFlag(keyword: string, bound: string, arg: unknown, schema: Document): SchemaTest {
   if (typeof arg !== 'boolean') throw typeError(keyword, 'a boolean');
-  if (!(bound in schema)) throw parseError(`${keyword} cannot be present without the corresponding '${bound}'`);
+  if (!(bound in schema))
+    throw parseError(`${keyword} cannot be present without the corresponding '${bound}'`);
   return () => true; // applied by the bound's own test
 }
 
-function count(keyword: string, arg: unknown, measure: (v: unknown) => number | undefined, holds: (n: number, bound: number) => boolean): SchemaTest {
+function count(
+  keyword: string,
+  arg: unknown,
+  measure: (v: unknown) => number | undefined,
+  holds: (n: number, bound: number) => boolean,
+): SchemaTest {
   const bound = number(keyword, arg);
-  if (!Number.isInteger(bound) || bound < 0) throw badValue(`$jsonSchema keyword '${keyword}' must be a representable as a non-negative integer`);
+  if (!Number.isInteger(bound) || bound < 0)
+    throw badValue(
+      `$jsonSchema keyword '${keyword}' must be a representable as a non-negative integer`,
+    );
   return (v) => {
     const n = measure(v);
     return n === undefined || holds(n, bound);
@@ -228,7 +302,9 @@ function booleanOrSchema(keyword: string, arg: unknown): SchemaTest {
 
 function schemaList(keyword: string, arg: unknown): SchemaTest[] {
   if (!Array.isArray(arg) || arg.length === 0) throw typeError(keyword, 'a non-empty array');
-  return arg.map((s) => (isPlainObject(s) ? compile(s) : throwType(keyword, 'a non-empty array of objects')));
+  return arg.map((s) =>
+    isPlainObject(s) ? compile(s) : throwType(keyword, 'a non-empty array of objects'),
+  );
 }
 
 function throwType(keyword: string, what: string): never {

@@ -26,11 +26,16 @@ export function viewOf<T>(value: T): T {
 
 /** The stored object a view object stands for (itself when it is not a copy). */
 export function originalOf<T>(view: T): T {
-  return (typeof view === 'object' && view !== null ? (originals.get(view) as T | undefined) : undefined) ?? view;
+  return (
+    (typeof view === 'object' && view !== null
+      ? (originals.get(view) as T | undefined)
+      : undefined) ?? view
+  );
 }
 
 /** The view of a part of an object: computed with the object's, not kept on its own. */
-const partView = (value: unknown): unknown => (typeof value === 'object' && value !== null ? computeView(value) : value);
+const partView = (value: unknown): unknown =>
+  typeof value === 'object' && value !== null ? computeView(value) : value;
 
 function computeView(value: object): unknown {
   if (Array.isArray(value)) {

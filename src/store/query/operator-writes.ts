@@ -8,7 +8,14 @@ import { update as mingoUpdate } from './mingo';
 import { mingoOptions } from './mingo-options';
 import { viewOf } from './mingo-view';
 import { concretePaths, type PositionalContext } from './positional-paths';
-import { checkTarget, CREATING_OPERATORS, pullFromField, renameField, setField, unsetField } from './update-fields';
+import {
+  checkTarget,
+  CREATING_OPERATORS,
+  pullFromField,
+  renameField,
+  setField,
+  unsetField,
+} from './update-fields';
 import { arithmeticResult, storedResult } from './update-types';
 
 /** One operator's effect on one concrete path: `arg` is the operator's argument for it. */
@@ -24,11 +31,16 @@ export interface FieldWrite {
  * When an existing document is updated (not an upsert's new one), a `$`-prefixed top-level field
  * may not be created or replaced (mongod's storage rule since 5.0; nested ones are fine).
  */
-export function concreteWrites(doc: Document, ops: Document, ctx: PositionalContext & { inserting?: boolean }): FieldWrite[] {
+export function concreteWrites(
+  doc: Document,
+  ops: Document,
+  ctx: PositionalContext & { inserting?: boolean },
+): FieldWrite[] {
   const writes: FieldWrite[] = [];
   for (const op of Object.keys(ops)) {
     for (const [path, arg] of Object.entries(ops[op] as Document)) {
-      for (const concrete of concretePaths(doc, path, ctx)) writes.push({ op, path: concrete, arg });
+      for (const concrete of concretePaths(doc, path, ctx))
+        writes.push({ op, path: concrete, arg });
     }
   }
   // Sorted part by part, a path is directly followed by any path that extends it.
@@ -38,7 +50,10 @@ export function concreteWrites(doc: Document, ops: Document, ctx: PositionalCont
     .sort(comparePaths);
   for (let i = 1; i < touched.length; i++) {
     if (touched[i - 1].every((part, j) => touched[i][j] === part)) {
-      throw new StoreError('ConflictingUpdateOperators', `Update created a conflict at '${touched[i].join('.')}'`);
+      throw new StoreError(
+        'ConflictingUpdateOperators',
+        `Update created a conflict at '${touched[i].join('.')}'`,
+      );
     }
   }
   if (!ctx.inserting) {
@@ -68,10 +83,20 @@ const STORE_OPERATORS = new Set(['$set', '$unset', '$rename', '$pull']);
  * (array indexes by number), whatever the operators, so the fields an update creates are added
  * in that order. A `$rename` takes its place at its target. Returns whether anything changed.
  */
-export function applyWrites(doc: Document, writes: FieldWrite[], collation: Collation | null): boolean {
-  const computed = computedValues(doc, writes.filter((w) => !STORE_OPERATORS.has(w.op)));
-  const placed = (w: FieldWrite): string[] => (w.op === '$rename' ? String(w.arg) : w.path).split('.');
-  const ordered = writes.map((w) => ({ w, parts: placed(w) })).sort((a, b) => comparePaths(a.parts, b.parts));
+export function applyWrites(
+  doc: Document,
+  writes: FieldWrite[],
+  collation: Collation | null,
+): boolean {
+  const computed = computedValues(
+    doc,
+    writes.filter((w) => !STORE_OPERATORS.has(w.op)),
+  );
+  const placed = (w: FieldWrite): string[] =>
+    (w.op === '$rename' ? String(w.arg) : w.path).split('.');
+  const ordered = writes
+    .map((w) => ({ w, parts: placed(w) }))
+    .sort((a, b) => comparePaths(a.parts, b.parts));
   let changed = false;
   for (const { w } of ordered) {
     switch (w.op) {
@@ -108,7 +133,10 @@ export function applyWrites(doc: Document, writes: FieldWrite[], collation: Coll
  * any other; it computes on views (mingo-view.ts) of the values and arguments, and each result
  * then gets the BSON type mongod gives it. A write without an entry leaves its field as it is.
  */
-function computedValues(doc: Document, writes: FieldWrite[]): Map<FieldWrite, { value: unknown; changed: boolean }> {
+function computedValues(
+  doc: Document,
+  writes: FieldWrite[],
+): Map<FieldWrite, { value: unknown; changed: boolean }> {
   const out = new Map<FieldWrite, { value: unknown; changed: boolean }>();
   const holder: Document = {};
   const modifier: Record<string, Document> = {};
@@ -127,7 +155,10 @@ function computedValues(doc: Document, writes: FieldWrite[]): Map<FieldWrite, { 
     before.set(w, target.value);
   });
   if (before.size === 0) return out;
-  mingoUpdate(holder, modifier, undefined, undefined, { cloneMode: 'deep', queryOptions: mingoOptions() });
+  mingoUpdate(holder, modifier, undefined, undefined, {
+    cloneMode: 'deep',
+    queryOptions: mingoOptions(),
+  });
   writes.forEach((w, i) => {
     const computed = holder[`f${i}`];
     if (!before.has(w) || computed === undefined) return;

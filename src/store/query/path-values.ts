@@ -5,7 +5,11 @@ import { isPlainObject } from '../storage/document-paths';
  * descended element by element (and indexed by a numeric part), and a leaf that is an array
  * offers itself and each of its elements. `test` is asked about each until one passes.
  */
-export function someValueAtPath(doc: unknown, path: string, test: (v: unknown) => boolean): boolean {
+export function someValueAtPath(
+  doc: unknown,
+  path: string,
+  test: (v: unknown) => boolean,
+): boolean {
   const leaves: unknown[] = [];
   collectLeaves(doc, path.split('.'), 0, leaves);
   return leaves.some((leaf) => test(leaf) || (Array.isArray(leaf) && leaf.some(test)));
@@ -18,9 +22,11 @@ function collectLeaves(value: unknown, parts: string[], i: number, out: unknown[
   }
   const part = parts[i];
   if (Array.isArray(value)) {
-    if (/^\d+$/.test(part) && Number(part) < value.length) collectLeaves(value[Number(part)], parts, i + 1, out);
+    if (/^\d+$/.test(part) && Number(part) < value.length)
+      collectLeaves(value[Number(part)], parts, i + 1, out);
     for (const el of value) if (isPlainObject(el)) collectLeaves(el, parts, i, out);
     return;
   }
-  if (isPlainObject(value) && Object.hasOwn(value, part)) collectLeaves(value[part], parts, i + 1, out);
+  if (isPlainObject(value) && Object.hasOwn(value, part))
+    collectLeaves(value[part], parts, i + 1, out);
 }

@@ -15,13 +15,22 @@ export function isPositional(part: string): boolean {
 export function checkPositionalParts(path: string): void {
   const parts = path.split('.');
   if (parts.filter((p) => p === '$').length > 1) {
-    throw new StoreError('BadValue', `Too many positional (i.e. '$') elements found in path '${path}'`);
+    throw new StoreError(
+      'BadValue',
+      `Too many positional (i.e. '$') elements found in path '${path}'`,
+    );
   }
   if (parts[0] === '$') {
-    throw new StoreError('BadValue', `Cannot have positional (i.e. '$') element in the first position in path '${path}'`);
+    throw new StoreError(
+      'BadValue',
+      `Cannot have positional (i.e. '$') element in the first position in path '${path}'`,
+    );
   }
   if (isPositional(parts[0])) {
-    throw new StoreError('BadValue', `Cannot have array filter identifier (i.e. '$[<id>]') element in the first position in path '${path}'`);
+    throw new StoreError(
+      'BadValue',
+      `Cannot have array filter identifier (i.e. '$[<id>]') element in the first position in path '${path}'`,
+    );
   }
 }
 
@@ -30,19 +39,33 @@ export function checkPositionalParts(path: string): void {
  * lowercase-led alphanumeric name given once, every `$[<id>]` of the paths given a filter, and
  * every filter used by some path.
  */
-export function checkArrayFilters(paths: string[], arrayFilters: Document[], update: Document): void {
+export function checkArrayFilters(
+  paths: string[],
+  arrayFilters: Document[],
+  update: Document,
+): void {
   const given = new Set<string>();
   for (const filter of arrayFilters) {
     const ids = filterIdentifiers(filter);
     if (ids.length !== 1) {
-      throw new StoreError('FailedToParse', ids.length
-        ? `Error parsing array filter :: caused by :: Expected a single top-level field name, found '${ids[0]}' and '${ids[1]}'`
-        : 'Cannot use an expression without a top-level field name in arrayFilters');
+      throw new StoreError(
+        'FailedToParse',
+        ids.length
+          ? `Error parsing array filter :: caused by :: Expected a single top-level field name, found '${ids[0]}' and '${ids[1]}'`
+          : 'Cannot use an expression without a top-level field name in arrayFilters',
+      );
     }
     if (!/^[a-z][a-zA-Z0-9]*$/.test(ids[0])) {
-      throw new StoreError('BadValue', `Error parsing array filter :: caused by :: The top-level field name must be an alphanumeric string beginning with a lowercase letter, found '${ids[0]}'`);
+      throw new StoreError(
+        'BadValue',
+        `Error parsing array filter :: caused by :: The top-level field name must be an alphanumeric string beginning with a lowercase letter, found '${ids[0]}'`,
+      );
     }
-    if (given.has(ids[0])) throw new StoreError('FailedToParse', `Found multiple array filters with the same top-level field name ${ids[0]}`);
+    if (given.has(ids[0]))
+      throw new StoreError(
+        'FailedToParse',
+        `Found multiple array filters with the same top-level field name ${ids[0]}`,
+      );
     given.add(ids[0]);
   }
   const used = new Set<string>();
@@ -50,12 +73,20 @@ export function checkArrayFilters(paths: string[], arrayFilters: Document[], upd
     for (const part of path.split('.')) {
       if (!isPositional(part) || part === '$' || part === '$[]') continue;
       const id = part.slice(2, -1);
-      if (!given.has(id)) throw new StoreError('BadValue', `No array filter found for identifier '${id}' in path '${path}'`);
+      if (!given.has(id))
+        throw new StoreError(
+          'BadValue',
+          `No array filter found for identifier '${id}' in path '${path}'`,
+        );
       used.add(id);
     }
   }
   for (const id of given) {
-    if (!used.has(id)) throw new StoreError('FailedToParse', `The array filter for identifier '${id}' was not used in the update ${formatKeyValue(update)}`);
+    if (!used.has(id))
+      throw new StoreError(
+        'FailedToParse',
+        `The array filter for identifier '${id}' was not used in the update ${formatKeyValue(update)}`,
+      );
   }
 }
 
@@ -92,9 +123,15 @@ export function concretePaths(doc: Document, path: string, ctx: PositionalContex
     if (part === '$' && !Array.isArray(value)) throw noPositionalMatch();
     if (!Array.isArray(value)) {
       if (value === undefined) {
-        throw new StoreError('BadValue', `The path '${prefix.join('.')}' must exist in the document in order to apply array updates.`);
+        throw new StoreError(
+          'BadValue',
+          `The path '${prefix.join('.')}' must exist in the document in order to apply array updates.`,
+        );
       }
-      throw new StoreError('BadValue', `Cannot apply array updates to non-array element ${prefix[prefix.length - 1]}: ${formatValue(value)}`);
+      throw new StoreError(
+        'BadValue',
+        `Cannot apply array updates to non-array element ${prefix[prefix.length - 1]}: ${formatValue(value)}`,
+      );
     }
     for (const index of selectedIndexes(doc, value, part, prefix.join('.'), path, ctx)) {
       walk(value[index], i + 1, [...prefix, String(index)]);
@@ -109,12 +146,24 @@ function childOf(value: unknown, part: string): unknown {
   return isPlainObject(value) ? ownValue(value, part) : undefined;
 }
 
-function selectedIndexes(doc: Document, arr: unknown[], part: string, arrayPath: string, path: string, ctx: PositionalContext): number[] {
+function selectedIndexes(
+  doc: Document,
+  arr: unknown[],
+  part: string,
+  arrayPath: string,
+  path: string,
+  ctx: PositionalContext,
+): number[] {
   if (part === '$[]') return arr.map((_, i) => i);
-  if (part === '$') return [matchedIndex(doc, arr, arrayPath, ctx.filter ?? {}, ctx.collation ?? null)];
+  if (part === '$')
+    return [matchedIndex(doc, arr, arrayPath, ctx.filter ?? {}, ctx.collation ?? null)];
   const id = part.slice(2, -1);
   const filter = arrayFilterFor(id, ctx.arrayFilters ?? []);
-  if (!filter) throw new StoreError('BadValue', `No array filter found for identifier '${id}' in path '${path}'`);
+  if (!filter)
+    throw new StoreError(
+      'BadValue',
+      `No array filter found for identifier '${id}' in path '${path}'`,
+    );
   const query = compileFilter(filter, 'arrayFilters', ctx.collation ?? null);
   return arr.flatMap((element, i) => (query.test({ [id]: element }) ? [i] : []));
 }
@@ -129,7 +178,8 @@ function filterIdentifiers(filter: Document): string[] {
   const ids = new Set<string>();
   for (const [key, cond] of Object.entries(filter)) {
     if (['$and', '$or', '$nor'].includes(key) && Array.isArray(cond)) {
-      for (const sub of cond) if (isPlainObject(sub)) for (const id of filterIdentifiers(sub)) ids.add(id);
+      for (const sub of cond)
+        if (isPlainObject(sub)) for (const id of filterIdentifiers(sub)) ids.add(id);
     } else if (!key.startsWith('$')) {
       ids.add(key.split('.')[0]);
     }
@@ -144,11 +194,19 @@ function filterIdentifiers(filter: Document): string[] {
  * query's last condition on the array, as mongod keeps the position recorded by the last
  * condition it evaluated. A query with no condition on the array gives `$` nothing to stand for.
  */
-function matchedIndex(doc: Document, arr: unknown[], arrayPath: string, filter: Document, collation: Collation | null): number {
+function matchedIndex(
+  doc: Document,
+  arr: unknown[],
+  arrayPath: string,
+  filter: Document,
+  collation: Collation | null,
+): number {
   const conditions = conditionsOn(filter, arrayPath);
   if (!conditions.length) throw noPositionalMatch();
   const whole = compileFilter(filter, 'filter', collation);
-  let index = arr.findIndex((element) => whole.test(withValue(doc, arrayPath.split('.'), [element])));
+  let index = arr.findIndex((element) =>
+    whole.test(withValue(doc, arrayPath.split('.'), [element])),
+  );
   if (index < 0) {
     const last = compileFilter(conditions[conditions.length - 1], 'filter', collation);
     index = arr.findIndex((element) => last.test(withValue(doc, arrayPath.split('.'), [element])));
@@ -167,7 +225,11 @@ function withValue(value: unknown, parts: string[], replacement: unknown): Docum
     return copy as unknown as Document;
   }
   const copy: Document = isPlainObject(value) ? { ...value } : {};
-  writeField(copy, head, withValue(isPlainObject(value) ? ownValue(value, head) : undefined, rest, replacement));
+  writeField(
+    copy,
+    head,
+    withValue(isPlainObject(value) ? ownValue(value, head) : undefined, rest, replacement),
+  );
   return copy;
 }
 
@@ -184,4 +246,8 @@ function conditionsOn(filter: Document, arrayPath: string): Document[] {
   return out;
 }
 
-const noPositionalMatch = (): StoreError => new StoreError('BadValue', 'The positional operator did not find the match needed from the query.');
+const noPositionalMatch = (): StoreError =>
+  new StoreError(
+    'BadValue',
+    'The positional operator did not find the match needed from the query.',
+  );

@@ -52,7 +52,10 @@ const MATCH_ALL = new Query({}, mingoOptions());
  * Compiles a projection; `query` is the condition a positional projection (`arr.$`) finds its
  * element with. Null for no projection.
  */
-export function compileProjection(projection: Document | undefined, query: Query = MATCH_ALL): ProjectionFn | null {
+export function compileProjection(
+  projection: Document | undefined,
+  query: Query = MATCH_ALL,
+): ProjectionFn | null {
   if (!projection || Object.keys(projection).length === 0) return null;
   const parsed = parseProjection(projection);
   const { inclusion, slices, elemMatches, root } = parsed;
@@ -63,7 +66,9 @@ export function compileProjection(projection: Document | undefined, query: Query
   const runner = parsed.positional ? query : MATCH_ALL;
   if (!parsed.expressions && !parsed.positional) {
     return (doc) => {
-      const out = inclusion ? includeFields(doc, parsed.paths.root) : excludeFields(doc, parsed.paths.root);
+      const out = inclusion
+        ? includeFields(doc, parsed.paths.root)
+        : excludeFields(doc, parsed.paths.root);
       for (const s of slices) applySlice(out, s, 0);
       if (inclusion) {
         for (const [field, matcher] of elemMatches) {
@@ -81,7 +86,10 @@ export function compileProjection(projection: Document | undefined, query: Query
     if (runMingo) {
       const [projected] = runner.find([cloneDocument(viewOf(doc))], mingoSpec).all() as Document[];
       if (!projected) {
-        throw new StoreError('Location51246', "positional operator '.$' couldn't find a matching element in the array");
+        throw new StoreError(
+          'Location51246',
+          "positional operator '.$' couldn't find a matching element in the array",
+        );
       }
       out = retype(projected, doc);
     } else if (!inclusion) out = cloneDocument(doc);
@@ -104,7 +112,15 @@ function hasInclusions(spec: Document): boolean {
 function parseProjection(projection: Document): Parsed {
   const tree = new PathTree();
   const parsed: Parsed = {
-    inclusion: false, paths: tree, expressions: false, mingo: {}, slices: [], elemMatches: new Map(), root: newLevel(), idIncluded: true, positional: false,
+    inclusion: false,
+    paths: tree,
+    expressions: false,
+    mingo: {},
+    slices: [],
+    elemMatches: new Map(),
+    root: newLevel(),
+    idIncluded: true,
+    positional: false,
   };
   let type: 'inclusion' | 'exclusion' | undefined;
   let hasSlice = false;
@@ -129,7 +145,8 @@ function parseProjection(projection: Document): Parsed {
     }
     return level;
   };
-  const markComputed = (path: string[]): void => void levelOf(path).computed.push(path[path.length - 1]);
+  const markComputed = (path: string[]): void =>
+    void levelOf(path).computed.push(path[path.length - 1]);
   // An included path's parents get levels, so the sub-documents on the way keep their stored order.
   const markIncluded = (path: string[]): void => void levelOf(path);
 
@@ -140,7 +157,11 @@ function parseProjection(projection: Document): Parsed {
       const positional = positionalAt(key);
       const isRootId = parents.length === 0 && key === '_id';
       if (isPlainObject(value)) {
-        if (positional) throw new StoreError('Location31271', 'positional projection cannot be used with an expression or sub object');
+        if (positional)
+          throw new StoreError(
+            'Location31271',
+            'positional projection cannot be used with an expression or sub object',
+          );
         const keys = Object.keys(value);
         if (keys.length === 1 && keys[0].startsWith('$')) {
           const op = keys[0];
@@ -154,16 +175,34 @@ function parseProjection(projection: Document): Parsed {
             continue;
           }
           if (op === '$slice' && !Array.isArray(value.$slice)) {
-            throw new StoreError('Location31273', '$slice only supports numbers and [skip, limit] arrays');
+            throw new StoreError(
+              'Location31273',
+              '$slice only supports numbers and [skip, limit] arrays',
+            );
           }
           if (op === '$elemMatch') {
             if (!isPlainObject(value.$elemMatch)) {
-              throw new StoreError('Location31274', 'elemMatch: Invalid argument, object required, but got ' + describeType(value.$elemMatch));
+              throw new StoreError(
+                'Location31274',
+                'elemMatch: Invalid argument, object required, but got ' +
+                  describeType(value.$elemMatch),
+              );
             }
-            if (hasPositional) throw new StoreError('Location31255', 'Cannot specify positional operator and $elemMatch.');
-            if (path.length !== 1) throw new StoreError('Location31275', 'Cannot use $elemMatch projection on a nested field.');
+            if (hasPositional)
+              throw new StoreError(
+                'Location31255',
+                'Cannot specify positional operator and $elemMatch.',
+              );
+            if (path.length !== 1)
+              throw new StoreError(
+                'Location31275',
+                'Cannot use $elemMatch projection on a nested field.',
+              );
             tree.add(path, 'computed');
-            parsed.elemMatches.set(key, storedQuery({ [key]: { $elemMatch: value.$elemMatch } }, mingoOptions()));
+            parsed.elemMatches.set(
+              key,
+              storedQuery({ [key]: { $elemMatch: value.$elemMatch } }, mingoOptions()),
+            );
             markComputed(path);
             hasElemMatch = true;
             continue;
@@ -171,7 +210,10 @@ function parseProjection(projection: Document): Parsed {
           // Any other `{$op: ...}` is an aggregation expression, computed into the field.
           const isMeta = op === '$meta';
           if (type === 'exclusion' && !isMeta) {
-            throw new StoreError('Location31252', 'Cannot use expression other than $meta in exclusion projection');
+            throw new StoreError(
+              'Location31252',
+              'Cannot use expression other than $meta in exclusion projection',
+            );
           }
           if (!isMeta) type = 'inclusion';
           hasMeta ||= isMeta;
@@ -187,26 +229,57 @@ function parseProjection(projection: Document): Parsed {
       if (isFlag(value)) {
         if (isTruthyFlag(value)) {
           if (positional) {
-            if (hasPositional) throw new StoreError('Location31276', 'Cannot specify more than one positional projection per query.');
-            if (hasElemMatch) throw new StoreError('Location31256', 'Cannot specify positional operator and $elemMatch.');
+            if (hasPositional)
+              throw new StoreError(
+                'Location31276',
+                'Cannot specify more than one positional projection per query.',
+              );
+            if (hasElemMatch)
+              throw new StoreError(
+                'Location31256',
+                'Cannot specify positional operator and $elemMatch.',
+              );
             hasPositional = true;
           }
           const path = [...parents, ...(positional ? key.slice(0, positional) : key).split('.')];
           tree.add(path, 'include');
           markIncluded(path);
           if (isRootId) idIncluded = true;
-          else setType('inclusion', () => new StoreError('Location31253', `Cannot do inclusion on field ${key} in exclusion projection`));
+          else
+            setType(
+              'inclusion',
+              () =>
+                new StoreError(
+                  'Location31253',
+                  `Cannot do inclusion on field ${key} in exclusion projection`,
+                ),
+            );
         } else {
           tree.add([...parents, ...key.split('.')], 'exclude');
           if (isRootId) idExcluded = true;
-          else setType('exclusion', () => new StoreError('Location31254', `Cannot do exclusion on field ${key} in inclusion projection`));
+          else
+            setType(
+              'exclusion',
+              () =>
+                new StoreError(
+                  'Location31254',
+                  `Cannot do exclusion on field ${key} in inclusion projection`,
+                ),
+            );
         }
         writeField(parsed.mingo, fullKey, value);
         continue;
       }
-      if (positional) throw new StoreError('Location31308', 'positional projection cannot be used with a literal');
+      if (positional)
+        throw new StoreError(
+          'Location31308',
+          'positional projection cannot be used with a literal',
+        );
       if (type === 'exclusion') {
-        throw new StoreError('Location31310', `Cannot use an expression ${key}: ${JSON.stringify(value)} in an exclusion projection`);
+        throw new StoreError(
+          'Location31310',
+          `Cannot use an expression ${key}: ${JSON.stringify(value)} in an exclusion projection`,
+        );
       }
       type = 'inclusion';
       parsed.expressions = true;
@@ -253,7 +326,10 @@ class PathTree {
         return;
       }
       if (typeof child === 'string') {
-        throw new StoreError('Location31249', `Path collision at ${path.join('.')} remaining portion ${path.slice(i + 1).join('.')}`);
+        throw new StoreError(
+          'Location31249',
+          `Path collision at ${path.join('.')} remaining portion ${path.slice(i + 1).join('.')}`,
+        );
       }
       let next = child;
       if (!next) level.set(part, (next = new Map()));
@@ -299,7 +375,8 @@ function excludeFields(doc: Document, node: PathNode): Document {
 
 function excludeValue(value: unknown, node: PathNode): unknown {
   if (isPlainObject(value)) return excludeFields(value, node);
-  if (Array.isArray(value)) return value.map((el) => (isPlainObject(el) ? excludeFields(el, node) : el));
+  if (Array.isArray(value))
+    return value.map((el) => (isPlainObject(el) ? excludeFields(el, node) : el));
   return value;
 }
 
@@ -316,7 +393,8 @@ function positionalAt(key: string): number {
  */
 function findSlice(arg: unknown): { skip?: number; limit: number } | undefined {
   if (isNumber(arg)) return { limit: toInt(arg) };
-  if (!Array.isArray(arg) || arg.length !== 2 || !isNumber(arg[0]) || !isNumber(arg[1])) return undefined;
+  if (!Array.isArray(arg) || arg.length !== 2 || !isNumber(arg[0]) || !isNumber(arg[1]))
+    return undefined;
   const limit = toInt(arg[1]);
   return limit > 0 ? { skip: toInt(arg[0]), limit } : undefined;
 }
@@ -361,7 +439,8 @@ function applySlice(target: Document, slice: Slice, depth: number): void {
 }
 
 function cut(arr: unknown[], { skip, limit }: Slice): unknown[] {
-  if (skip === undefined) return limit >= 0 ? arr.slice(0, limit) : arr.slice(Math.max(0, arr.length + limit));
+  if (skip === undefined)
+    return limit >= 0 ? arr.slice(0, limit) : arr.slice(Math.max(0, arr.length + limit));
   const start = skip < 0 ? Math.max(0, arr.length + skip) : Math.min(skip, arr.length);
   return arr.slice(start, start + limit);
 }
@@ -376,7 +455,12 @@ function firstMatching(value: unknown, field: string, matcher: Query): unknown {
  * An inclusion projection's output in mongod's order: the included fields as they are stored,
  * then the computed ones in projection order (mingo follows the projection's order throughout).
  */
-function ordered(out: Document, source: unknown, level: Level, computed: Map<string, unknown> = new Map()): Document {
+function ordered(
+  out: Document,
+  source: unknown,
+  level: Level,
+  computed: Map<string, unknown> = new Map(),
+): Document {
   const result: Document = {};
   const isComputed = new Set(level.computed);
   if (isPlainObject(source)) {
@@ -388,9 +472,11 @@ function ordered(out: Document, source: unknown, level: Level, computed: Map<str
   }
   for (const key of level.computed) {
     if (computed.has(key)) writeField(result, key, computed.get(key));
-    else if (Object.hasOwn(out, key) && !Object.hasOwn(result, key)) writeField(result, key, out[key]);
+    else if (Object.hasOwn(out, key) && !Object.hasOwn(result, key))
+      writeField(result, key, out[key]);
   }
-  for (const key of Object.keys(out)) if (!Object.hasOwn(result, key)) writeField(result, key, out[key]);
+  for (const key of Object.keys(out))
+    if (!Object.hasOwn(result, key)) writeField(result, key, out[key]);
   return result;
 }
 

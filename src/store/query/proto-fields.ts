@@ -22,7 +22,14 @@ export function namesProto(value: unknown): boolean {
 
 /** A copy of `value` with `__proto__` names and path parts written as the alias. */
 export function aliasProto<T>(value: T): T {
-  return renamed(value, (key) => (key.includes(PROTO) ? key.split('.').map((part) => (part === PROTO ? ALIAS : part)).join('.') : key));
+  return renamed(value, (key) =>
+    key.includes(PROTO)
+      ? key
+          .split('.')
+          .map((part) => (part === PROTO ? ALIAS : part))
+          .join('.')
+      : key,
+  );
 }
 
 /** A copy of `value` with the alias turned back into `__proto__` fields. */

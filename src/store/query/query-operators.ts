@@ -10,7 +10,11 @@ import { originalOf } from './mingo-view';
 import { BSON_TYPE_CODES, bsonTypeCode, NUMERIC_TYPE_CODES } from './bson-types';
 import { someValueAtPath } from './path-values';
 
-type QueryOperator = (selector: string, value: unknown, options: Options) => (obj: Document) => boolean;
+type QueryOperator = (
+  selector: string,
+  value: unknown,
+  options: Options,
+) => (obj: Document) => boolean;
 
 /**
  * The query operators where mingo's answer differs from mongod's; they replace mingo's own in
@@ -36,7 +40,8 @@ export const storeQueryOperators: Record<string, QueryOperator> = {
  */
 function $type(selector: string, value: unknown): (obj: Document) => boolean {
   const codes = new Set<number>();
-  for (const t of Array.isArray(value) ? value : [value]) for (const code of typeCodes(t)) codes.add(code);
+  for (const t of Array.isArray(value) ? value : [value])
+    for (const code of typeCodes(t)) codes.add(code);
   return (obj) => someValueAtPath(originalOf(obj), selector, (v) => codes.has(bsonTypeCode(v)));
 }
 
@@ -51,7 +56,8 @@ function typeCodes(t: unknown): Iterable<number> {
   if (!NUMERIC_TYPE_CODES.has(bsonTypeCode(t)) || !Number.isInteger(n)) {
     throw new StoreError('TypeMismatch', 'type must be represented as a number or a string');
   }
-  if (!Object.values(BSON_TYPE_CODES).includes(n)) throw new StoreError('BadValue', `Invalid numerical type code: ${n}`);
+  if (!Object.values(BSON_TYPE_CODES).includes(n))
+    throw new StoreError('BadValue', `Invalid numerical type code: ${n}`);
   return [n];
 }
 
@@ -65,20 +71,29 @@ function $all(selector: string, value: unknown, options: Options): (obj: Documen
   if (!Array.isArray(value)) throw new StoreError('BadValue', '$all needs an array');
   if (value.length === 0) return () => false;
   if (isElemMatch(value[0])) {
-    if (!value.every(isElemMatch)) throw new StoreError('BadValue', '$all/$elemMatch has to be consistent');
-  } else if (value.some((v) => isPlainObject(v) && Object.keys(v)[0]?.startsWith('$') && !isElemMatch(v))) {
+    if (!value.every(isElemMatch))
+      throw new StoreError('BadValue', '$all/$elemMatch has to be consistent');
+  } else if (
+    value.some((v) => isPlainObject(v) && Object.keys(v)[0]?.startsWith('$') && !isElemMatch(v))
+  ) {
     throw new StoreError('BadValue', 'no $ expressions in $all');
   }
-  const conditions = value.map((v) => ({ [selector]: isElemMatch(v) || v instanceof RegExp ? v : { $eq: v } }));
+  const conditions = value.map((v) => ({
+    [selector]: isElemMatch(v) || v instanceof RegExp ? v : { $eq: v },
+  }));
   const query = new Query({ $and: conditions }, options);
   return (obj) => query.test(obj);
 }
 
 /** A range operator that orders BinData operands as mongod does; other operands stay mingo's. */
-function binaryAware(mingoOperator: QueryOperator, accept: (comparison: number) => boolean): QueryOperator {
+function binaryAware(
+  mingoOperator: QueryOperator,
+  accept: (comparison: number) => boolean,
+): QueryOperator {
   return (selector, value, options) => {
     if (!isBinary(value)) return mingoOperator(selector, value, options);
-    return (obj) => someValueAtPath(obj, selector, (v) => isBinary(v) && accept(compareBinary(v, value)));
+    return (obj) =>
+      someValueAtPath(obj, selector, (v) => isBinary(v) && accept(compareBinary(v, value)));
   };
 }
 

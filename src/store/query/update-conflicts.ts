@@ -21,7 +21,8 @@ export function checkConflicts(paths: string[]): void {
     let node = root;
     for (let i = 0; i < parts.length; i++) {
       const kind = parts[i].startsWith('$[') ? 'elements' : 'fields';
-      if (node.leaf || (node.kind && node.kind !== kind)) throw conflict(path, parts.slice(0, i).join('.'));
+      if (node.leaf || (node.kind && node.kind !== kind))
+        throw conflict(path, parts.slice(0, i).join('.'));
       node.kind = kind;
       let child = node.children.get(parts[i]);
       if (!child) node.children.set(parts[i], (child = { leaf: false, children: new Map() }));
@@ -33,5 +34,8 @@ export function checkConflicts(paths: string[]): void {
 }
 
 function conflict(path: string, at: string): StoreError {
-  return new StoreError('ConflictingUpdateOperators', `Updating the path '${path}' would create a conflict at '${at}'`);
+  return new StoreError(
+    'ConflictingUpdateOperators',
+    `Updating the path '${path}' would create a conflict at '${at}'`,
+  );
 }

@@ -14,11 +14,29 @@ import { checkArrayFilters, checkPositionalParts, isPositional } from './positio
 import { checkConflicts } from './update-conflicts';
 
 const UPDATE_OPERATORS = new Set([
-  '$set', '$unset', '$inc', '$mul', '$rename', '$min', '$max', '$currentDate',
-  '$push', '$pull', '$pullAll', '$addToSet', '$pop', '$bit', '$setOnInsert',
+  '$set',
+  '$unset',
+  '$inc',
+  '$mul',
+  '$rename',
+  '$min',
+  '$max',
+  '$currentDate',
+  '$push',
+  '$pull',
+  '$pullAll',
+  '$addToSet',
+  '$pop',
+  '$bit',
+  '$setOnInsert',
 ]);
 const PIPELINE_UPDATE_STAGES = new Set([
-  '$addFields', '$set', '$project', '$unset', '$replaceRoot', '$replaceWith',
+  '$addFields',
+  '$set',
+  '$project',
+  '$unset',
+  '$replaceRoot',
+  '$replaceWith',
 ]);
 
 export type UpdateKind = 'operators' | 'replacement' | 'pipeline';
@@ -32,7 +50,10 @@ export function updateKind(update: unknown, arrayFilters?: Document[]): UpdateKi
     for (const stage of update) {
       const name = isPlainObject(stage) ? Object.keys(stage)[0] : undefined;
       if (!name || !PIPELINE_UPDATE_STAGES.has(name)) {
-        throw new StoreError('InvalidOptions', `${name ?? 'stage'} is not allowed to be used within an update`);
+        throw new StoreError(
+          'InvalidOptions',
+          `${name ?? 'stage'} is not allowed to be used within an update`,
+        );
       }
     }
     return 'pipeline';
@@ -45,23 +66,35 @@ export function updateKind(update: unknown, arrayFilters?: Document[]): UpdateKi
   if (operators.length === 0) return 'replacement';
   if (operators.length !== keys.length) {
     const field = keys.find((k) => !k.startsWith('$'));
-    throw new StoreError('FailedToParse', `Unknown modifier: ${field}. Expected a valid update modifier or pipeline-style update specified as an array`);
+    throw new StoreError(
+      'FailedToParse',
+      `Unknown modifier: ${field}. Expected a valid update modifier or pipeline-style update specified as an array`,
+    );
   }
   const paths: string[] = [];
   for (const op of operators) {
     if (!UPDATE_OPERATORS.has(op)) {
-      throw new StoreError('FailedToParse', `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`);
+      throw new StoreError(
+        'FailedToParse',
+        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
+      );
     }
     const args = update[op];
     if (!isPlainObject(args)) {
-      throw new StoreError('FailedToParse', `Modifiers operate on fields but we found type ${Array.isArray(args) ? 'array' : typeof args} instead. For example: {$mod: {<field>: ...}} not {$set: ${JSON.stringify(args)}}`);
+      throw new StoreError(
+        'FailedToParse',
+        `Modifiers operate on fields but we found type ${Array.isArray(args) ? 'array' : typeof args} instead. For example: {$mod: {<field>: ...}} not {$set: ${JSON.stringify(args)}}`,
+      );
     }
     for (const [path, arg] of Object.entries(args)) {
       checkPositionalParts(path);
       paths.push(path);
       if (op === '$rename') paths.push(checkRename(path, arg));
       if ((op === '$inc' || op === '$mul') && !isNumeric(arg)) {
-        throw new StoreError('TypeMismatch', `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${JSON.stringify(arg)}}`);
+        throw new StoreError(
+          'TypeMismatch',
+          `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${JSON.stringify(arg)}}`,
+        );
       }
     }
   }
@@ -73,13 +106,23 @@ export function updateKind(update: unknown, arrayFilters?: Document[]): UpdateKi
 /** mongod's parse-time checks of one `$rename` field; returns the target. */
 function checkRename(from: string, to: unknown): string {
   const element = `${from}: ${formatValue(to)}`;
-  if (typeof to !== 'string') throw new StoreError('BadValue', `The 'to' field for $rename must be a string: ${element}`);
-  if (from === to) throw new StoreError('BadValue', `The source and target field for $rename must differ: ${element}`);
+  if (typeof to !== 'string')
+    throw new StoreError('BadValue', `The 'to' field for $rename must be a string: ${element}`);
+  if (from === to)
+    throw new StoreError(
+      'BadValue',
+      `The source and target field for $rename must differ: ${element}`,
+    );
   if (to.startsWith(`${from}.`) || from.startsWith(`${to}.`)) {
-    throw new StoreError('BadValue', `The source and target field for $rename must not be on the same path: ${element}`);
+    throw new StoreError(
+      'BadValue',
+      `The source and target field for $rename must not be on the same path: ${element}`,
+    );
   }
-  if (from.split('.').some(isPositional)) throw new StoreError('BadValue', `The source field for $rename may not be dynamic: ${from}`);
-  if (to.split('.').some(isPositional)) throw new StoreError('BadValue', `The destination field for $rename may not be dynamic: ${to}`);
+  if (from.split('.').some(isPositional))
+    throw new StoreError('BadValue', `The source field for $rename may not be dynamic: ${from}`);
+  if (to.split('.').some(isPositional))
+    throw new StoreError('BadValue', `The destination field for $rename may not be dynamic: ${to}`);
   return to;
 }
 
@@ -103,7 +146,11 @@ export interface UpdateOptions {
  * Applies an update to a copy of `doc` and returns the new version (the stored document is
  * never modified) and whether anything changed. `_id` may not change.
  */
-export function applyUpdate(doc: Document, update: unknown, options: UpdateOptions = {}): { doc: Document; changed: boolean } {
+export function applyUpdate(
+  doc: Document,
+  update: unknown,
+  options: UpdateOptions = {},
+): { doc: Document; changed: boolean } {
   const kind = updateKind(update);
   let next: Document;
   let changed: boolean;
@@ -119,7 +166,9 @@ export function applyUpdate(doc: Document, update: unknown, options: UpdateOptio
     }
     case 'pipeline': {
       // mingo runs on the document's view (mingo-view.ts); unchanged values keep their stored types.
-      const out = new Aggregator(viewOf(update as Document[]), mingoOptions()).run([cloneDocument(viewOf(doc))]);
+      const out = new Aggregator(viewOf(update as Document[]), mingoOptions()).run([
+        cloneDocument(viewOf(doc)),
+      ]);
       next = retype(out[0] as Document, doc);
       changed = !sameBson(next, doc);
       break;
@@ -136,7 +185,10 @@ export function applyUpdate(doc: Document, update: unknown, options: UpdateOptio
     }
   }
   if (doc._id !== undefined && canonicalKey(next._id) !== canonicalKey(doc._id)) {
-    throw new StoreError('ImmutableField', "Performing an update on the path '_id' would modify the immutable field '_id'");
+    throw new StoreError(
+      'ImmutableField',
+      "Performing an update on the path '_id' would modify the immutable field '_id'",
+    );
   }
   if (next._id !== undefined && Object.keys(next)[0] !== '_id') {
     const { _id, ...rest } = next;
@@ -145,7 +197,8 @@ export function applyUpdate(doc: Document, update: unknown, options: UpdateOptio
   return { doc: next, changed };
 }
 
-const IMMUTABLE_ID = "Performing an update on the path '_id' would modify the immutable field '_id'";
+const IMMUTABLE_ID =
+  "Performing an update on the path '_id' would modify the immutable field '_id'";
 
 /**
  * mingo refuses every update path on `_id`; mongod allows setting it to its current value, and
@@ -158,7 +211,8 @@ function takeIdAssignments(doc: Document, ops: Document): void {
       if (path !== '_id' && !path.startsWith('_id.')) continue;
       if (op === '$set' && path === '_id') {
         if (doc._id === undefined) doc._id = args._id;
-        else if (canonicalKey(doc._id) !== canonicalKey(args._id)) throw new StoreError('ImmutableField', IMMUTABLE_ID);
+        else if (canonicalKey(doc._id) !== canonicalKey(args._id))
+          throw new StoreError('ImmutableField', IMMUTABLE_ID);
         const { _id: _ignored, ...rest } = args;
         ops[op] = rest;
         continue;
@@ -173,7 +227,10 @@ function checkNumericTargets(doc: Document, writes: FieldWrite[]): void {
     if (op === '$inc' || op === '$mul') {
       const current = locate(doc, path, 'read')?.value;
       if (current !== undefined && !isNumeric(current)) {
-        throw new StoreError('TypeMismatch', `Cannot apply ${op} to a value of non-numeric type. {_id: ${JSON.stringify(doc._id)}} has the field '${path}' of non-numeric type ${typeof current === 'string' ? 'string' : typeof current}`);
+        throw new StoreError(
+          'TypeMismatch',
+          `Cannot apply ${op} to a value of non-numeric type. {_id: ${JSON.stringify(doc._id)}} has the field '${path}' of non-numeric type ${typeof current === 'string' ? 'string' : typeof current}`,
+        );
       }
     }
   }

@@ -50,16 +50,25 @@ function refuseArrayOnPath(doc: Document, path: string, which: 'source' | 'desti
     if (!isPlainObject(cur)) return;
     cur = ownValue(cur, part);
     if (Array.isArray(cur)) {
-      throw new StoreError('BadValue', `The ${which} field cannot be an array element, '${path}' in doc with ${describeId(doc)} has an array field called '${part}'`);
+      throw new StoreError(
+        'BadValue',
+        `The ${which} field cannot be an array element, '${path}' in doc with ${describeId(doc)} has an array field called '${part}'`,
+      );
     }
   }
 }
 
 /** `$pull`, its conditions and equalities comparing strings under `collation` (null: bytewise). */
-export function pullFromField(doc: Document, path: string, condition: unknown, collation: Collation | null): boolean {
+export function pullFromField(
+  doc: Document,
+  path: string,
+  condition: unknown,
+  collation: Collation | null,
+): boolean {
   const slot = locate(doc, path, 'read');
   if (!slot || slot.value === undefined) return false;
-  if (!Array.isArray(slot.value)) throw new StoreError('BadValue', 'Cannot apply $pull to a non-array value');
+  if (!Array.isArray(slot.value))
+    throw new StoreError('BadValue', 'Cannot apply $pull to a non-array value');
   const matches = pullMatcher(condition, collation);
   const kept = slot.value.filter((element) => !matches(element));
   if (kept.length === slot.value.length) return false;
@@ -68,7 +77,16 @@ export function pullFromField(doc: Document, path: string, condition: unknown, c
 }
 
 // Operators that stand for the document itself rather than for a value's condition.
-const TOP_LEVEL_OPERATORS = new Set(['$and', '$or', '$nor', '$expr', '$where', '$text', '$comment', '$jsonSchema']);
+const TOP_LEVEL_OPERATORS = new Set([
+  '$and',
+  '$or',
+  '$nor',
+  '$expr',
+  '$where',
+  '$text',
+  '$comment',
+  '$jsonSchema',
+]);
 
 /**
  * mongod's three kinds of `$pull` condition: a document whose first field is not a value
@@ -76,7 +94,10 @@ const TOP_LEVEL_OPERATORS = new Set(['$and', '$or', '$nor', '$expr', '$where', '
  * operators (`{$gte: 6}`) or a regex is a condition on the element itself; anything else is a
  * value the element must equal.
  */
-function pullMatcher(condition: unknown, collation: Collation | null): (element: unknown) => boolean {
+function pullMatcher(
+  condition: unknown,
+  collation: Collation | null,
+): (element: unknown) => boolean {
   if (isPlainObject(condition)) {
     const first = Object.keys(condition)[0];
     if (first === undefined || !first.startsWith('$') || TOP_LEVEL_OPERATORS.has(first)) {
@@ -84,7 +105,11 @@ function pullMatcher(condition: unknown, collation: Collation | null): (element:
       return (element) => isPlainObject(element) && query.test(element);
     }
   }
-  if (isPlainObject(condition) || condition instanceof RegExp || (condition as { _bsontype?: string })?._bsontype === 'BSONRegExp') {
+  if (
+    isPlainObject(condition) ||
+    condition instanceof RegExp ||
+    (condition as { _bsontype?: string })?._bsontype === 'BSONRegExp'
+  ) {
     const query = compileFilter({ v: condition }, 'filter', collation);
     return (element) => query.test({ v: element });
   }
@@ -94,7 +119,17 @@ function pullMatcher(condition: unknown, collation: Collation | null): (element:
 }
 
 /** Operators that create the field (and the path to it) when it is missing. */
-export const CREATING_OPERATORS = new Set(['$set', '$inc', '$mul', '$min', '$max', '$currentDate', '$push', '$addToSet', '$bit']);
+export const CREATING_OPERATORS = new Set([
+  '$set',
+  '$inc',
+  '$mul',
+  '$min',
+  '$max',
+  '$currentDate',
+  '$push',
+  '$addToSet',
+  '$bit',
+]);
 
 /**
  * The current value an operator left to mingo works on, after mongod's errors that mingo would
@@ -112,11 +147,20 @@ export function checkTarget(doc: Document, op: string, path: string): { value: u
   const type = bsonTypeName(value);
   switch (op) {
     case '$push':
-      throw new StoreError('BadValue', `The field '${path}' must be an array but is of type ${type} in document {${describeId(doc)}}`);
+      throw new StoreError(
+        'BadValue',
+        `The field '${path}' must be an array but is of type ${type} in document {${describeId(doc)}}`,
+      );
     case '$addToSet':
-      throw new StoreError('BadValue', `Cannot apply $addToSet to non-array field. Field named '${slot!.key}' has non-array type ${type}`);
+      throw new StoreError(
+        'BadValue',
+        `Cannot apply $addToSet to non-array field. Field named '${slot!.key}' has non-array type ${type}`,
+      );
     case '$pop':
-      throw new StoreError('TypeMismatch', `Path '${path}' contains an element of non-array type '${type}'`);
+      throw new StoreError(
+        'TypeMismatch',
+        `Path '${path}' contains an element of non-array type '${type}'`,
+      );
     case '$pullAll':
       throw new StoreError('BadValue', 'Cannot apply $pull to a non-array value');
   }

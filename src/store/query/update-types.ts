@@ -1,4 +1,4 @@
-import { Double, Long, type Document } from 'bson';
+import { Double, Long } from 'bson';
 import { StoreError } from '../errors';
 import { canonicalKey } from '../storage/canonical-key';
 import { cloneDocument, isPlainObject } from '../storage/document-paths';
@@ -11,7 +11,12 @@ import { retypeElements } from './mingo-view';
  * (mingo-view.ts), where every numeric type is a plain number. `before` is the field's stored
  * value (undefined when missing), `arg` the operator's argument for it, `computed` mingo's result.
  */
-export function storedResult(op: string, before: unknown, arg: unknown, computed: unknown): unknown {
+export function storedResult(
+  op: string,
+  before: unknown,
+  arg: unknown,
+  computed: unknown,
+): unknown {
   switch (op) {
     case '$min':
     case '$max':
@@ -22,7 +27,9 @@ export function storedResult(op: string, before: unknown, arg: unknown, computed
       return typedBits(before, arg) ?? computed;
     case '$push':
     case '$addToSet':
-      return Array.isArray(computed) ? retypeElements(computed, [...elementsOf(before), ...pushedValues(arg)]) : computed;
+      return Array.isArray(computed)
+        ? retypeElements(computed, [...elementsOf(before), ...pushedValues(arg)])
+        : computed;
     case '$pop':
     case '$pullAll':
       return Array.isArray(computed) ? retypeElements(computed, elementsOf(before)) : computed;
@@ -63,7 +70,13 @@ export function arithmeticResult(op: '$inc' | '$mul', current: unknown, operand:
   const b = numericKind(operand);
   if (current === undefined) {
     if (op === '$inc') return cloneDocument(operand);
-    return b === 'long' ? Long.fromNumber(0) : b === 'double' ? asDouble(0) : b === 'decimal' ? decimalArithmetic('$mul', 0, operand) : 0;
+    return b === 'long'
+      ? Long.fromNumber(0)
+      : b === 'double'
+        ? asDouble(0)
+        : b === 'decimal'
+          ? decimalArithmetic('$mul', 0, operand)
+          : 0;
   }
   const a = numericKind(current);
   if (a === 'decimal' || b === 'decimal') return decimalArithmetic(op, current, operand);
@@ -78,7 +91,10 @@ export function arithmeticResult(op: '$inc' | '$mul', current: unknown, operand:
   if (a === 'int' && b === 'int' && isInt32(Number(r))) return Number(r);
   if (r >= INT64_MIN && r <= INT64_MAX) return Long.fromBigInt(r);
   // mongod has no wider integer: an int64 overflow fails the update.
-  throw new StoreError('BadValue', `Failed to apply ${op} operations to current value ((NumberLong)${x}) for document`);
+  throw new StoreError(
+    'BadValue',
+    `Failed to apply ${op} operations to current value ((NumberLong)${x}) for document`,
+  );
 }
 
 /** A double result, as the cheapest value that serialises as one (stored-values.ts). */
@@ -91,8 +107,14 @@ const asDouble = (n: number): unknown => (isInt32(n) ? new Double(n) : n);
 function typedBits(current: unknown, arg: unknown): Long | undefined {
   if (!isPlainObject(arg)) return undefined;
   const operands = Object.entries(arg);
-  if (numericKind(current) !== 'long' && !operands.some(([, v]) => numericKind(v) === 'long')) return undefined;
-  if (![current ?? 0, ...operands.map(([, v]) => v)].every((v) => numericKind(v) === 'int' || numericKind(v) === 'long')) return undefined;
+  if (numericKind(current) !== 'long' && !operands.some(([, v]) => numericKind(v) === 'long'))
+    return undefined;
+  if (
+    ![current ?? 0, ...operands.map(([, v]) => v)].every(
+      (v) => numericKind(v) === 'int' || numericKind(v) === 'long',
+    )
+  )
+    return undefined;
   let r = BigInt(String(current ?? 0));
   for (const [how, v] of operands) {
     const y = BigInt(String(v));

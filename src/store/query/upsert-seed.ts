@@ -23,7 +23,8 @@ function collect(filter: Document, seed: Document): void {
       continue;
     }
     // A regex is a pattern, not a value: mongod does not copy it into the new document.
-    if (cond instanceof RegExp || (cond as { _bsontype?: string })?._bsontype === 'BSONRegExp') continue;
+    if (cond instanceof RegExp || (cond as { _bsontype?: string })?._bsontype === 'BSONRegExp')
+      continue;
     setPath(seed, field, cond);
   }
 }

@@ -39,17 +39,29 @@ export function parseStandaloneOptions(argv: readonly string[], env: Env): Stand
 
   const rawPort = given('--port', 'STORE_PORT') ?? '27017';
   if (!/^\d+$/.test(rawPort) || Number(rawPort) > 65535) {
-    throw new Error(`expected a port number 0..65535 in --port/STORE_PORT, got ${JSON.stringify(rawPort)}`);
+    throw new Error(
+      `expected a port number 0..65535 in --port/STORE_PORT, got ${JSON.stringify(rawPort)}`,
+    );
   }
   const host = given('--host', 'STORE_HOST') ?? '127.0.0.1';
   const auth = !flags.has('--no-auth');
   if (!auth && !LOOPBACK.test(host)) {
-    throw new Error(`--no-auth is for local development and listens on a loopback address only, got host ${JSON.stringify(host)}`);
+    throw new Error(
+      `--no-auth is for local development and listens on a loopback address only, got host ${JSON.stringify(host)}`,
+    );
   }
   const user = nonEmpty(env.STORE_USER);
   const password = env.STORE_PASSWORD === '' ? undefined : env.STORE_PASSWORD;
-  if (user !== undefined && password === undefined) throw new Error('STORE_USER is set but STORE_PASSWORD is not: set both, or neither');
-  return { host, port: Number(rawPort), dataDir: nonEmpty(env.DATA_DIR) ?? './data', auth, user, password };
+  if (user !== undefined && password === undefined)
+    throw new Error('STORE_USER is set but STORE_PASSWORD is not: set both, or neither');
+  return {
+    host,
+    port: Number(rawPort),
+    dataDir: nonEmpty(env.DATA_DIR) ?? './data',
+    auth,
+    user,
+    password,
+  };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

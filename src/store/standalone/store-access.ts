@@ -1,9 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { CREDENTIAL_FILE_NAME, readCredentialFile, writeCredentialFile } from '../auth/credential-file';
+import {
+  CREDENTIAL_FILE_NAME,
+  readCredentialFile,
+  writeCredentialFile,
+} from '../auth/credential-file';
 import { deriveScramCredential, type ScramCredential } from '../auth/scram-credential';
 import type { StandaloneOptions } from './standalone-options';
-import { STORE_URI_FILE_NAME, storeUri, updateStoreUriAddress, writeStoreUri, type TcpAddress } from './store-uri';
+import {
+  STORE_URI_FILE_NAME,
+  storeUri,
+  updateStoreUriAddress,
+  writeStoreUri,
+  type TcpAddress,
+} from './store-uri';
 
 /** The user `npm run db` generates when neither STORE_USER nor a stored credential names one. */
 export const GENERATED_USER = 'pipeline-gateway';
@@ -28,12 +38,19 @@ export type StoreAccess =
 export function resolveStoreAccess(options: StandaloneOptions): StoreAccess {
   if (!options.auth) return { kind: 'open' };
   if (options.password !== undefined) {
-    return { kind: 'environment', credential: deriveScramCredential(options.user ?? GENERATED_USER, options.password) };
+    return {
+      kind: 'environment',
+      credential: deriveScramCredential(options.user ?? GENERATED_USER, options.password),
+    };
   }
   const stored = readCredentialFile(options.dataDir);
   if (stored) return { kind: 'stored', credential: stored };
   const password = randomBytes(24).toString('base64url');
-  return { kind: 'generated', credential: deriveScramCredential(GENERATED_USER, password), password };
+  return {
+    kind: 'generated',
+    credential: deriveScramCredential(GENERATED_USER, password),
+    password,
+  };
 }
 
 /**
@@ -42,16 +59,25 @@ export function resolveStoreAccess(options: StandaloneOptions): StoreAccess {
  * the current address. Returns the lines to print; the password appears only on the start that
  * generated it, as the gateway prints its admin token.
  */
-export function publishStoreAccess(dataDir: string, access: StoreAccess, address: TcpAddress): string[] {
+export function publishStoreAccess(
+  dataDir: string,
+  access: StoreAccess,
+  address: TcpAddress,
+): string[] {
   const uriFile = join(dataDir, STORE_URI_FILE_NAME);
   switch (access.kind) {
     case 'open':
       return [`listening WITHOUT AUTHENTICATION: ${storeUri(address, null)}`];
     case 'environment':
-      return [`clients authenticate as ${access.credential.user} with STORE_PASSWORD: ${storeUri(address, { user: access.credential.user, password: null })}`];
+      return [
+        `clients authenticate as ${access.credential.user} with STORE_PASSWORD: ${storeUri(address, { user: access.credential.user, password: null })}`,
+      ];
     case 'stored': {
       const masked = storeUri(address, { user: access.credential.user, password: null });
-      if (updateStoreUriAddress(dataDir, address)) return [`clients authenticate as ${access.credential.user}; the full URI is in ${uriFile}: ${masked}`];
+      if (updateStoreUriAddress(dataDir, address))
+        return [
+          `clients authenticate as ${access.credential.user}; the full URI is in ${uriFile}: ${masked}`,
+        ];
       return [
         `clients authenticate as ${access.credential.user}: ${masked}`,
         `(${uriFile} with the password was removed; delete ${join(dataDir, CREDENTIAL_FILE_NAME)} and restart to generate a new password)`,

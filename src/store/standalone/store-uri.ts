@@ -12,15 +12,20 @@ export interface TcpAddress {
   port: number;
 }
 
-const formatHost = ({ host, port }: TcpAddress): string => `${host.includes(':') ? `[${host}]` : host}:${port}`;
+const formatHost = ({ host, port }: TcpAddress): string =>
+  `${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 /**
  * `mongodb://<user>:<password>@<host>:<port>/?authSource=admin`; `password: null` shows `****`
  * (for logs). Without a user: `mongodb://<host>:<port>/`.
  */
-export function storeUri(address: TcpAddress, credentials: { user: string; password: string | null } | null): string {
+export function storeUri(
+  address: TcpAddress,
+  credentials: { user: string; password: string | null } | null,
+): string {
   if (!credentials) return `mongodb://${formatHost(address)}/`;
-  const password = credentials.password === null ? '****' : encodeURIComponent(credentials.password);
+  const password =
+    credentials.password === null ? '****' : encodeURIComponent(credentials.password);
   return `mongodb://${encodeURIComponent(credentials.user)}:${password}@${formatHost(address)}/?authSource=${AUTH_DB}`;
 }
 

@@ -52,7 +52,11 @@ function integerKey(exact: bigint): string {
 }
 
 function bsonKey(bsonType: string, value: object): string {
-  const v = value as { toString(enc?: string): string; toHexString?(): string; valueOf?(): unknown };
+  const v = value as {
+    toString(enc?: string): string;
+    toHexString?(): string;
+    valueOf?(): unknown;
+  };
   switch (bsonType) {
     case 'ObjectId':
     case 'ObjectID':

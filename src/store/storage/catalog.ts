@@ -45,7 +45,10 @@ export class Catalog {
    * Opens the journal and rebuilds the state by applying every mutation it returns, then builds
    * the secondary indexes once over the documents that remain.
    */
-  static async open(journal: Journal, options: { compactionThreshold?: number } = {}): Promise<Catalog> {
+  static async open(
+    journal: Journal,
+    options: { compactionThreshold?: number } = {},
+  ): Promise<Catalog> {
     const catalog = new Catalog(journal, options.compactionThreshold ?? COMPACTION_THRESHOLD_BYTES);
     const apply = (m: Mutation): void => catalog.apply(m);
     catalog.loading = true;
@@ -54,7 +57,8 @@ export class Catalog {
     } finally {
       catalog.loading = false;
     }
-    for (const colls of catalog.dbs.values()) for (const coll of colls.values()) coll.buildIndexes();
+    for (const colls of catalog.dbs.values())
+      for (const coll of colls.values()) coll.buildIndexes();
     return catalog;
   }
 
@@ -65,7 +69,12 @@ export class Catalog {
    */
   commit(batch: Mutation[]): Promise<void> {
     if (this.journalFailure) {
-      return Promise.reject(new StoreError('OperationFailed', `the journal failed earlier, writes are refused until restart: ${this.journalFailure.message}`));
+      return Promise.reject(
+        new StoreError(
+          'OperationFailed',
+          `the journal failed earlier, writes are refused until restart: ${this.journalFailure.message}`,
+        ),
+      );
     }
     if (batch.length === 0) return Promise.resolve();
     for (const m of batch) this.apply(m);
@@ -86,7 +95,10 @@ export class Catalog {
   // batch that is not on disk, so acknowledging any later write would be a lie.
   private fail(err: unknown): StoreError {
     this.journalFailure ??= err instanceof Error ? err : new Error(String(err));
-    return new StoreError('OperationFailed', `journal write failed: ${this.journalFailure.message}`);
+    return new StoreError(
+      'OperationFailed',
+      `journal write failed: ${this.journalFailure.message}`,
+    );
   }
 
   apply(m: Mutation): void {
@@ -138,7 +150,10 @@ export class Catalog {
       }
       case 'updateIndexSpec': {
         const [db, name] = splitNamespace(m.ns);
-        this.dbs.get(db)?.get(name)?.updateIndexSpec(m.spec as IndexSpec);
+        this.dbs
+          .get(db)
+          ?.get(name)
+          ?.updateIndexSpec(m.spec as IndexSpec);
         return;
       }
       case 'insert': {
@@ -199,15 +214,22 @@ export class Catalog {
     if (this.compacting) await this.compacting.catch(() => undefined);
     if (this.journalFailure === null && this.journal.logBytes >= CLOSE_COMPACTION_MIN_BYTES) {
       // A failure leaves the log as it was, still valid: the next start replays it.
-      await this.journal.compact(() => this.snapshotMutations()).catch((err: unknown) => {
-        process.emitWarning(`embedded store: compaction at close failed: ${(err as Error).message}`);
-      });
+      await this.journal
+        .compact(() => this.snapshotMutations())
+        .catch((err: unknown) => {
+          process.emitWarning(
+            `embedded store: compaction at close failed: ${(err as Error).message}`,
+          );
+        });
     }
     await this.journal.close();
   }
 
   private maybeCompact(): void {
-    const threshold = Math.max(this.compactionThreshold, (this.journal.snapshotBytes ?? 0) * COMPACTION_LOG_FRACTION);
+    const threshold = Math.max(
+      this.compactionThreshold,
+      (this.journal.snapshotBytes ?? 0) * COMPACTION_LOG_FRACTION,
+    );
     if (this.compacting || this.journal.logBytes < threshold) return;
     // Compaction runs beside further commits; a failure leaves the log as it was (still valid).
     this.compacting = this.journal

@@ -4,8 +4,12 @@ import type { Document } from 'bson';
 export const MISSING = Symbol('missing');
 
 const isPlainObject = (v: unknown): v is Document =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date) &&
-  (v as { _bsontype?: string })._bsontype === undefined && !(v instanceof RegExp);
+  typeof v === 'object' &&
+  v !== null &&
+  !Array.isArray(v) &&
+  !(v instanceof Date) &&
+  (v as { _bsontype?: string })._bsontype === undefined &&
+  !(v instanceof RegExp);
 
 /**
  * The values a dotted path reaches in a document, the way mongod's index key generation sees
@@ -64,7 +68,12 @@ export function cloneDocument<T>(value: T): T {
     for (const key of Object.keys(value)) {
       // Assigning `__proto__` would set the copy's prototype: that field is defined instead.
       if (key === '__proto__') {
-        Object.defineProperty(copy, key, { value: cloneDocument(value[key]), writable: true, enumerable: true, configurable: true });
+        Object.defineProperty(copy, key, {
+          value: cloneDocument(value[key]),
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
       } else {
         copy[key] = cloneDocument(value[key]);
       }

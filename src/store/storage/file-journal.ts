@@ -1,9 +1,28 @@
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { DirLock } from './dir-lock';
 import type { Journal } from './journal';
-import { decodePayload, encodeBatch, encodeSnapshotEnd, type DecodedPayload } from './journal/batch-codec';
-import { chunked, fsyncDir, removeIfPresent, renameSynced, writeFileSynced } from './journal/durable-fs';
-import { checkFileHeader, encodeFileHeader, encodeRecord, FILE_HEADER_SIZE, RECORD_HEADER_SIZE, scanRecords, type FileKind } from './journal/frame';
+import {
+  decodePayload,
+  encodeBatch,
+  encodeSnapshotEnd,
+  type DecodedPayload,
+} from './journal/batch-codec';
+import {
+  chunked,
+  fsyncDir,
+  removeIfPresent,
+  renameSynced,
+  writeFileSynced,
+} from './journal/durable-fs';
+import {
+  checkFileHeader,
+  encodeFileHeader,
+  encodeRecord,
+  FILE_HEADER_SIZE,
+  RECORD_HEADER_SIZE,
+  scanRecords,
+  type FileKind,
+} from './journal/frame';
 import { readIntactRecords } from './journal/record-reader';
 import { inDir, listJournalFiles, logName, snapshotName, tempName } from './journal/journal-files';
 import { CorruptJournalError, JournalStateError } from './journal/journal-error';
@@ -102,7 +121,9 @@ export class FileJournal implements Journal {
     const lock = DirLock.acquire(this.dir);
     try {
       const mutations: Mutation[] = [];
-      const { generation, logBytes } = await this.recover(apply ?? ((mutation) => void mutations.push(mutation)));
+      const { generation, logBytes } = await this.recover(
+        apply ?? ((mutation) => void mutations.push(mutation)),
+      );
       const handle = await open(inDir(this.dir, logName(generation)), 'a', PRIVATE_FILE_MODE);
       this.state = { kind: 'open', lock, writer: new LogWriter(handle), generation };
       this.logRecordBytes = logBytes;
@@ -157,7 +178,9 @@ export class FileJournal implements Journal {
 
   private opened(operation: string): Extract<State, { kind: 'open' }> {
     if (this.state.kind !== 'open') {
-      throw new JournalStateError(`${operation}() expects an open journal; this one is ${this.state.kind}`);
+      throw new JournalStateError(
+        `${operation}() expects an open journal; this one is ${this.state.kind}`,
+      );
     }
     return this.state;
   }
@@ -168,7 +191,9 @@ export class FileJournal implements Journal {
    * Hands every mutation of the current generation to `apply` as it is decoded, so that what a
    * later record replaces is garbage before the end and no file is held whole besides the log.
    */
-  private async recover(apply: (mutation: Mutation) => void): Promise<{ generation: number; logBytes: number }> {
+  private async recover(
+    apply: (mutation: Mutation) => void,
+  ): Promise<{ generation: number; logBytes: number }> {
     const listing = listJournalFiles(this.dir);
     const generation = listing.snapshots.at(-1) ?? 0;
     if (generation > 0) this.snapshotFileBytes = await this.readSnapshot(generation, apply);
@@ -188,22 +213,28 @@ export class FileJournal implements Journal {
       );
     }
     // Leftovers of interrupted or finished compactions. Safe: generation `generation` is complete.
-    for (const old of listing.snapshots) if (old !== generation) await removeIfPresent(inDir(this.dir, snapshotName(old)));
-    for (const old of listing.logs) if (old !== generation) await removeIfPresent(inDir(this.dir, logName(old)));
+    for (const old of listing.snapshots)
+      if (old !== generation) await removeIfPresent(inDir(this.dir, snapshotName(old)));
+    for (const old of listing.logs)
+      if (old !== generation) await removeIfPresent(inDir(this.dir, logName(old)));
     for (const temp of listing.temps) await removeIfPresent(inDir(this.dir, temp));
     await fsyncDir(this.dir);
     return { generation, logBytes };
   }
 
   /** Applies a snapshot's mutations, checking its end marker; returns the file's size. */
-  private async readSnapshot(generation: number, apply: (mutation: Mutation) => void): Promise<number> {
+  private async readSnapshot(
+    generation: number,
+    apply: (mutation: Mutation) => void,
+  ): Promise<number> {
     const file = inDir(this.dir, snapshotName(generation));
     let records = 0;
     let end: number | undefined;
     let bytes = FILE_HEADER_SIZE;
     for await (const payload of readIntactRecords(file, 'snapshot', generation)) {
       bytes += payload.length + RECORD_HEADER_SIZE;
-      if (end !== undefined) throw new CorruptJournalError(file, 0, 'end marker in the middle of a snapshot');
+      if (end !== undefined)
+        throw new CorruptJournalError(file, 0, 'end marker in the middle of a snapshot');
       const decoded = this.decode(payload, records, file);
       if (decoded.kind === 'end') {
         end = decoded.records;
@@ -213,7 +244,11 @@ export class FileJournal implements Journal {
       for (const mutation of decoded.batch) apply(mutation);
     }
     if (end !== records) {
-      throw new CorruptJournalError(file, bytes, 'snapshot has no end marker or a wrong record count');
+      throw new CorruptJournalError(
+        file,
+        bytes,
+        'snapshot has no end marker or a wrong record count',
+      );
     }
     return bytes;
   }
@@ -226,7 +261,8 @@ export class FileJournal implements Journal {
     const scan = scanRecords(buf, file);
     scan.payloads.forEach((payload, index) => {
       const decoded = this.decode(payload, index, file);
-      if (decoded.kind !== 'batch') throw new CorruptJournalError(file, 0, 'snapshot end marker in a log');
+      if (decoded.kind !== 'batch')
+        throw new CorruptJournalError(file, 0, 'snapshot end marker in a log');
       for (const mutation of decoded.batch) apply(mutation);
     });
     if (scan.tornBytes > 0) {
@@ -248,7 +284,11 @@ export class FileJournal implements Journal {
       return decodePayload(payload);
     } catch (err) {
       // The checksum matched, so these bytes were written like this: a format or code bug.
-      throw new CorruptJournalError(file, 0, `record ${index} has a valid checksum but does not decode: ${(err as Error).message}`);
+      throw new CorruptJournalError(
+        file,
+        0,
+        `record ${index} has a valid checksum but does not decode: ${(err as Error).message}`,
+      );
     }
   }
 
@@ -308,7 +348,9 @@ export class FileJournal implements Journal {
         this.state = { ...this.opened('compact'), generation: next };
         this.snapshotFileBytes = snapshotBytes;
         // The new log holds the carried records, plus whatever was appended during this step.
-        this.logRecordBytes = carried.reduce((sum, frame) => sum + frame.length, 0) + (this.logRecordBytes - bytesAtTake);
+        this.logRecordBytes =
+          carried.reduce((sum, frame) => sum + frame.length, 0) +
+          (this.logRecordBytes - bytesAtTake);
         this.compactions++;
         await previous.close();
         step('switched');
@@ -316,7 +358,12 @@ export class FileJournal implements Journal {
         if (installed) {
           // Past the switch point recovery uses generation N+1, but we could not move the writer
           // there: acknowledging more writes into log N would lose them. Stop writing.
-          writer.fail(new JournalStateError('compaction failed after installing its snapshot; restart the server', { cause: err }));
+          writer.fail(
+            new JournalStateError(
+              'compaction failed after installing its snapshot; restart the server',
+              { cause: err },
+            ),
+          );
         } else {
           writer.restorePending(taken.frames);
           await removeIfPresent(snapshotTemp).catch(() => undefined);

@@ -14,7 +14,8 @@ export function formatValue(v: unknown): string {
   if (v instanceof Date) return `new Date(${v.getTime()})`;
   if (Array.isArray(v)) return v.length ? `[ ${v.map(formatValue).join(', ')} ]` : '[]';
   const bsonType = (v as { _bsontype?: string })._bsontype;
-  if (bsonType === 'ObjectId') return `ObjectId('${(v as { toHexString(): string }).toHexString()}')`;
+  if (bsonType === 'ObjectId')
+    return `ObjectId('${(v as { toHexString(): string }).toHexString()}')`;
   if (bsonType) return String(v);
   return formatKeyValue(v as Document);
 }

@@ -49,10 +49,15 @@ export class Index {
     this.paths = this.fields.map((f) => f.split('.'));
     this.prefixes = this.fields.slice(1).map(() => new Map());
     try {
-      this.partial = spec.partialFilterExpression ? storedQuery(spec.partialFilterExpression, mingoOptions()) : null;
+      this.partial = spec.partialFilterExpression
+        ? storedQuery(spec.partialFilterExpression, mingoOptions())
+        : null;
       this.partial?.test({});
     } catch (err) {
-      throw new StoreError('BadValue', `Error in specification ${JSON.stringify(spec.key)} :: caused by :: invalid partialFilterExpression: ${(err as Error).message}`);
+      throw new StoreError(
+        'BadValue',
+        `Error in specification ${JSON.stringify(spec.key)} :: caused by :: invalid partialFilterExpression: ${(err as Error).message}`,
+      );
     }
   }
 
@@ -83,7 +88,8 @@ export class Index {
     if (this.partial && !this.partial.test(doc)) return [];
     if (this.fields.length === 1) return this.singleFieldKeys(doc);
     const perField = this.fields.map((f) => valuesAtPath(doc, f));
-    if (this.spec.sparse && perField.every((vals) => vals.length === 1 && vals[0] === MISSING)) return [];
+    if (this.spec.sparse && perField.every((vals) => vals.length === 1 && vals[0] === MISSING))
+      return [];
     const keys: IndexKey[] = [];
     const seen = new Set<string>();
     // Compound keys over array fields are the cartesian product, as in a multikey index.
@@ -120,7 +126,9 @@ export class Index {
   }
 
   private keyOf(v: unknown): string {
-    return this.collation && typeof v === 'string' ? collationKey(v, this.collation) : canonicalKey(v);
+    return this.collation && typeof v === 'string'
+      ? collationKey(v, this.collation)
+      : canonicalKey(v);
   }
 
   add(id: string, doc: Document): void {
@@ -138,7 +146,8 @@ export class Index {
    * Set from an array costs a fraction of adding its ids one by one.
    */
   fill(docs: Iterable<[string, Document]>): void {
-    if (this.entries.size > 0) throw new Error(`index ${this.name} is not empty: fill() builds a new index`);
+    if (this.entries.size > 0)
+      throw new Error(`index ${this.name} is not empty: fill() builds a new index`);
     const gathered = new Map<string, string | string[]>();
     const gather = (key: string, id: string): void => {
       const held = gathered.get(key);
@@ -190,11 +199,13 @@ export class Index {
   }
 
   private addKey(key: string, id: string): void {
-    if (addTo(this.entries, key, id)) this.eachPrefix(key, (map, prefix) => addTo(map, prefix, key));
+    if (addTo(this.entries, key, id))
+      this.eachPrefix(key, (map, prefix) => addTo(map, prefix, key));
   }
 
   private removeKey(key: string, id: string): void {
-    if (removeFrom(this.entries, key, id)) this.eachPrefix(key, (map, prefix) => removeFrom(map, prefix, key));
+    if (removeFrom(this.entries, key, id))
+      this.eachPrefix(key, (map, prefix) => removeFrom(map, prefix, key));
   }
 
   /** The ids holding a whole key (every field's canonical key, joined as keysFor joins them). */
@@ -214,7 +225,8 @@ export class Index {
   countPrefix(length: number, key: string): number {
     if (length === this.fields.length) return sizeOf(this.entries.get(key));
     let count = 0;
-    for (const whole of each(this.prefixes[length - 1]?.get(key))) count += sizeOf(this.entries.get(whole));
+    for (const whole of each(this.prefixes[length - 1]?.get(key)))
+      count += sizeOf(this.entries.get(whole));
     return count;
   }
 
@@ -268,9 +280,11 @@ function loneValue(doc: Document, parts: string[]): unknown {
   return Array.isArray(value) ? MANY : value;
 }
 
-const sizeOf = (ids: Ids | undefined): number => (ids === undefined ? 0 : typeof ids === 'string' ? 1 : ids.size);
+const sizeOf = (ids: Ids | undefined): number =>
+  ids === undefined ? 0 : typeof ids === 'string' ? 1 : ids.size;
 
-const each = (ids: Ids | undefined): Iterable<string> => (ids === undefined ? [] : typeof ids === 'string' ? [ids] : ids);
+const each = (ids: Ids | undefined): Iterable<string> =>
+  ids === undefined ? [] : typeof ids === 'string' ? [ids] : ids;
 
 /** Adds `id` under `key`; true when the key is new to the map. */
 function addTo(map: Map<string, Ids>, key: string, id: string): boolean {

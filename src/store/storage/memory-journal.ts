@@ -14,13 +14,15 @@ export class MemoryJournal implements Journal {
   constructor(private readonly initial: Mutation[] = []) {}
 
   async open(): Promise<Mutation[]> {
-    if (this.opened) throw new Error('MemoryJournal.open(): expected a closed journal, got one already open');
+    if (this.opened)
+      throw new Error('MemoryJournal.open(): expected a closed journal, got one already open');
     this.opened = true;
     return this.initial;
   }
 
   append(batch: Mutation[]): void {
-    if (!this.opened) throw new Error('MemoryJournal.append(): expected an open journal, got a closed one');
+    if (!this.opened)
+      throw new Error('MemoryJournal.append(): expected an open journal, got a closed one');
     // A rough size is enough: it only decides when compaction is worth it.
     this.bytes += batch.length * 64;
   }
@@ -28,9 +30,8 @@ export class MemoryJournal implements Journal {
   async sync(): Promise<void> {}
 
   async compact(state: () => Iterable<Mutation>): Promise<void> {
-    for (const _ of state()) {
-      // Drain the iterator as a real journal would while writing its snapshot.
-    }
+    // Drain the iterator as a real journal would while writing its snapshot.
+    Array.from(state());
     this.compactions += 1;
     this.bytes = 0;
   }

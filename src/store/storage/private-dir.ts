@@ -1,4 +1,15 @@
-import { chmodSync, closeSync, fchmodSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 /** Mode of every file the store creates: read and write for its owner only. */
@@ -55,7 +66,11 @@ export function ensurePrivateDir(dir: string): void {
  * Writes `text` to `path` as a file only its owner can read (0600, also when it existed with
  * another mode), fsynced. `exclusive`: fail with EEXIST rather than replace an existing file.
  */
-export function writePrivateFileSync(path: string, text: string, options: { exclusive?: boolean } = {}): void {
+export function writePrivateFileSync(
+  path: string,
+  text: string,
+  options: { exclusive?: boolean } = {},
+): void {
   const fd = openSync(path, options.exclusive ? 'wx' : 'w', PRIVATE_FILE_MODE);
   try {
     if (process.platform !== 'win32') fchmodSync(fd, PRIVATE_FILE_MODE);
@@ -79,4 +94,5 @@ function tighten(dir: string, path: string, mode: number, to: number): void {
 
 const formatMode = (mode: number): string => `0${(mode & 0o777).toString(8).padStart(3, '0')}`;
 
-const shellQuote = (text: string): string => (/^[\w./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
+const shellQuote = (text: string): string =>
+  /^[\w./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;

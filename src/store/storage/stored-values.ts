@@ -14,9 +14,17 @@ import { isPlainObject } from './document-paths';
  *
  * Old data files decode the same way: they hold BSON, whatever the store held in memory then.
  */
-const TYPED_OPTIONS: DeserializeOptions = { promoteLongs: false, promoteValues: false, promoteBuffers: false };
+const TYPED_OPTIONS: DeserializeOptions = {
+  promoteLongs: false,
+  promoteValues: false,
+  promoteBuffers: false,
+};
 /** Int32 and Double as numbers, Long kept: right for every document without an integral double. */
-const FAST_OPTIONS: DeserializeOptions = { promoteLongs: false, promoteValues: true, promoteBuffers: false };
+const FAST_OPTIONS: DeserializeOptions = {
+  promoteLongs: false,
+  promoteValues: true,
+  promoteBuffers: false,
+};
 
 const EXACT = { checkKeys: false, ignoreUndefined: false, serializeFunctions: false } as const;
 
@@ -131,7 +139,13 @@ function storedValue(v: unknown): unknown {
     for (const key of Object.keys(v)) {
       const next = storedValue(v[key]);
       // `__proto__` is an own field here (the decoder defines it so): keep it one.
-      if (next !== v[key]) Object.defineProperty(v, key, { value: next, writable: true, enumerable: true, configurable: true });
+      if (next !== v[key])
+        Object.defineProperty(v, key, {
+          value: next,
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
     }
     return v;
   }
@@ -162,7 +176,12 @@ function dbRefDocument(ref: DBRefLike): Document {
   const doc: Document = { $ref: ref.collection, $id: storedValue(ref.oid) };
   if (ref.db !== undefined && ref.db !== '') doc.$db = ref.db;
   for (const key of Object.keys(ref.fields ?? {})) {
-    Object.defineProperty(doc, key, { value: storedValue(ref.fields[key]), writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(doc, key, {
+      value: storedValue(ref.fields[key]),
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
   }
   return doc;
 }

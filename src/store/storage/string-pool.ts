@@ -22,7 +22,8 @@ export class StringPool {
 
   /** Replaces, in place, the document's string values (at any depth, `_id` aside) by pooled ones. */
   share(doc: Document): void {
-    for (const key of Object.keys(doc)) if (key !== '_id' && key !== PROTO) doc[key] = this.shareValue(doc[key]);
+    for (const key of Object.keys(doc))
+      if (key !== '_id' && key !== PROTO) doc[key] = this.shareValue(doc[key]);
   }
 
   private shareValue(value: unknown): unknown {
@@ -30,7 +31,8 @@ export class StringPool {
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) value[i] = this.shareValue(value[i]);
     } else if (isPlainObject(value)) {
-      for (const key of Object.keys(value)) if (key !== PROTO) value[key] = this.shareValue(value[key]);
+      for (const key of Object.keys(value))
+        if (key !== PROTO) value[key] = this.shareValue(value[key]);
     }
     return value;
   }

@@ -32,7 +32,10 @@ export class TtlMonitor {
 
   /** A new period starts counting now, as mongod's monitor wakes when the parameter changes. */
   set sleepSecs(sleepSecs: number) {
-    if (!(sleepSecs > 0) || !Number.isFinite(sleepSecs)) throw new RangeError(`ttlMonitorSleepSecs must be a positive number of seconds, got ${sleepSecs}`);
+    if (!(sleepSecs > 0) || !Number.isFinite(sleepSecs))
+      throw new RangeError(
+        `ttlMonitorSleepSecs must be a positive number of seconds, got ${sleepSecs}`,
+      );
     this.period = sleepSecs;
     if (this.timer) clearInterval(this.timer);
     if (this.stopped) return;

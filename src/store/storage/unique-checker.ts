@@ -26,14 +26,16 @@ export class UniqueChecker {
       const planned = this.added.get(index.name);
       if (index.name === ID_INDEX_NAME) {
         if (replacing) continue;
-        const taken = (this.collection.docs.has(id) && !this.superseded.has(id)) || planned?.has(id);
+        const taken =
+          (this.collection.docs.has(id) && !this.superseded.has(id)) || planned?.has(id);
         if (taken) return index.duplicateError(this.collection.ns, [doc._id]);
         continue;
       }
       if (!index.unique) continue;
       for (const { key, values } of index.keysFor(doc)) {
         const holder = planned?.get(key);
-        if (holder !== undefined && holder !== id) return index.duplicateError(this.collection.ns, values);
+        if (holder !== undefined && holder !== id)
+          return index.duplicateError(this.collection.ns, values);
         const live = index.lookup(key);
         if (live) {
           for (const other of live) {

@@ -24,7 +24,9 @@ export function decodeRequest(frame: Buffer): WireRequest {
     case OP_QUERY:
       return { kind: 'query', requestId, ...decodeQuery(frame) };
     default:
-      throw new WireError(`unsupported opCode ${opCode}: expected OP_MSG (2013) or OP_QUERY (2004)`);
+      throw new WireError(
+        `unsupported opCode ${opCode}: expected OP_MSG (2013) or OP_QUERY (2004)`,
+      );
   }
 }
 
@@ -55,7 +57,8 @@ function decodeMsg(frame: Buffer): { flags: number; body: Document } {
       const seqEnd = offset + size;
       if (size < 5 || seqEnd > end) throw new WireError(`invalid document sequence size ${size}`);
       const nul = frame.indexOf(0, offset + 4);
-      if (nul < 0 || nul >= seqEnd) throw new WireError('unterminated document sequence identifier');
+      if (nul < 0 || nul >= seqEnd)
+        throw new WireError('unterminated document sequence identifier');
       const identifier = frame.toString('utf8', offset + 4, nul);
       let pos = nul + 1;
       const docs: Document[] = [];
@@ -72,7 +75,8 @@ function decodeMsg(frame: Buffer): { flags: number; body: Document } {
   }
   if (!body) throw new WireError('OP_MSG has no body section');
   for (const [identifier, docs] of sequences) {
-    if (identifier in body) throw new WireError(`duplicate field '${identifier}' in body and sequence`);
+    if (identifier in body)
+      throw new WireError(`duplicate field '${identifier}' in body and sequence`);
     body[identifier] = docs;
   }
   return { flags, body };

@@ -37,7 +37,8 @@ export class FrameReader {
   }
 
   private take(length: number): Buffer {
-    const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.buffered);
+    const all =
+      this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.buffered);
     const frame = all.subarray(0, length);
     const rest = all.subarray(length);
     this.chunks = rest.length > 0 ? [rest] : [];

@@ -13,10 +13,16 @@ process.on('message', (message: ReferenceMessage) => {
   const answer = message.body;
   const server = http.createServer((_request, response) => {
     const text = JSON.stringify(answer);
-    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+    response.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+    });
     response.end(text);
   });
   server.listen(0, '127.0.0.1', () => {
-    process.send?.({ type: 'ready', port: (server.address() as AddressInfo).port } satisfies ReferenceReady);
+    process.send?.({
+      type: 'ready',
+      port: (server.address() as AddressInfo).port,
+    } satisfies ReferenceReady);
   });
 });

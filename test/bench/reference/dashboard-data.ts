@@ -6,8 +6,21 @@
 export interface DashboardArrays {
   snapshot: { id: string; createdAt: string };
   definitions: Array<{ id: string; label: string }>;
-  stages: Array<{ definitionId: string; id: string; label: string; order: number; isClosed: boolean; probability: number }>;
-  pipelines: Array<{ definitionId: string; id: string; kind: string; teamId: string | null; memberId: string | null }>;
+  stages: Array<{
+    definitionId: string;
+    id: string;
+    label: string;
+    order: number;
+    isClosed: boolean;
+    probability: number;
+  }>;
+  pipelines: Array<{
+    definitionId: string;
+    id: string;
+    kind: string;
+    teamId: string | null;
+    memberId: string | null;
+  }>;
   teams: Array<{ id: string; name: string }>;
   members: Array<{ id: string; firstname: string; lastname: string }>;
   metricDefinitions: Array<{ id: string; apiCodename: string }>;
@@ -38,13 +51,23 @@ interface SourceAnswer {
     definitions: Array<{
       id: string;
       label: string;
-      stages: Array<{ id: string; label: string; order: number; isClosed: boolean; probability: number }>;
+      stages: Array<{
+        id: string;
+        label: string;
+        order: number;
+        isClosed: boolean;
+        probability: number;
+      }>;
       pipelines: Array<{
         id: string;
         kind: string;
         team: { id: string; name: string } | null;
         member: { id: string; firstname: string; lastname: string } | null;
-        metrics: Array<{ definition: { id: string; apiCodename: string }; value: number | null; unit: string }>;
+        metrics: Array<{
+          definition: { id: string; apiCodename: string };
+          value: number | null;
+          unit: string;
+        }>;
       }>;
     }>;
   };
@@ -67,7 +90,8 @@ export function toDashboardArrays(data: SourceAnswer): DashboardArrays {
   };
   for (const definition of data.snapshot.definitions) {
     arrays.definitions.push({ id: definition.id, label: definition.label });
-    for (const stage of definition.stages) arrays.stages.push({ definitionId: definition.id, ...stage });
+    for (const stage of definition.stages)
+      arrays.stages.push({ definitionId: definition.id, ...stage });
     for (const pipeline of definition.pipelines) {
       if (pipeline.team) teams.set(pipeline.team.id, pipeline.team);
       if (pipeline.member) members.set(pipeline.member.id, pipeline.member);
@@ -80,7 +104,12 @@ export function toDashboardArrays(data: SourceAnswer): DashboardArrays {
       });
       for (const metric of pipeline.metrics) {
         metricDefinitions.set(metric.definition.id, metric.definition);
-        arrays.metrics.push({ pipelineId: pipeline.id, definitionId: metric.definition.id, value: metric.value, unit: metric.unit });
+        arrays.metrics.push({
+          pipelineId: pipeline.id,
+          definitionId: metric.definition.id,
+          value: metric.value,
+          unit: metric.unit,
+        });
       }
     }
   }

@@ -36,13 +36,25 @@ export interface WrkLoad {
 }
 
 // Beside this file when run from source; from dist/test/bench/wrk, in the source tree.
-const SCRIPT = [path.join(__dirname, 'requests.lua'), path.resolve(__dirname, '../../../../test/bench/wrk/requests.lua')].find((file) => existsSync(file))!;
+const SCRIPT = [
+  path.join(__dirname, 'requests.lua'),
+  path.resolve(__dirname, '../../../../test/bench/wrk/requests.lua'),
+].find((file) => existsSync(file))!;
 
 /** Writes the line format requests.lua reads (tab-separated; no field may hold a tab or a newline). */
 export function writeRequestList(file: string, requests: WrkRequest[]): void {
   const lines = requests.map((r) => {
-    const fields = [r.method, r.path, r.body ?? '', ...Object.entries(r.headers).map(([name, value]) => `${name}: ${value}`)];
-    for (const field of fields) if (/[\t\r\n]/.test(field)) throw new Error(`a wrk request field may not hold a tab or newline: ${JSON.stringify(field)}`);
+    const fields = [
+      r.method,
+      r.path,
+      r.body ?? '',
+      ...Object.entries(r.headers).map(([name, value]) => `${name}: ${value}`),
+    ];
+    for (const field of fields)
+      if (/[\t\r\n]/.test(field))
+        throw new Error(
+          `a wrk request field may not hold a tab or newline: ${JSON.stringify(field)}`,
+        );
     return fields.join('\t');
   });
   writeFileSync(file, `${lines.join('\n')}\n`);
@@ -71,8 +83,22 @@ export function ensureWrk(): void {
 }
 
 export function runWrk(load: WrkLoad): Promise<WrkRun> {
-  const args = ['-t', String(load.threads), '-c', String(load.connections), '-d', `${load.seconds}s`, '-s', SCRIPT, load.url];
-  const env = { ...process.env, WRK_REQUESTS: load.requestFile, WRK_ADDRESSES: load.addresses?.join(',') ?? '' };
+  const args = [
+    '-t',
+    String(load.threads),
+    '-c',
+    String(load.connections),
+    '-d',
+    `${load.seconds}s`,
+    '-s',
+    SCRIPT,
+    load.url,
+  ];
+  const env = {
+    ...process.env,
+    WRK_REQUESTS: load.requestFile,
+    WRK_ADDRESSES: load.addresses?.join(',') ?? '',
+  };
   const child = spawn('wrk', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -82,7 +108,8 @@ export function runWrk(load: WrkLoad): Promise<WrkRun> {
     child.once('error', reject);
     child.once('close', (code) => {
       const line = out.split('\n').find((l) => l.startsWith('WRK_JSON '));
-      if (code !== 0 || !line) return reject(new Error(`wrk exited with ${code} and no figures:\n${out}${err}`));
+      if (code !== 0 || !line)
+        return reject(new Error(`wrk exited with ${code} and no figures:\n${out}${err}`));
       const r = JSON.parse(line.slice('WRK_JSON '.length));
       const e = r.errors;
       resolve({

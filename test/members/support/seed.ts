@@ -12,9 +12,14 @@ export interface RestMember {
 }
 
 /** Creates a team as the admin; fails the test loudly if the gateway refuses. */
-export async function seedTeam(gw: TestGateway, teamId: string, name = `Team ${teamId}`): Promise<string> {
+export async function seedTeam(
+  gw: TestGateway,
+  teamId: string,
+  name = `Team ${teamId}`,
+): Promise<string> {
   const res = await gw.request('POST', '/teams', { body: { team_id: teamId, name } });
-  if (res.status !== 200) throw new Error(`seedTeam ${teamId}: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200)
+    throw new Error(`seedTeam ${teamId}: ${res.status} ${JSON.stringify(res.body)}`);
   return teamId;
 }
 
@@ -38,12 +43,17 @@ export async function seedMember(
 }
 
 /** Sets currency and period as the admin. */
-export async function seedSettings(gw: TestGateway, currency = 'EUR', period = 'quarterly'): Promise<void> {
+export async function seedSettings(
+  gw: TestGateway,
+  currency = 'EUR',
+  period = 'quarterly',
+): Promise<void> {
   for (const [path, body] of [
     ['/settings/currencies', { currency }],
     ['/settings/periods', { period, reset_targets: true }],
   ] as const) {
     const res = await gw.request('POST', path, { body });
-    if (res.status !== 200) throw new Error(`seedSettings ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status !== 200)
+      throw new Error(`seedSettings ${path}: ${res.status} ${JSON.stringify(res.body)}`);
   }
 }

@@ -18,9 +18,18 @@ const STAGES = [
   { id: 'won', label: 'Won', order: 2, isClosed: true, probability: 1 },
   { id: 'lost', label: 'Lost', order: 3, isClosed: true, probability: 0 },
 ];
-const OUTCOME: Record<string, Outcome> = { 'open-a': 'open', 'open-b': 'open', won: 'won', lost: 'lost' };
+const OUTCOME: Record<string, Outcome> = {
+  'open-a': 'open',
+  'open-b': 'open',
+  won: 'won',
+  lost: 'lost',
+};
 
-export async function seedSnapshot(options: { count: number; members: number; snapshotAt: Date }): Promise<{ snapshotId: string; buildMs: number }> {
+export async function seedSnapshot(options: {
+  count: number;
+  members: number;
+  snapshotAt: Date;
+}): Promise<{ snapshotId: string; buildMs: number }> {
   const snapshotId = randomUUID();
   const seq = await nextSeq();
   await SnapshotModel.create({
@@ -31,15 +40,47 @@ export async function seedSnapshot(options: { count: number; members: number; sn
     status: 'pending',
     importId: randomUUID(),
     sourceHash: randomUUID(),
-    counts: { pipelines: 1, stages: STAGES.length, deals: options.count, owners: options.members, teams: 1, membersCreated: 0 },
+    counts: {
+      pipelines: 1,
+      stages: STAGES.length,
+      deals: options.count,
+      owners: options.members,
+      teams: 1,
+      membersCreated: 0,
+    },
   });
-  await DefinitionModel.create({ _id: `${snapshotId}:sales`, snapshotId, definitionId: 'sales', label: 'Sales', displayOrder: 0, stages: STAGES });
+  await DefinitionModel.create({
+    _id: `${snapshotId}:sales`,
+    snapshotId,
+    definitionId: 'sales',
+    label: 'Sales',
+    displayOrder: 0,
+    stages: STAGES,
+  });
   const members = Array.from({ length: options.members }, (_, i) => `member-${i + 1}`);
   await PipelineModel.insertMany([
-    { _id: `${snapshotId}:sales`, snapshotId, pipelineId: 'sales', definitionId: 'sales', kind: 'complete', teamId: null, memberId: null, isSubPipeline: false },
+    {
+      _id: `${snapshotId}:sales`,
+      snapshotId,
+      pipelineId: 'sales',
+      definitionId: 'sales',
+      kind: 'complete',
+      teamId: null,
+      memberId: null,
+      isSubPipeline: false,
+    },
     ...members.map((m) => {
       const pipelineId = pipelineIdOf('sales', 'member', m);
-      return { _id: `${snapshotId}:${pipelineId}`, snapshotId, pipelineId, definitionId: 'sales', kind: 'member', teamId: null, memberId: m, isSubPipeline: true };
+      return {
+        _id: `${snapshotId}:${pipelineId}`,
+        snapshotId,
+        pipelineId,
+        definitionId: 'sales',
+        kind: 'member',
+        teamId: null,
+        memberId: m,
+        isSubPipeline: true,
+      };
     }),
   ]);
   const rows: OpportunityRow[] = [];

@@ -6,7 +6,10 @@ import { createLoaders } from '../../../src/loaders/create-loaders';
 import { ADMIN, testAccess } from './database';
 
 /** A fresh request's context: its view of the data as of now, fresh loaders. */
-export function requestContext(principal: Principal = ADMIN, access: DataAccess = testAccess()): RequestContext {
+export function requestContext(
+  principal: Principal = ADMIN,
+  access: DataAccess = testAccess(),
+): RequestContext {
   // Embedded: the counters as of now; uri mode: read when the request first needs them.
   const data = access.request();
   return { requestId: 'test', principal, access, data, loaders: createLoaders(access, data) };

@@ -13,11 +13,22 @@ import { DataAccess } from '../../../src/data/data-access';
 import { SCOPES, type Scope } from '../../../src/data/scopes';
 import { bumpVersions } from '../../../src/data/versions-document';
 import type { EmbeddedMongoServer } from '../../../src/store/server';
-import { monitored, testStoreUri, uniqueDatabaseName, watchCommands, type CommandListener } from '../../helpers/database-mode';
+import {
+  monitored,
+  testStoreUri,
+  uniqueDatabaseName,
+  watchCommands,
+  type CommandListener,
+} from '../../helpers/database-mode';
 import { withDatabase } from '../../helpers/store-process';
 import { TEST_CACHE_MAX_AGE_MS } from '../../helpers/cache-window';
 
-export const ADMIN: Principal = { subject: 'admin-token', role: Role.ADMIN, memberId: null, teamId: null };
+export const ADMIN: Principal = {
+  subject: 'admin-token',
+  role: Role.ADMIN,
+  memberId: null,
+  teamId: null,
+};
 
 export interface TestDatabase {
   /**
@@ -45,7 +56,15 @@ export interface TestDatabase {
   stop(): Promise<void>;
 }
 
-const IGNORED = new Set(['hello', 'ismaster', 'isMaster', 'ping', 'buildInfo', 'buildinfo', 'endSessions']);
+const IGNORED = new Set([
+  'hello',
+  'ismaster',
+  'isMaster',
+  'ping',
+  'buildInfo',
+  'buildinfo',
+  'endSessions',
+]);
 
 let current: DataAccess | null = null;
 
@@ -65,20 +84,30 @@ export async function startDatabase(): Promise<TestDatabase> {
       ? await connectDatabase({ inMemory: true, uri: '', dbName })
       : await connectDatabase({ uri: monitored(withDatabase(storeUri, dbName)), dbName });
   const server = database.embedded;
-  if (storeUri === null && !server) throw new Error('startDatabase: connectDatabase did not start the embedded server');
-  const onCommand = (listener: CommandListener): (() => void) => watchCommands(database.connection, server, listener);
+  if (storeUri === null && !server)
+    throw new Error('startDatabase: connectDatabase did not start the embedded server');
+  const onCommand = (listener: CommandListener): (() => void) =>
+    watchCommands(database.connection, server, listener);
   const commands: string[] = [];
   onCommand((name) => {
     if (!IGNORED.has(name)) commands.push(name);
   });
   await Promise.all(Object.values(mongoose.models).map((model) => model.init()));
-  current = new DataAccess({ connection: database.connection, embedded: server, cacheMaxAgeMs: TEST_CACHE_MAX_AGE_MS });
+  current = new DataAccess({
+    connection: database.connection,
+    embedded: server,
+    cacheMaxAgeMs: TEST_CACHE_MAX_AGE_MS,
+  });
   await current.ready();
   return {
     server,
     dbName,
     access: current,
-    bumpAll: (except: readonly Scope[] = []) => bumpVersions(database.connection, SCOPES.filter((scope) => !except.includes(scope))),
+    bumpAll: (except: readonly Scope[] = []) =>
+      bumpVersions(
+        database.connection,
+        SCOPES.filter((scope) => !except.includes(scope)),
+      ),
     onCommand,
     commands,
     resetCommands: () => {

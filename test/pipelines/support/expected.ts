@@ -44,21 +44,39 @@ export function ownersIn(fixture: CrmFixture, scope: Scope): string[] {
 }
 
 export function dealsIn(fixture: CrmFixture, scope: Scope): FixtureDeal[] {
-  return fixture.deals.filter((deal) => deal.pipeline === scope.definitionId && (scope.owners === null || (deal.owner !== null && scope.owners.includes(deal.owner))));
+  return fixture.deals.filter(
+    (deal) =>
+      deal.pipeline === scope.definitionId &&
+      (scope.owners === null || (deal.owner !== null && scope.owners.includes(deal.owner))),
+  );
 }
 
 /**
  * Every metric of the catalogue for one scope. `window` is the configured period containing the
  * snapshot; `targets` the sum of the scope's members' targets for it (undefined: none set).
  */
-export function expectedMetrics(fixture: CrmFixture, scope: Scope, window: Window, targets?: number): ExpectedMetrics {
+export function expectedMetrics(
+  fixture: CrmFixture,
+  scope: Scope,
+  window: Window,
+  targets?: number,
+): ExpectedMetrics {
   const definition = fixture.definitions.find((d) => d.id === scope.definitionId)!;
-  const stage = new Map(definition.stages.map((s) => [s.id, { closed: s.isClosed, p: parseFloat(s.probability) }]));
+  const stage = new Map(
+    definition.stages.map((s) => [s.id, { closed: s.isClosed, p: parseFloat(s.probability) }]),
+  );
   const from = Date.parse(`${window.start}T00:00:00Z`);
   const to = Date.parse(`${window.end}T00:00:00Z`) + 86_400_000;
-  const inWindow = (iso: string | null) => iso !== null && Date.parse(iso) >= from && Date.parse(iso) < to;
+  const inWindow = (iso: string | null) =>
+    iso !== null && Date.parse(iso) >= from && Date.parse(iso) < to;
 
-  let openCount = 0, openAmount = 0, weighted = 0, won = 0, lost = 0, wonAmount = 0, openClosing = 0;
+  let openCount = 0,
+    openAmount = 0,
+    weighted = 0,
+    won = 0,
+    lost = 0,
+    wonAmount = 0,
+    openClosing = 0;
   const cycles: number[] = [];
   for (const deal of dealsIn(fixture, scope)) {
     const s = stage.get(deal.stage)!;
@@ -84,11 +102,13 @@ export function expectedMetrics(fixture: CrmFixture, scope: Scope, window: Windo
     open_opportunities: openCount,
     win_rate: won + lost > 0 ? round2((won / (won + lost)) * 100) : null,
     average_deal_size: won > 0 ? round2(wonAmount / won) : null,
-    average_sales_cycle: cycles.length > 0 ? round2(cycles.reduce((a, b) => a + b, 0) / cycles.length) : null,
+    average_sales_cycle:
+      cycles.length > 0 ? round2(cycles.reduce((a, b) => a + b, 0) / cycles.length) : null,
   };
   if (targets !== undefined) {
     result.quota_attainment = targets > 0 ? round2((wonAmount / targets) * 100) : null;
-    result.pipeline_coverage = targets - wonAmount > 0 ? round2((openClosing / (targets - wonAmount)) * 100) : null;
+    result.pipeline_coverage =
+      targets - wonAmount > 0 ? round2((openClosing / (targets - wonAmount)) * 100) : null;
   }
   return result;
 }

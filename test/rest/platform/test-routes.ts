@@ -20,7 +20,12 @@ export class EchoInput {
 
 const envelope = {
   type: 'object',
-  properties: { message: { type: 'string' }, success: { type: 'boolean' }, statusCode: { type: 'integer' }, input: { type: 'object', additionalProperties: true } },
+  properties: {
+    message: { type: 'string' },
+    success: { type: 'boolean' },
+    statusCode: { type: 'integer' },
+    input: { type: 'object', additionalProperties: true },
+  },
 };
 
 function echo(method: 'GET' | 'POST' | 'DELETE', path: string): RouteDefinition<EchoInput> {
@@ -50,7 +55,9 @@ export const TEST_ROUTES = [
     authenticated: true,
     response: envelope,
     handler: async () => {
-      throw new Error('connection to mongodb://secret-host:27017 failed: E11000 at /srv/app/stack.ts:12');
+      throw new Error(
+        'connection to mongodb://secret-host:27017 failed: E11000 at /srv/app/stack.ts:12',
+      );
     },
   },
   {
@@ -73,7 +80,10 @@ export const TEST_ROUTES = [
     authenticated: true,
     response: envelope,
     handler: async () => {
-      throw Object.assign(new Error('E11000 duplicate key error collection: test.members index: emailLower_1'), { code: 11000 });
+      throw Object.assign(
+        new Error('E11000 duplicate key error collection: test.members index: emailLower_1'),
+        { code: 11000 },
+      );
     },
   },
 ] as RouteDefinition[];

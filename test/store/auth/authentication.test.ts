@@ -11,8 +11,16 @@ const USER = 'store-user';
 const PASSWORD = 'Correct-Horse_Battery-Staple-0123';
 const credential = deriveScramCredential(USER, PASSWORD);
 
-const withPassword = (server: EmbeddedMongoServer, password = PASSWORD, user = USER, authSource = 'admin'): string =>
-  server.uri.replace('mongodb://', `mongodb://${encodeURIComponent(user)}:${encodeURIComponent(password)}@`) + `?authSource=${authSource}`;
+const withPassword = (
+  server: EmbeddedMongoServer,
+  password = PASSWORD,
+  user = USER,
+  authSource = 'admin',
+): string =>
+  server.uri.replace(
+    'mongodb://',
+    `mongodb://${encodeURIComponent(user)}:${encodeURIComponent(password)}@`,
+  ) + `?authSource=${authSource}`;
 
 const failure = async (promise: Promise<unknown>): Promise<MongoServerError> => {
   const err = await promise.then(
@@ -41,7 +49,12 @@ describe('SCRAM-SHA-256 authentication through the mongodb driver', () => {
     const client = await MongoClient.connect(withPassword(server), { maxPoolSize: 1 });
     try {
       await client.db('app').collection('c').insertOne({ a: 1 });
-      expect(await client.db('app').collection('c').findOne({}, { projection: { _id: 0 } })).toEqual({ a: 1 });
+      expect(
+        await client
+          .db('app')
+          .collection('c')
+          .findOne({}, { projection: { _id: 0 } }),
+      ).toEqual({ a: 1 });
       const status = await client.db('admin').command({ connectionStatus: 1 });
       expect(status.authInfo).toEqual({
         authenticatedUsers: [{ user: USER, db: 'admin' }],
@@ -60,16 +73,32 @@ describe('SCRAM-SHA-256 authentication through the mongodb driver', () => {
     const client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 2000 });
     try {
       const find = await failure(client.db('app').collection('c').find({}).toArray());
-      expect(find).toMatchObject({ code: 13, codeName: 'Unauthorized', message: 'Command find requires authentication' });
+      expect(find).toMatchObject({
+        code: 13,
+        codeName: 'Unauthorized',
+        message: 'Command find requires authentication',
+      });
       const insert = await failure(client.db('app').collection('c').insertOne({ intruder: true }));
       expect(insert).toMatchObject({ code: 13, message: 'Command insert requires authentication' });
-      expect(await failure(client.db('app').command({ listCollections: 1 }))).toMatchObject({ code: 13 });
-      expect(await failure(client.db('admin').command({ listDatabases: 1 }))).toMatchObject({ code: 13 });
-      expect(await failure(client.db('app').command({ update: 'c', updates: [{ q: {}, u: { $set: { role: 'admin' } } }] }))).toMatchObject({ code: 13 });
+      expect(await failure(client.db('app').command({ listCollections: 1 }))).toMatchObject({
+        code: 13,
+      });
+      expect(await failure(client.db('admin').command({ listDatabases: 1 }))).toMatchObject({
+        code: 13,
+      });
+      expect(
+        await failure(
+          client
+            .db('app')
+            .command({ update: 'c', updates: [{ q: {}, u: { $set: { role: 'admin' } } }] }),
+        ),
+      ).toMatchObject({ code: 13 });
       // The handshake and liveness commands still answer.
       expect(await client.db('admin').command({ ping: 1 })).toEqual({ ok: 1 });
       expect((await client.db('admin').command({ buildInfo: 1 })).version).toBe('7.0.0');
-      expect((await client.db('admin').command({ connectionStatus: 1 })).authInfo.authenticatedUsers).toEqual([]);
+      expect(
+        (await client.db('admin').command({ connectionStatus: 1 })).authInfo.authenticatedUsers,
+      ).toEqual([]);
     } finally {
       await client.close();
     }
@@ -82,18 +111,31 @@ describe('SCRAM-SHA-256 authentication through the mongodb driver', () => {
   });
 
   it('fails a wrong password, an unknown user and another authSource alike: 18, "Authentication failed."', async () => {
-    for (const uri of [withPassword(server, 'wrong'), withPassword(server, PASSWORD, 'nobody'), withPassword(server, PASSWORD, USER, 'app')]) {
+    for (const uri of [
+      withPassword(server, 'wrong'),
+      withPassword(server, PASSWORD, 'nobody'),
+      withPassword(server, PASSWORD, USER, 'app'),
+    ]) {
       const client = new MongoClient(uri, { serverSelectionTimeoutMS: 2000 });
       const err = await failure(client.connect());
-      expect(err).toMatchObject({ code: 18, codeName: 'AuthenticationFailed', message: 'Authentication failed.' });
+      expect(err).toMatchObject({
+        code: 18,
+        codeName: 'AuthenticationFailed',
+        message: 'Authentication failed.',
+      });
       await client.close();
     }
   });
 
   it('answers SCRAM-SHA-1 with MechanismUnavailable (334)', async () => {
-    const client = new MongoClient(`${withPassword(server)}&authMechanism=SCRAM-SHA-1`, { serverSelectionTimeoutMS: 2000 });
+    const client = new MongoClient(`${withPassword(server)}&authMechanism=SCRAM-SHA-1`, {
+      serverSelectionTimeoutMS: 2000,
+    });
     const err = await failure(client.connect());
-    expect(err).toMatchObject({ code: 334, message: 'Received authentication for mechanism SCRAM-SHA-1 which is not enabled' });
+    expect(err).toMatchObject({
+      code: 334,
+      message: 'Received authentication for mechanism SCRAM-SHA-1 which is not enabled',
+    });
     await client.close();
   });
 
@@ -101,7 +143,9 @@ describe('SCRAM-SHA-256 authentication through the mongodb driver', () => {
     const client = await MongoClient.connect(withPassword(server));
     try {
       for (const user of [USER, 'nobody']) {
-        const hello = await client.db('admin').command({ hello: 1, saslSupportedMechs: `admin.${user}` });
+        const hello = await client
+          .db('admin')
+          .command({ hello: 1, saslSupportedMechs: `admin.${user}` });
         expect(hello.saslSupportedMechs).toEqual(['SCRAM-SHA-256']);
       }
     } finally {
@@ -124,18 +168,34 @@ describe('the SASL conversation on one raw connection', () => {
     const other = await CommandConnection.open(server.port);
     try {
       const scram = new ScramClient(USER, PASSWORD);
-      const start = await conn.command('admin', { saslStart: 1, mechanism: 'SCRAM-SHA-256', payload: scram.first });
+      const start = await conn.command('admin', {
+        saslStart: 1,
+        mechanism: 'SCRAM-SHA-256',
+        payload: scram.first,
+      });
       expect(start).toMatchObject({ ok: 1, done: false, conversationId: expect.any(Number) });
-      const proof = await conn.command('admin', { saslContinue: 1, conversationId: start.conversationId, payload: scram.final(start.payload) });
+      const proof = await conn.command('admin', {
+        saslContinue: 1,
+        conversationId: start.conversationId,
+        payload: scram.final(start.payload),
+      });
       expect(proof).toMatchObject({ ok: 1, done: false, conversationId: start.conversationId });
       expect(proof.payload.toString()).toBe(`v=${scram.serverSignature!.toString('base64')}`);
       expect(await conn.command('app', { find: 'c' })).toMatchObject({ ok: 0, code: 13 });
-      const empty = await conn.command('admin', { saslContinue: 1, conversationId: start.conversationId, payload: Buffer.alloc(0) });
+      const empty = await conn.command('admin', {
+        saslContinue: 1,
+        conversationId: start.conversationId,
+        payload: Buffer.alloc(0),
+      });
       expect(empty).toMatchObject({ ok: 1, done: true });
       expect(empty.payload.length).toBe(0);
       expect(await conn.command('app', { find: 'c' })).toMatchObject({ ok: 1 });
       // Authentication belongs to the connection that made it.
-      expect(await other.command('app', { find: 'c' })).toMatchObject({ ok: 0, code: 13, errmsg: 'Command find requires authentication' });
+      expect(await other.command('app', { find: 'c' })).toMatchObject({
+        ok: 0,
+        code: 13,
+        errmsg: 'Command find requires authentication',
+      });
     } finally {
       conn.close();
       other.close();
@@ -146,18 +206,46 @@ describe('the SASL conversation on one raw connection', () => {
     const conn = await CommandConnection.open(server.port);
     try {
       const scram = new ScramClient(USER, PASSWORD);
-      const start = await conn.command('admin', { saslStart: 1, mechanism: 'SCRAM-SHA-256', payload: scram.first, options: { skipEmptyExchange: true } });
+      const start = await conn.command('admin', {
+        saslStart: 1,
+        mechanism: 'SCRAM-SHA-256',
+        payload: scram.first,
+        options: { skipEmptyExchange: true },
+      });
       const final = scram.final(start.payload);
-      expect(await conn.command('admin', { saslContinue: 1, conversationId: start.conversationId + 1, payload: final })).toMatchObject({
+      expect(
+        await conn.command('admin', {
+          saslContinue: 1,
+          conversationId: start.conversationId + 1,
+          payload: final,
+        }),
+      ).toMatchObject({
         ok: 0,
         code: 18,
         errmsg: 'Authentication failed.',
       });
       // The failure ended the conversation: the right message no longer completes it.
-      expect(await conn.command('admin', { saslContinue: 1, conversationId: start.conversationId, payload: final })).toMatchObject({ ok: 0, code: 18 });
+      expect(
+        await conn.command('admin', {
+          saslContinue: 1,
+          conversationId: start.conversationId,
+          payload: final,
+        }),
+      ).toMatchObject({ ok: 0, code: 18 });
       // A proof made for one conversation does not fit the next (the server nonce differs).
-      const again = await conn.command('admin', { saslStart: 1, mechanism: 'SCRAM-SHA-256', payload: scram.first, options: { skipEmptyExchange: true } });
-      expect(await conn.command('admin', { saslContinue: 1, conversationId: again.conversationId, payload: final })).toMatchObject({ ok: 0, code: 18 });
+      const again = await conn.command('admin', {
+        saslStart: 1,
+        mechanism: 'SCRAM-SHA-256',
+        payload: scram.first,
+        options: { skipEmptyExchange: true },
+      });
+      expect(
+        await conn.command('admin', {
+          saslContinue: 1,
+          conversationId: again.conversationId,
+          payload: final,
+        }),
+      ).toMatchObject({ ok: 0, code: 18 });
       expect(await conn.command('app', { find: 'c' })).toMatchObject({ ok: 0, code: 13 });
     } finally {
       conn.close();
@@ -169,7 +257,11 @@ describe('the SASL conversation on one raw connection', () => {
     try {
       const salts: string[] = [];
       for (const user of [USER, 'ghost', 'ghost']) {
-        const reply = await conn.command('admin', { saslStart: 1, mechanism: 'SCRAM-SHA-256', payload: new ScramClient(user, 'x').first });
+        const reply = await conn.command('admin', {
+          saslStart: 1,
+          mechanism: 'SCRAM-SHA-256',
+          payload: new ScramClient(user, 'x').first,
+        });
         expect(reply).toMatchObject({ ok: 1, done: false });
         const text = reply.payload.toString();
         expect(text).toMatch(/^r=[^,]+,s=[A-Za-z0-9+/=]{40},i=15000$/);
@@ -205,12 +297,16 @@ describe('authentication over a Unix socket', () => {
       await client.close();
     }
     const anonymous = new MongoClient(server.uri, { serverSelectionTimeoutMS: 2000 });
-    expect(await failure(anonymous.db('app').collection('c').findOne({}))).toMatchObject({ code: 13 });
+    expect(await failure(anonymous.db('app').collection('c').findOne({}))).toMatchObject({
+      code: 13,
+    });
     await anonymous.close();
   });
 
   it('serves mongoose with credentials', async () => {
-    const connection = await mongoose.createConnection(withPassword(server), { dbName: 'mongoose_auth' }).asPromise();
+    const connection = await mongoose
+      .createConnection(withPassword(server), { dbName: 'mongoose_auth' })
+      .asPromise();
     try {
       const Thing = connection.model('Thing', new mongoose.Schema({ name: String }));
       await Thing.create({ name: 'kept' });
@@ -218,7 +314,9 @@ describe('authentication over a Unix socket', () => {
     } finally {
       await connection.close();
     }
-    const wrong = mongoose.createConnection(withPassword(server, 'wrong'), { serverSelectionTimeoutMS: 2000 });
+    const wrong = mongoose.createConnection(withPassword(server, 'wrong'), {
+      serverSelectionTimeoutMS: 2000,
+    });
     await expect(wrong.asPromise()).rejects.toMatchObject({ code: 18 });
     await wrong.close();
   });

@@ -13,7 +13,11 @@ export class CommandConnection {
   private constructor(private readonly socket: Socket) {
     socket.on('data', (chunk: Buffer) => {
       this.buffered = Buffer.concat([this.buffered, chunk]);
-      if (this.buffered.length >= 4 && this.buffered.length >= this.buffered.readInt32LE(0) && this.waiting) {
+      if (
+        this.buffered.length >= 4 &&
+        this.buffered.length >= this.buffered.readInt32LE(0) &&
+        this.waiting
+      ) {
         const length = this.buffered.readInt32LE(0);
         const frame = this.buffered.subarray(0, length);
         this.buffered = this.buffered.subarray(length);
@@ -35,7 +39,11 @@ export class CommandConnection {
 
   /** Sends one OP_MSG command and resolves with the reply document. */
   command(db: string, body: Document): Promise<Document> {
-    const payload = Buffer.concat([Buffer.alloc(4), Buffer.from([0]), serialize({ ...body, $db: db })]);
+    const payload = Buffer.concat([
+      Buffer.alloc(4),
+      Buffer.from([0]),
+      serialize({ ...body, $db: db }),
+    ]);
     const header = Buffer.alloc(16);
     header.writeInt32LE(16 + payload.length, 0);
     header.writeInt32LE(this.nextId++, 4);
@@ -75,7 +83,13 @@ export class ScramClient {
   final(serverFirst: Buffer): Binary {
     const text = serverFirst.toString();
     const fields = Object.fromEntries(text.split(',').map((part) => [part[0], part.slice(2)]));
-    const salted = pbkdf2Sync(this.password, Buffer.from(fields.s, 'base64'), Number(fields.i), 32, 'sha256');
+    const salted = pbkdf2Sync(
+      this.password,
+      Buffer.from(fields.s, 'base64'),
+      Number(fields.i),
+      32,
+      'sha256',
+    );
     const clientKey = hmac(salted, 'Client Key');
     const storedKey = createHash('sha256').update(clientKey).digest();
     const withoutProof = `c=biws,r=${fields.r}`;

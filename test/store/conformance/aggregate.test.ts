@@ -12,10 +12,12 @@ describe('aggregation', () => {
       { _id: 3 as never, cust: 'a', items: [], amount: 5, status: 'closed' },
       { _id: 4 as never, cust: 'c', items: ['z'], amount: 7, status: 'open' },
     ]);
-    await target().db.collection('customers').insertMany([
-      { _id: 'a' as never, name: 'Ann' },
-      { _id: 'b' as never, name: 'Bob' },
-    ]);
+    await target()
+      .db.collection('customers')
+      .insertMany([
+        { _id: 'a' as never, name: 'Ann' },
+        { _id: 'b' as never, name: 'Bob' },
+      ]);
   });
 
   const run = (pipeline: object[]) => orders().aggregate(pipeline).toArray();
@@ -42,13 +44,26 @@ describe('aggregation', () => {
   });
 
   it('runs $unwind, $sortByCount, $count and $facet', async () => {
-    expect(await run([{ $unwind: '$items' }, { $sortByCount: '$items' }, { $sort: { count: -1, _id: 1 } }])).toEqual([
+    expect(
+      await run([
+        { $unwind: '$items' },
+        { $sortByCount: '$items' },
+        { $sort: { count: -1, _id: 1 } },
+      ]),
+    ).toEqual([
       { _id: 'x', count: 2 },
       { _id: 'y', count: 1 },
       { _id: 'z', count: 1 },
     ]);
     expect(await run([{ $match: { amount: { $gt: 6 } } }, { $count: 'n' }])).toEqual([{ n: 3 }]);
-    const [facet] = await run([{ $facet: { open: [{ $match: { status: 'open' } }, { $count: 'n' }], max: [{ $group: { _id: null, m: { $max: '$amount' } } }] } }]);
+    const [facet] = await run([
+      {
+        $facet: {
+          open: [{ $match: { status: 'open' } }, { $count: 'n' }],
+          max: [{ $group: { _id: null, m: { $max: '$amount' } } }],
+        },
+      },
+    ]);
     expect(facet).toEqual({ open: [{ n: 3 }], max: [{ _id: null, m: 20 }] });
   });
 
@@ -64,14 +79,34 @@ describe('aggregation', () => {
   });
 
   it('leaves stored documents untouched by stages that rewrite nested fields', async () => {
-    await target().db.collection('nested').insertOne({ _id: 1 as never, n: { a: 1 } });
-    await target().db.collection('nested').aggregate([{ $set: { 'n.b': 2 } }, { $unset: 'n.a' }]).toArray();
-    await orders().aggregate([{ $match: { _id: 1 } }, { $lookup: { from: 'nested', pipeline: [], as: 'j' } }, { $unwind: '$j' }, { $set: { 'j.n.c': 3 } }]).toArray();
-    expect(await target().db.collection('nested').findOne({ _id: 1 as never })).toEqual({ _id: 1, n: { a: 1 } });
+    await target()
+      .db.collection('nested')
+      .insertOne({ _id: 1 as never, n: { a: 1 } });
+    await target()
+      .db.collection('nested')
+      .aggregate([{ $set: { 'n.b': 2 } }, { $unset: 'n.a' }])
+      .toArray();
+    await orders()
+      .aggregate([
+        { $match: { _id: 1 } },
+        { $lookup: { from: 'nested', pipeline: [], as: 'j' } },
+        { $unwind: '$j' },
+        { $set: { 'j.n.c': 3 } },
+      ])
+      .toArray();
+    expect(
+      await target()
+        .db.collection('nested')
+        .findOne({ _id: 1 as never }),
+    ).toEqual({ _id: 1, n: { a: 1 } });
   });
 
   it('returns large results in batches', async () => {
-    const reply = await target().db.command({ aggregate: 'orders', pipeline: [], cursor: { batchSize: 2 } });
+    const reply = await target().db.command({
+      aggregate: 'orders',
+      pipeline: [],
+      cursor: { batchSize: 2 },
+    });
     expect(reply.cursor.firstBatch).toHaveLength(2);
     const rest = await target().db.command({ getMore: reply.cursor.id, collection: 'orders' });
     expect(rest.cursor.nextBatch).toHaveLength(2);
@@ -80,7 +115,9 @@ describe('aggregation', () => {
 
   it('writes results with $out, replacing the target', async () => {
     await target().db.collection('summary').insertOne({ stale: true });
-    await orders().aggregate([{ $group: { _id: '$cust', total: { $sum: '$amount' } } }, { $out: 'summary' }]).toArray();
+    await orders()
+      .aggregate([{ $group: { _id: '$cust', total: { $sum: '$amount' } } }, { $out: 'summary' }])
+      .toArray();
     const summary = await target().db.collection('summary').find({}).sort({ _id: 1 }).toArray();
     expect(summary).toEqual([
       { _id: 'a', total: 15 },
@@ -92,7 +129,12 @@ describe('aggregation', () => {
   it('merges results with $merge', async () => {
     const totals = target().db.collection('totals');
     await totals.insertMany([{ _id: 'a' as never, total: 0, keep: 1 }]);
-    await orders().aggregate([{ $group: { _id: '$cust', total: { $sum: '$amount' } } }, { $merge: { into: 'totals', whenMatched: 'merge', whenNotMatched: 'insert' } }]).toArray();
+    await orders()
+      .aggregate([
+        { $group: { _id: '$cust', total: { $sum: '$amount' } } },
+        { $merge: { into: 'totals', whenMatched: 'merge', whenNotMatched: 'insert' } },
+      ])
+      .toArray();
     expect(await totals.find({}).sort({ _id: 1 }).toArray()).toEqual([
       { _id: 'a', total: 15, keep: 1 },
       { _id: 'b', total: 20 },
@@ -105,7 +147,9 @@ describe('aggregation', () => {
     expect(err).toBeInstanceOf(MongoServerError);
     expect(err.code).toBe(40324);
     expect(err.message).toBe("Unrecognized pipeline stage name: '$frobnicate'");
-    const noCursor = (await target().db.command({ aggregate: 'orders', pipeline: [] }).catch((e: unknown) => e)) as MongoServerError;
+    const noCursor = (await target()
+      .db.command({ aggregate: 'orders', pipeline: [] })
+      .catch((e: unknown) => e)) as MongoServerError;
     expect(noCursor.code).toBe(9);
   });
 });

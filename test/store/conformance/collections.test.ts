@@ -14,7 +14,9 @@ describe('databases and collections', () => {
     await target().db.createCollection('explicit');
     const err = await error(target().db.command({ create: 'explicit' }));
     expect(err.code).toBe(48);
-    const names = (await target().db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+    const names = (await target().db.listCollections({}, { nameOnly: true }).toArray()).map(
+      (c) => c.name,
+    );
     expect(names).toContain('explicit');
   });
 
@@ -26,8 +28,18 @@ describe('databases and collections', () => {
   });
 
   it('refuses invalid collection and database names (73)', async () => {
-    expect((await error(target().db.command({ insert: 'bad$name', documents: [{}] }))).code).toBe(73);
-    expect((await error(target().client.db('bad db').command({ insert: 'c', documents: [{}] }))).code).toBe(73);
+    expect((await error(target().db.command({ insert: 'bad$name', documents: [{}] }))).code).toBe(
+      73,
+    );
+    expect(
+      (
+        await error(
+          target()
+            .client.db('bad db')
+            .command({ insert: 'c', documents: [{}] }),
+        )
+      ).code,
+    ).toBe(73);
   });
 
   it('drops collections; dropping a missing one succeeds (mongod 7.0)', async () => {
@@ -56,7 +68,9 @@ describe('databases and collections', () => {
     await target().db.collection('any').insertOne({});
     const all = await target().client.db('admin').admin().listDatabases();
     expect(all.databases.map((d) => d.name)).toContain(target().dbName);
-    const filtered = await target().client.db('admin').command({ listDatabases: 1, nameOnly: true, filter: { name: target().dbName } });
+    const filtered = await target()
+      .client.db('admin')
+      .command({ listDatabases: 1, nameOnly: true, filter: { name: target().dbName } });
     expect(filtered.databases).toEqual([{ name: target().dbName }]);
   });
 

@@ -27,7 +27,8 @@ describe('insert, find, update, delete', () => {
   });
 
   it('matches comparison, logical, element, array and regex operators', async () => {
-    const names = async (filter: object) => (await coll().find(filter).sort({ _id: 1 }).toArray()).map((d) => d.name);
+    const names = async (filter: object) =>
+      (await coll().find(filter).sort({ _id: 1 }).toArray()).map((d) => d.name);
     expect(await names({ age: { $gt: 30 } })).toEqual(['ann', 'cid']);
     expect(await names({ age: { $gte: 25, $lt: 40 } })).toEqual(['ann', 'bob']);
     expect(await names({ age: { $in: [25, 40] } })).toEqual(['bob', 'cid']);
@@ -47,24 +48,47 @@ describe('insert, find, update, delete', () => {
   });
 
   it('projects with inclusion, exclusion, dotted paths and $slice', async () => {
-    expect(await coll().findOne({ _id: 1 as never }, { projection: { name: 1 } })).toEqual({ _id: 1, name: 'ann' });
-    expect(await coll().findOne({ _id: 1 as never }, { projection: { name: 1, _id: 0 } })).toEqual({ name: 'ann' });
-    expect(await coll().findOne({ _id: 2 as never }, { projection: { tags: 0, address: 0, age: 0 } })).toEqual({ _id: 2, name: 'bob' });
-    expect(await coll().findOne({ _id: 1 as never }, { projection: { 'address.city': 1, _id: 0 } })).toEqual({ address: { city: 'Oslo' } });
-    expect(await coll().findOne({ _id: 1 as never }, { projection: { tags: { $slice: 1 }, _id: 0, name: 1 } })).toEqual({ name: 'ann', tags: ['a'] });
+    expect(await coll().findOne({ _id: 1 as never }, { projection: { name: 1 } })).toEqual({
+      _id: 1,
+      name: 'ann',
+    });
+    expect(await coll().findOne({ _id: 1 as never }, { projection: { name: 1, _id: 0 } })).toEqual({
+      name: 'ann',
+    });
+    expect(
+      await coll().findOne({ _id: 2 as never }, { projection: { tags: 0, address: 0, age: 0 } }),
+    ).toEqual({ _id: 2, name: 'bob' });
+    expect(
+      await coll().findOne({ _id: 1 as never }, { projection: { 'address.city': 1, _id: 0 } }),
+    ).toEqual({ address: { city: 'Oslo' } });
+    expect(
+      await coll().findOne(
+        { _id: 1 as never },
+        { projection: { tags: { $slice: 1 }, _id: 0, name: 1 } },
+      ),
+    ).toEqual({ name: 'ann', tags: ['a'] });
   });
 
   it('leaves stored documents untouched by nested exclusion projections', async () => {
-    expect(await coll().findOne({ _id: 1 as never }, { projection: { 'address.city': 0, tags: 0 } })).toEqual({ _id: 1, name: 'ann', age: 31, address: {} });
+    expect(
+      await coll().findOne({ _id: 1 as never }, { projection: { 'address.city': 0, tags: 0 } }),
+    ).toEqual({ _id: 1, name: 'ann', age: 31, address: {} });
     expect((await coll().findOne({ _id: 1 as never }))!.address).toEqual({ city: 'Oslo' });
   });
 
   it('sorts, skips and limits, and returns one batch for a negative limit', async () => {
-    const sorted = await coll().find({}, { sort: { age: -1 }, skip: 1, limit: 2 }).toArray();
+    const sorted = await coll()
+      .find({}, { sort: { age: -1 }, skip: 1, limit: 2 })
+      .toArray();
     expect(sorted.map((d) => d.name)).toEqual(['ann', 'bob']);
     const multi = await coll().find({}).sort({ 'address.city': 1, name: -1 }).toArray();
     expect(multi.map((d) => d.name)).toEqual(['dee', 'bob', 'cid', 'ann']);
-    const reply = await target().db.command({ find: 'people', filter: {}, sort: { _id: 1 }, limit: -2 });
+    const reply = await target().db.command({
+      find: 'people',
+      filter: {},
+      sort: { _id: 1 },
+      limit: -2,
+    });
     expect(reply.cursor.firstBatch.map((d: { _id: number }) => d._id)).toEqual([1, 2]);
     expect(reply.cursor.id.toString()).toBe('0');
   });
@@ -93,14 +117,25 @@ describe('insert, find, update, delete', () => {
 
   it('counts with query, skip and limit, and lists distinct values (array elements unwound)', async () => {
     expect(await coll().countDocuments({ 'address.city': 'Oslo' })).toBe(2);
-    expect((await target().db.command({ count: 'people', query: {}, skip: 1, limit: 2 })).n).toBe(2);
+    expect((await target().db.command({ count: 'people', query: {}, skip: 1, limit: 2 })).n).toBe(
+      2,
+    );
     expect(await coll().estimatedDocumentCount()).toBe(4);
     expect((await coll().distinct('tags')).sort()).toEqual(['a', 'b']);
-    expect((await coll().distinct('address.city', { age: { $lt: 40 } })).sort()).toEqual(['Bergen', 'Oslo']);
+    expect((await coll().distinct('address.city', { age: { $lt: 40 } })).sort()).toEqual([
+      'Bergen',
+      'Oslo',
+    ]);
   });
 
   it('keeps ObjectId, Date, nested and numeric values intact through a round trip', async () => {
-    const doc = { _id: new ObjectId(), at: new Date('2024-01-02T03:04:05Z'), n: 1.5, big: 2 ** 40, nested: { list: [1, { x: 'y' }] } };
+    const doc = {
+      _id: new ObjectId(),
+      at: new Date('2024-01-02T03:04:05Z'),
+      n: 1.5,
+      big: 2 ** 40,
+      nested: { list: [1, { x: 'y' }] },
+    };
     await coll().insertOne(doc as never);
     expect(await coll().findOne({ _id: doc._id })).toEqual(doc);
     expect(await coll().findOne({ at: new Date('2024-01-02T03:04:05Z') })).not.toBeNull();

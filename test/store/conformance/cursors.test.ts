@@ -10,7 +10,12 @@ describe('cursors', () => {
   });
 
   it('returns results in batches continued with getMore', async () => {
-    const first = await target().db.command({ find: 'many', filter: {}, sort: { _id: 1 }, batchSize: 100 });
+    const first = await target().db.command({
+      find: 'many',
+      filter: {},
+      sort: { _id: 1 },
+      batchSize: 100,
+    });
     expect(first.cursor.firstBatch).toHaveLength(100);
     const id = first.cursor.id as Long;
     expect(id.isZero()).toBe(false);
@@ -31,7 +36,9 @@ describe('cursors', () => {
     const first = await target().db.command({ find: 'many', filter: {}, batchSize: 10 });
     const other = await MongoClient.connect(target().uri);
     try {
-      const rest = await other.db(target().dbName).command({ getMore: first.cursor.id, collection: 'many', batchSize: 1000 });
+      const rest = await other
+        .db(target().dbName)
+        .command({ getMore: first.cursor.id, collection: 'many', batchSize: 1000 });
       expect(rest.cursor.nextBatch).toHaveLength(240);
       expect(rest.cursor.id.toString()).toBe('0');
     } finally {
@@ -41,10 +48,15 @@ describe('cursors', () => {
 
   it('kills cursors and reports the unknown ones', async () => {
     const first = await target().db.command({ find: 'many', filter: {}, batchSize: 1 });
-    const killed = await target().db.command({ killCursors: 'many', cursors: [first.cursor.id, Long.fromNumber(12345)] });
+    const killed = await target().db.command({
+      killCursors: 'many',
+      cursors: [first.cursor.id, Long.fromNumber(12345)],
+    });
     expect(killed.cursorsKilled.map(String)).toEqual([first.cursor.id.toString()]);
     expect(killed.cursorsNotFound.map(String)).toEqual(['12345']);
-    const err = await target().db.command({ getMore: first.cursor.id, collection: 'many' }).catch((e: unknown) => e);
+    const err = await target()
+      .db.command({ getMore: first.cursor.id, collection: 'many' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MongoServerError);
     expect((err as MongoServerError).code).toBe(43);
   });
@@ -56,7 +68,12 @@ describe('cursors', () => {
   });
 
   it('returns a single batch when asked', async () => {
-    const reply = await target().db.command({ find: 'many', filter: {}, batchSize: 5, singleBatch: true });
+    const reply = await target().db.command({
+      find: 'many',
+      filter: {},
+      batchSize: 5,
+      singleBatch: true,
+    });
     expect(reply.cursor.firstBatch).toHaveLength(5);
     expect(reply.cursor.id.toString()).toBe('0');
   });

@@ -22,7 +22,8 @@ describe('explain and hint', () => {
     expect(err).toBeInstanceOf(MongoServerError);
     return err as MongoServerError;
   };
-  const explainFind = (filter: Document, verbosity: 'queryPlanner' | 'executionStats') => coll().find(filter).explain(verbosity);
+  const explainFind = (filter: Document, verbosity: 'queryPlanner' | 'executionStats') =>
+    coll().find(filter).explain(verbosity);
 
   it('shows IDHACK for an equality on _id', async () => {
     const explained = await explainFind({ _id: 3 }, 'executionStats');
@@ -37,42 +38,95 @@ describe('explain and hint', () => {
     expect(explained.queryPlanner.parsedQuery).toEqual({ x: { $eq: 4 } });
     const plan = explained.queryPlanner.winningPlan;
     expect(plan.stage).toBe('FETCH');
-    expect(plan.inputStage).toMatchObject({ stage: 'IXSCAN', indexName: 'x_1', keyPattern: { x: 1 }, isUnique: false, isSparse: false, isPartial: false, direction: 'forward' });
+    expect(plan.inputStage).toMatchObject({
+      stage: 'IXSCAN',
+      indexName: 'x_1',
+      keyPattern: { x: 1 },
+      isUnique: false,
+      isSparse: false,
+      isPartial: false,
+      direction: 'forward',
+    });
     expect(explained.executionStats).toMatchObject({ nReturned: 1, totalDocsExamined: 1 });
   });
 
   it('shows a COLLSCAN with the filter when no index serves the query', async () => {
     const explained = await explainFind({ y: 'b' }, 'executionStats');
-    expect(explained.queryPlanner.winningPlan).toMatchObject({ stage: 'COLLSCAN', filter: { y: { $eq: 'b' } }, direction: 'forward' });
-    expect(explained.executionStats).toMatchObject({ executionSuccess: true, nReturned: 3, totalKeysExamined: 0, totalDocsExamined: 5 });
+    expect(explained.queryPlanner.winningPlan).toMatchObject({
+      stage: 'COLLSCAN',
+      filter: { y: { $eq: 'b' } },
+      direction: 'forward',
+    });
+    expect(explained.executionStats).toMatchObject({
+      executionSuccess: true,
+      nReturned: 3,
+      totalKeysExamined: 0,
+      totalDocsExamined: 5,
+    });
   });
 
   it('answers the explain command form and EOF for a missing collection', async () => {
-    const explained = await target().db.command({ explain: { find: 'plans', filter: { x: 2 } }, verbosity: 'queryPlanner' });
+    const explained = await target().db.command({
+      explain: { find: 'plans', filter: { x: 2 } },
+      verbosity: 'queryPlanner',
+    });
     expect(explained.queryPlanner.winningPlan.inputStage.indexName).toBe('x_1');
     expect(explained.executionStats).toBeUndefined();
-    const missing = await target().db.command({ explain: { find: 'no_such_collection', filter: { x: 2 } }, verbosity: 'queryPlanner' });
+    const missing = await target().db.command({
+      explain: { find: 'no_such_collection', filter: { x: 2 } },
+      verbosity: 'queryPlanner',
+    });
     expect(missing.queryPlanner.winningPlan.stage).toBe('EOF');
   });
 
   it('explains count and a $match-only aggregate', async () => {
-    const fast = await target().db.command({ explain: { count: 'plans', query: {} }, verbosity: 'queryPlanner' });
+    const fast = await target().db.command({
+      explain: { count: 'plans', query: {} },
+      verbosity: 'queryPlanner',
+    });
     expect(fast.queryPlanner.winningPlan.stage).toBe('RECORD_STORE_FAST_COUNT');
-    const counted = await target().db.command({ explain: { count: 'plans', query: { y: 'b' } }, verbosity: 'queryPlanner' });
-    expect(counted.queryPlanner.winningPlan).toMatchObject({ stage: 'COUNT', inputStage: { stage: 'COLLSCAN' } });
-    const aggregated = await coll().aggregate([{ $match: { x: 5 } }]).explain('queryPlanner');
-    expect(aggregated.queryPlanner.winningPlan.inputStage).toMatchObject({ stage: 'IXSCAN', indexName: 'x_1' });
+    const counted = await target().db.command({
+      explain: { count: 'plans', query: { y: 'b' } },
+      verbosity: 'queryPlanner',
+    });
+    expect(counted.queryPlanner.winningPlan).toMatchObject({
+      stage: 'COUNT',
+      inputStage: { stage: 'COLLSCAN' },
+    });
+    const aggregated = await coll()
+      .aggregate([{ $match: { x: 5 } }])
+      .explain('queryPlanner');
+    expect(aggregated.queryPlanner.winningPlan.inputStage).toMatchObject({
+      stage: 'IXSCAN',
+      indexName: 'x_1',
+    });
   });
 
   it('accepts a hint by name or key pattern and uses that index', async () => {
     const byName = await coll().find({ y: 'b' }).sort({ _id: 1 }).hint('x_1').toArray();
     expect(byName.map((d) => d._id)).toEqual([2, 3, 5]);
-    const byKey = await coll().find({ x: { $gte: 4 } }).sort({ _id: 1 }).hint({ x: 1 }).toArray();
+    const byKey = await coll()
+      .find({ x: { $gte: 4 } })
+      .sort({ _id: 1 })
+      .hint({ x: 1 })
+      .toArray();
     expect(byKey.map((d) => d._id)).toEqual([4, 5]);
-    const plan = (await coll().find({ y: 'b' }).hint('x_1').explain('queryPlanner')).queryPlanner.winningPlan;
-    expect(plan).toMatchObject({ stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'x_1' } });
-    const idPlan = (await coll().find({ _id: 3 as never }).hint('_id_').explain('queryPlanner')).queryPlanner.winningPlan;
-    expect(idPlan).toMatchObject({ stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: '_id_' } });
+    const plan = (await coll().find({ y: 'b' }).hint('x_1').explain('queryPlanner')).queryPlanner
+      .winningPlan;
+    expect(plan).toMatchObject({
+      stage: 'FETCH',
+      inputStage: { stage: 'IXSCAN', indexName: 'x_1' },
+    });
+    const idPlan = (
+      await coll()
+        .find({ _id: 3 as never })
+        .hint('_id_')
+        .explain('queryPlanner')
+    ).queryPlanner.winningPlan;
+    expect(idPlan).toMatchObject({
+      stage: 'FETCH',
+      inputStage: { stage: 'IXSCAN', indexName: '_id_' },
+    });
   });
 
   it('walks natural order backwards for hint {$natural: -1}', async () => {
@@ -81,9 +135,17 @@ describe('explain and hint', () => {
   });
 
   it('answers a $natural sort with a collection scan in that direction, even on an indexed field', async () => {
-    const docs = await coll().find({ x: { $in: [1, 2, 4] } }).sort({ $natural: -1 }).toArray();
+    const docs = await coll()
+      .find({ x: { $in: [1, 2, 4] } })
+      .sort({ $natural: -1 })
+      .toArray();
     expect(docs.map((d) => d._id)).toEqual([4, 2, 1]);
-    const plan = (await coll().find({ x: { $in: [1, 2, 4] } }).sort({ $natural: -1 }).explain('queryPlanner')).queryPlanner.winningPlan;
+    const plan = (
+      await coll()
+        .find({ x: { $in: [1, 2, 4] } })
+        .sort({ $natural: -1 })
+        .explain('queryPlanner')
+    ).queryPlanner.winningPlan;
     expect(plan).toMatchObject({ stage: 'COLLSCAN', direction: 'backward' });
   });
 
@@ -93,10 +155,16 @@ describe('explain and hint', () => {
     expect(find.code).toBe(2);
     expect(find.message).toMatch(pattern);
     expect((await error(coll().find({}).hint({ y: 1 }).toArray())).code).toBe(2);
-    const count = await error(target().db.command({ count: 'plans', query: { x: 1 }, hint: 'nope_1' }));
+    const count = await error(
+      target().db.command({ count: 'plans', query: { x: 1 }, hint: 'nope_1' }),
+    );
     expect(count.code).toBe(2);
     expect(count.message).toMatch(pattern);
-    const aggregate = await error(coll().aggregate([{ $match: { x: 1 } }], { hint: 'nope_1' }).toArray());
+    const aggregate = await error(
+      coll()
+        .aggregate([{ $match: { x: 1 } }], { hint: 'nope_1' })
+        .toArray(),
+    );
     expect(aggregate.code).toBe(2);
     expect(aggregate.message).toMatch(pattern);
   });
@@ -110,7 +178,9 @@ describe('explain and hint', () => {
     expect(update.message).toMatch(pattern);
     const remove = await error(coll().deleteOne({ x: 2 }, { hint: 'nope_1' }));
     expect(remove.code).toBe(2);
-    const modify = await error(coll().findOneAndUpdate({ x: 2 }, { $set: { z: 2 } }, { hint: { nope: 1 } }));
+    const modify = await error(
+      coll().findOneAndUpdate({ x: 2 }, { $set: { z: 2 } }, { hint: { nope: 1 } }),
+    );
     expect(modify.code).toBe(2);
     expect(await coll().findOne({ _id: 2 as never })).toEqual({ _id: 2, x: 2, y: 'b' });
     await coll().updateOne({ _id: 1 as never }, { $unset: { z: '' } });

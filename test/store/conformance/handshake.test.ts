@@ -41,9 +41,15 @@ describe('handshake and server commands', () => {
   });
 
   it('refuses an unknown command with CommandNotFound (59)', async () => {
-    const err = await target().db.command({ frobnicate: 1 }).catch((e: unknown) => e);
+    const err = await target()
+      .db.command({ frobnicate: 1 })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MongoServerError);
-    expect(err).toMatchObject({ code: 59, codeName: 'CommandNotFound', message: "no such command: 'frobnicate'" });
+    expect(err).toMatchObject({
+      code: 59,
+      codeName: 'CommandNotFound',
+      message: "no such command: 'frobnicate'",
+    });
   });
 
   it('reports open cursors in serverStatus', async () => {

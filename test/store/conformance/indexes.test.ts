@@ -6,7 +6,9 @@ describe('indexes and unique constraints', () => {
   const coll = () => target().db.collection('users');
 
   beforeEach(async () => {
-    await coll().drop().catch(() => undefined);
+    await coll()
+      .drop()
+      .catch(() => undefined);
     await coll().insertMany([
       { _id: 1 as never, email: 'a@x', team: 't1', n: 1 },
       { _id: 2 as never, email: 'b@x', team: 't1', n: 2 },
@@ -45,10 +47,12 @@ describe('indexes and unique constraints', () => {
     expect((await dupError(coll().dropIndex('nope'))).code).toBe(27);
   });
 
-  it('refuses duplicate inserts with mongod\'s E11000 message, keyPattern and keyValue', async () => {
+  it("refuses duplicate inserts with mongod's E11000 message, keyPattern and keyValue", async () => {
     const err = await dupError(coll().insertOne({ email: 'a@x' }));
     expect(err.code).toBe(11000);
-    expect(err.message).toBe(`E11000 duplicate key error collection: ${target().dbName}.users index: email_1 dup key: { email: "a@x" }`);
+    expect(err.message).toBe(
+      `E11000 duplicate key error collection: ${target().dbName}.users index: email_1 dup key: { email: "a@x" }`,
+    );
     expect(err.keyPattern).toEqual({ email: 1 });
     expect(err.keyValue).toEqual({ email: 'a@x' });
     const idErr = await dupError(coll().insertOne({ _id: 1 as never }));
@@ -56,24 +60,43 @@ describe('indexes and unique constraints', () => {
   });
 
   it('refuses duplicates made by update, upsert and findAndModify', async () => {
-    expect((await dupError(coll().updateOne({ _id: 2 as never }, { $set: { email: 'a@x' } }))).code).toBe(11000);
-    expect((await dupError(coll().updateOne({ email: 'zz' }, { $set: { email: 'a@x' } }, { upsert: true }))).code).toBe(11000);
-    expect((await dupError(coll().findOneAndUpdate({ _id: 2 as never }, { $set: { email: 'a@x' } }))).code).toBe(11000);
+    expect(
+      (await dupError(coll().updateOne({ _id: 2 as never }, { $set: { email: 'a@x' } }))).code,
+    ).toBe(11000);
+    expect(
+      (
+        await dupError(
+          coll().updateOne({ email: 'zz' }, { $set: { email: 'a@x' } }, { upsert: true }),
+        )
+      ).code,
+    ).toBe(11000);
+    expect(
+      (await dupError(coll().findOneAndUpdate({ _id: 2 as never }, { $set: { email: 'a@x' } })))
+        .code,
+    ).toBe(11000);
     expect(await coll().findOne({ _id: 2 as never })).toMatchObject({ email: 'b@x' });
     expect(await coll().countDocuments()).toBe(2);
   });
 
   it('updates many documents of a unique index to new distinct values in one statement', async () => {
     await coll().updateMany({}, [{ $set: { email: { $concat: ['$email', '.new'] } } }]);
-    expect((await coll().find({}).sort({ _id: 1 }).toArray()).map((d) => d.email)).toEqual(['a@x.new', 'b@x.new']);
+    expect((await coll().find({}).sort({ _id: 1 }).toArray()).map((d) => d.email)).toEqual([
+      'a@x.new',
+      'b@x.new',
+    ]);
   });
 
   it('stops an ordered bulk write at the first duplicate and reports writeErrors', async () => {
-    const err = (await coll().insertMany([{ email: 'c@x' }, { email: 'a@x' }, { email: 'd@x' }]).catch((e: unknown) => e)) as MongoBulkWriteError;
+    const err = (await coll()
+      .insertMany([{ email: 'c@x' }, { email: 'a@x' }, { email: 'd@x' }])
+      .catch((e: unknown) => e)) as MongoBulkWriteError;
     expect(err).toBeInstanceOf(MongoBulkWriteError);
     expect(err.result.insertedCount).toBe(1);
     expect(err.writeErrors).toHaveLength(1);
-    expect((err.writeErrors as unknown as { index: number; code: number }[])[0]).toMatchObject({ index: 1, code: 11000 });
+    expect((err.writeErrors as unknown as { index: number; code: number }[])[0]).toMatchObject({
+      index: 1,
+      code: 11000,
+    });
     expect(await coll().countDocuments()).toBe(3);
   });
 
@@ -98,7 +121,11 @@ describe('indexes and unique constraints', () => {
   });
 
   it('reports index, code, errmsg, keyPattern and keyValue for each write error', async () => {
-    const reply = await target().db.command({ insert: 'users', documents: [{ email: 'a@x' }, { email: 'q@x' }], ordered: false });
+    const reply = await target().db.command({
+      insert: 'users',
+      documents: [{ email: 'a@x' }, { email: 'q@x' }],
+      ordered: false,
+    });
     expect(reply.n).toBe(1);
     expect(reply.writeErrors).toEqual([
       {
@@ -115,9 +142,15 @@ describe('indexes and unique constraints', () => {
     const target2 = target().db.collection('uniq_out');
     await target2.insertOne({ _id: 'keep' as never, team: 'z' });
     await target2.createIndex({ team: 1 }, { unique: true });
-    const out = await coll().aggregate([{ $project: { _id: 0, team: 1 } }, { $out: 'uniq_out' }]).toArray().catch((e: unknown) => e);
+    const out = await coll()
+      .aggregate([{ $project: { _id: 0, team: 1 } }, { $out: 'uniq_out' }])
+      .toArray()
+      .catch((e: unknown) => e);
     expect((out as MongoServerError).code).toBe(11000);
-    const merge = await coll().aggregate([{ $project: { _id: 0, team: 1 } }, { $merge: { into: 'uniq_out' } }]).toArray().catch((e: unknown) => e);
+    const merge = await coll()
+      .aggregate([{ $project: { _id: 0, team: 1 } }, { $merge: { into: 'uniq_out' } }])
+      .toArray()
+      .catch((e: unknown) => e);
     expect((merge as MongoServerError).code).toBe(11000);
     expect(await target2.find({}).toArray()).toEqual([{ _id: 'keep', team: 'z' }]);
     expect((await target2.listIndexes().toArray()).map((i) => i.name)).toEqual(['_id_', 'team_1']);
@@ -134,9 +167,17 @@ describe('indexes and unique constraints', () => {
   it('honours sparse and partial unique indexes', async () => {
     await coll().createIndex({ nick: 1 }, { unique: true, sparse: true });
     await coll().insertMany([{ email: 'i@x' }, { email: 'j@x' }]);
-    await coll().createIndex({ code: 1 }, { unique: true, partialFilterExpression: { active: true } });
-    await coll().insertMany([{ email: 'k@x', code: 1, active: false }, { email: 'l@x', code: 1, active: true }]);
-    expect((await dupError(coll().insertOne({ email: 'm@x', code: 1, active: true }))).code).toBe(11000);
+    await coll().createIndex(
+      { code: 1 },
+      { unique: true, partialFilterExpression: { active: true } },
+    );
+    await coll().insertMany([
+      { email: 'k@x', code: 1, active: false },
+      { email: 'l@x', code: 1, active: true },
+    ]);
+    expect((await dupError(coll().insertOne({ email: 'm@x', code: 1, active: true }))).code).toBe(
+      11000,
+    );
   });
 
   it('fails to build a unique index over existing duplicates, leaving no index', async () => {

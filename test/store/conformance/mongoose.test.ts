@@ -20,7 +20,15 @@ describe('through mongoose models', () => {
     Team = conn.model('Team', new Schema({ name: { type: String, required: true } }));
     User = conn.model<User>(
       'User',
-      new Schema<User>({ email: { type: String, required: true, unique: true }, name: String, age: Number, team: { type: Schema.Types.ObjectId, ref: 'Team' } }, { timestamps: true }),
+      new Schema<User>(
+        {
+          email: { type: String, required: true, unique: true },
+          name: String,
+          age: Number,
+          team: { type: Schema.Types.ObjectId, ref: 'Team' },
+        },
+        { timestamps: true },
+      ),
     );
     await User.init();
   });
@@ -40,9 +48,15 @@ describe('through mongoose models', () => {
     const found = await User.findById(user._id).lean();
     expect(found).toMatchObject({ email: 'a@x', name: 'Ann', age: 30 });
     expect(found!.team!.equals(team._id)).toBe(true);
-    const updated = await User.findOneAndUpdate({ email: 'a@x' }, { $inc: { age: 1 } }, { returnDocument: 'after' }).lean();
+    const updated = await User.findOneAndUpdate(
+      { email: 'a@x' },
+      { $inc: { age: 1 } },
+      { returnDocument: 'after' },
+    ).lean();
     expect(updated!.age).toBe(31);
-    const populated = await User.findById(user._id).populate<{ team: { name: string } }>('team').lean();
+    const populated = await User.findById(user._id)
+      .populate<{ team: { name: string } }>('team')
+      .lean();
     expect(populated!.team.name).toBe('core');
     expect(await User.countDocuments({ age: { $gte: 31 } })).toBe(1);
     await User.deleteOne({ _id: user._id });
@@ -58,7 +72,9 @@ describe('through mongoose models', () => {
 
   it('reports duplicates of an unordered insertMany and bulkWrite while keeping the rest', async () => {
     await User.create({ email: 'bulk1@x' });
-    const err = await User.insertMany([{ email: 'bulk1@x' }, { email: 'bulk2@x' }], { ordered: false }).catch((e: unknown) => e);
+    const err = await User.insertMany([{ email: 'bulk1@x' }, { email: 'bulk2@x' }], {
+      ordered: false,
+    }).catch((e: unknown) => e);
     expect((err as { code: number }).code).toBe(11000);
     expect(await User.countDocuments({ email: /^bulk/ })).toBe(2);
     const result = await User.bulkWrite([
@@ -71,8 +87,17 @@ describe('through mongoose models', () => {
   });
 
   it('sorts, skips, limits and selects through queries', async () => {
-    await User.insertMany([{ email: 's1@x', age: 3 }, { email: 's2@x', age: 1 }, { email: 's3@x', age: 2 }]);
-    const rows = await User.find({ email: /^s\d/ }).sort({ age: -1 }).skip(1).limit(2).select('email -_id').lean();
+    await User.insertMany([
+      { email: 's1@x', age: 3 },
+      { email: 's2@x', age: 1 },
+      { email: 's3@x', age: 2 },
+    ]);
+    const rows = await User.find({ email: /^s\d/ })
+      .sort({ age: -1 })
+      .skip(1)
+      .limit(2)
+      .select('email -_id')
+      .lean();
     expect(rows).toEqual([{ email: 's3@x' }, { email: 's2@x' }]);
     expect(await User.exists({ email: 's1@x' })).not.toBeNull();
     expect((await User.distinct('age', { email: /^s\d/ })).sort()).toEqual([1, 2, 3]);
@@ -87,15 +112,23 @@ describe('through mongoose models', () => {
   });
 
   it('aggregates through a model', async () => {
-    await User.insertMany([{ email: 'g1@x', age: 10 }, { email: 'g2@x', age: 20 }]);
-    const [row] = await User.aggregate<{ avg: number }>([{ $match: { email: /^g/ } }, { $group: { _id: null, avg: { $avg: '$age' } } }]);
+    await User.insertMany([
+      { email: 'g1@x', age: 10 },
+      { email: 'g2@x', age: 20 },
+    ]);
+    const [row] = await User.aggregate<{ avg: number }>([
+      { $match: { email: /^g/ } },
+      { $group: { _id: null, avg: { $avg: '$age' } } },
+    ]);
     expect(row.avg).toBe(15);
   });
 
   it('refuses transactions like a standalone mongod', async () => {
-    const err = await conn.transaction(async (session) => {
-      await User.create([{ email: 'tx@x' }], { session });
-    }).catch((e: unknown) => e);
+    const err = await conn
+      .transaction(async (session) => {
+        await User.create([{ email: 'tx@x' }], { session });
+      })
+      .catch((e: unknown) => e);
     expect(originalCode(err)).toBe(20);
     expect(await User.countDocuments({ email: 'tx@x' })).toBe(0);
   });

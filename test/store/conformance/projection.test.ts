@@ -8,13 +8,31 @@ describe('find projections', () => {
   beforeEach(async () => {
     await coll().deleteMany({});
     await coll().insertMany([
-      { _id: 1 as never, name: 'ann', arr: [1, 2, 3, 4, 5], dev: true, details: { colors: ['blue', 'red'], sizes: ['S', 'M'] }, qty: 100 },
+      {
+        _id: 1 as never,
+        name: 'ann',
+        arr: [1, 2, 3, 4, 5],
+        dev: true,
+        details: { colors: ['blue', 'red'], sizes: ['S', 'M'] },
+        qty: 100,
+      },
       { _id: 2 as never, name: 'bob', arr: 'not an array', dev: false, qty: 5 },
-      { _id: 3 as never, title: 'T', author: 'A', year: 1999, tags: [0, 3, 5], students: [{ name: 'j', school: 102 }, { name: 'k', school: 103 }] },
+      {
+        _id: 3 as never,
+        title: 'T',
+        author: 'A',
+        year: 1999,
+        tags: [0, 3, 5],
+        students: [
+          { name: 'j', school: 102 },
+          { name: 'k', school: 103 },
+        ],
+      },
     ]);
   });
 
-  const one = (id: number, projection: object) => coll().findOne({ _id: id as never }, { projection });
+  const one = (id: number, projection: object) =>
+    coll().findOne({ _id: id as never }, { projection });
   const failure = async (projection: object) => {
     const err = await one(1, projection).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MongoServerError);
@@ -23,17 +41,38 @@ describe('find projections', () => {
 
   it('$slice alone slices the array and keeps every other field (an exclusion projection)', async () => {
     const doc = await one(1, { arr: { $slice: 1 } });
-    expect(doc).toEqual({ _id: 1, name: 'ann', arr: [1], dev: true, details: { colors: ['blue', 'red'], sizes: ['S', 'M'] }, qty: 100 });
+    expect(doc).toEqual({
+      _id: 1,
+      name: 'ann',
+      arr: [1],
+      dev: true,
+      details: { colors: ['blue', 'red'], sizes: ['S', 'M'] },
+      qty: 100,
+    });
     expect(Object.keys(doc!)).toEqual(['_id', 'name', 'arr', 'dev', 'details', 'qty']);
   });
 
   it('$slice with an exclusion is an exclusion projection', async () => {
-    expect(await one(1, { arr: { $slice: 2 }, dev: 0, details: 0 })).toEqual({ _id: 1, name: 'ann', arr: [1, 2], qty: 100 });
-    expect(await one(1, { _id: 0, arr: { $slice: 1 }, details: 0 })).toEqual({ name: 'ann', arr: [1], dev: true, qty: 100 });
+    expect(await one(1, { arr: { $slice: 2 }, dev: 0, details: 0 })).toEqual({
+      _id: 1,
+      name: 'ann',
+      arr: [1, 2],
+      qty: 100,
+    });
+    expect(await one(1, { _id: 0, arr: { $slice: 1 }, details: 0 })).toEqual({
+      name: 'ann',
+      arr: [1],
+      dev: true,
+      qty: 100,
+    });
   });
 
   it('$slice with an inclusion returns only the included fields', async () => {
-    expect(await one(1, { name: 1, arr: { $slice: 1 } })).toEqual({ _id: 1, name: 'ann', arr: [1] });
+    expect(await one(1, { name: 1, arr: { $slice: 1 } })).toEqual({
+      _id: 1,
+      name: 'ann',
+      arr: [1],
+    });
     expect(await one(1, { _id: 1, arr: { $slice: 1 } })).toEqual({ _id: 1, arr: [1] });
   });
 
@@ -50,13 +89,27 @@ describe('find projections', () => {
   });
 
   it('$slice leaves a value that is not an array as it is', async () => {
-    expect(await one(2, { arr: { $slice: 1 } })).toEqual({ _id: 2, name: 'bob', arr: 'not an array', dev: false, qty: 5 });
+    expect(await one(2, { arr: { $slice: 1 } })).toEqual({
+      _id: 2,
+      name: 'bob',
+      arr: 'not an array',
+      dev: false,
+      qty: 5,
+    });
   });
 
   it('$slice of an array in a nested document, inside an inclusion and an exclusion', async () => {
-    expect(await one(1, { qty: 1, 'details.colors': { $slice: 1 } })).toEqual({ _id: 1, qty: 100, details: { colors: ['blue'] } });
+    expect(await one(1, { qty: 1, 'details.colors': { $slice: 1 } })).toEqual({
+      _id: 1,
+      qty: 100,
+      details: { colors: ['blue'] },
+    });
     expect(await one(1, { _id: 0, 'details.colors': { $slice: 1 } })).toEqual({
-      name: 'ann', arr: [1, 2, 3, 4, 5], dev: true, details: { colors: ['blue'], sizes: ['S', 'M'] }, qty: 100,
+      name: 'ann',
+      arr: [1, 2, 3, 4, 5],
+      dev: true,
+      details: { colors: ['blue'], sizes: ['S', 'M'] },
+      qty: 100,
     });
   });
 
@@ -96,7 +149,11 @@ describe('find projections', () => {
     expect(await one(3, { tags: { $elemMatch: { $gt: 1 } } })).toEqual({ _id: 3, tags: [3] });
     expect(await one(3, { _id: 0, tags: { $elemMatch: { $gte: 5 } } })).toEqual({ tags: [5] });
     expect(await one(3, { tags: { $elemMatch: { $gt: 10 } } })).toEqual({ _id: 3 });
-    expect(await one(3, { students: { $elemMatch: { school: 103 } }, year: 1 })).toEqual({ _id: 3, year: 1999, students: [{ name: 'k', school: 103 }] });
+    expect(await one(3, { students: { $elemMatch: { school: 103 } }, year: 1 })).toEqual({
+      _id: 3,
+      year: 1999,
+      students: [{ name: 'k', school: 103 }],
+    });
   });
 
   it('refuses $elemMatch on a nested field or without an object', async () => {
@@ -107,23 +164,37 @@ describe('find projections', () => {
   it('walks arrays below a projected path: documents are projected, other elements dropped by an inclusion and kept by an exclusion', async () => {
     await coll().insertOne({ _id: 30 as never, a: [{ b: 1, c: 2 }, 3, [{ b: 4 }]], d: { b: 5 } });
     expect(await one(30, { 'a.b': 1 })).toEqual({ _id: 30, a: [{ b: 1 }] });
-    expect(await one(30, { 'a.b': 0 })).toEqual({ _id: 30, a: [{ c: 2 }, 3, [{ b: 4 }]], d: { b: 5 } });
+    expect(await one(30, { 'a.b': 0 })).toEqual({
+      _id: 30,
+      a: [{ c: 2 }, 3, [{ b: 4 }]],
+      d: { b: 5 },
+    });
     expect(await one(30, { 'd.x': 1 })).toEqual({ _id: 30, d: {} });
     expect(await one(30, { d: { b: 1 }, _id: 0 })).toEqual({ d: { b: 5 } });
   });
 
   it('projects a field named __proto__ as a plain field', async () => {
     await coll().insertOne(JSON.parse('{"_id": 20, "__proto__": [1, 2, 3], "n": 1}'));
-    const doc = (await coll().findOne({ _id: 20 as never }, { projection: JSON.parse('{"__proto__": {"$slice": -1}}') }))!;
+    const doc = (await coll().findOne(
+      { _id: 20 as never },
+      { projection: JSON.parse('{"__proto__": {"$slice": -1}}') },
+    ))!;
     expect(Object.getPrototypeOf(doc)).toBe(Object.prototype);
     expect(Object.keys(doc)).toEqual(['_id', '__proto__', 'n']);
     expect(Object.getOwnPropertyDescriptor(doc, '__proto__')!.value).toEqual([3]);
-    const included = (await coll().findOne({ _id: 20 as never }, { projection: JSON.parse('{"n": 1, "__proto__": 1}') }))!;
+    const included = (await coll().findOne(
+      { _id: 20 as never },
+      { projection: JSON.parse('{"n": 1, "__proto__": 1}') },
+    ))!;
     expect(Object.keys(included)).toEqual(['_id', '__proto__', 'n']);
   });
 
   it('projects findAndModify results the same way', async () => {
-    const before = await coll().findOneAndUpdate({ _id: 1 as never }, { $set: { qty: 1 } }, { projection: { arr: { $slice: -1 }, details: 0 } });
+    const before = await coll().findOneAndUpdate(
+      { _id: 1 as never },
+      { $set: { qty: 1 } },
+      { projection: { arr: { $slice: -1 }, details: 0 } },
+    );
     expect(before).toEqual({ _id: 1, name: 'ann', arr: [5], dev: true, qty: 100 });
   });
 });

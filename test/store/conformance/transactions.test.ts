@@ -6,7 +6,13 @@ describe('transactions on a standalone', () => {
 
   it('refuses a transaction number with IllegalOperation (20), like a standalone mongod', async () => {
     const err = (await target()
-      .db.command({ insert: 'tx', documents: [{ a: 1 }], txnNumber: 1, startTransaction: true, autocommit: false, })
+      .db.command({
+        insert: 'tx',
+        documents: [{ a: 1 }],
+        txnNumber: 1,
+        startTransaction: true,
+        autocommit: false,
+      })
       .catch((e: unknown) => e)) as MongoServerError;
     expect(err).toBeInstanceOf(MongoServerError);
     expect(err.code).toBe(20);
@@ -24,7 +30,9 @@ describe('transactions on a standalone', () => {
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(Error);
       // The driver rewrites code 20 "Transaction numbers are only allowed..." into this message.
-      expect((err as Error).message).toMatch(/does not support retryable writes|Transaction numbers are only allowed/);
+      expect((err as Error).message).toMatch(
+        /does not support retryable writes|Transaction numbers are only allowed/,
+      );
       expect(originalCode(err)).toBe(20);
     } finally {
       await session.endSession();

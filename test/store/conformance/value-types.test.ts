@@ -59,7 +59,10 @@ describe('BSON value types in queries, storage and updates', () => {
     });
 
     it('refuses an unknown type alias', async () => {
-      await expect(coll().findOne({ v: { $type: 'nothing' } })).rejects.toMatchObject({ code: 2, codeName: 'BadValue' });
+      await expect(coll().findOne({ v: { $type: 'nothing' } })).rejects.toMatchObject({
+        code: 2,
+        codeName: 'BadValue',
+      });
     });
   });
 
@@ -69,7 +72,14 @@ describe('BSON value types in queries, storage and updates', () => {
     });
 
     it('returns Int32, Long and Double as they were stored, a small Long as an Int64', async () => {
-      await coll('numbers').insertOne({ _id: 1, i: new Int32(5), l: Long.fromNumber(5), d: new Double(1), f: 2.5, big: Long.fromString('4611686018427387904') });
+      await coll('numbers').insertOne({
+        _id: 1,
+        i: new Int32(5),
+        l: Long.fromNumber(5),
+        d: new Double(1),
+        f: 2.5,
+        big: Long.fromString('4611686018427387904'),
+      });
       const raw = await coll('numbers').findOne({ _id: 1 }, RAW);
       expect(raw!.i).toBeInstanceOf(Int32);
       expect(raw!.l).toBeInstanceOf(Long);
@@ -78,16 +88,30 @@ describe('BSON value types in queries, storage and updates', () => {
       expect(raw!.f).toBeInstanceOf(Double);
       const bigints = await coll('numbers').findOne({ _id: 1 }, { useBigInt64: true });
       expect(bigints).toEqual({ _id: 1, i: 5, l: 5n, d: 1, f: 2.5, big: 4611686018427387904n });
-      const projected = await coll('numbers').findOne({ _id: 1 }, { ...RAW, projection: { l: 1, d: 1 } });
+      const projected = await coll('numbers').findOne(
+        { _id: 1 },
+        { ...RAW, projection: { l: 1, d: 1 } },
+      );
       expect(projected!.l).toBeInstanceOf(Long);
       expect(projected!.d).toBeInstanceOf(Double);
     });
 
     it('keeps the types of the values a positional or computing projection passes through', async () => {
-      await coll('numbers').insertOne({ _id: 1, a: [Long.fromNumber(1), Long.fromNumber(2)], d: new Double(3), n: new Int32(4) });
-      const positional = await coll('numbers').findOne({ a: 2 }, { ...RAW, projection: { 'a.$': 1 } });
+      await coll('numbers').insertOne({
+        _id: 1,
+        a: [Long.fromNumber(1), Long.fromNumber(2)],
+        d: new Double(3),
+        n: new Int32(4),
+      });
+      const positional = await coll('numbers').findOne(
+        { a: 2 },
+        { ...RAW, projection: { 'a.$': 1 } },
+      );
       expect(positional!.a).toEqual([Long.fromNumber(2)]);
-      const computed = await coll('numbers').findOne({ _id: 1 }, { ...RAW, projection: { d: 1, sum: { $add: ['$n', 1] } } });
+      const computed = await coll('numbers').findOne(
+        { _id: 1 },
+        { ...RAW, projection: { d: 1, sum: { $add: ['$n', 1] } } },
+      );
       expect(computed!.d).toEqual(new Double(3));
       expect(computed!.sum).toEqual(new Int32(5));
     });
@@ -110,8 +134,12 @@ describe('BSON value types in queries, storage and updates', () => {
       await coll('numbers').deleteMany({ _id: { $in: [2, 3] } });
       await coll('numbers').createIndex({ n: 1 }, { unique: true });
       try {
-        await expect(coll('numbers').insertOne({ _id: 6, n: Long.fromNumber(1) })).rejects.toMatchObject({ code: 11000 });
-        await expect(coll('numbers').insertOne({ _id: 7, n: new Double(2.5) })).rejects.toMatchObject({ code: 11000 });
+        await expect(
+          coll('numbers').insertOne({ _id: 6, n: Long.fromNumber(1) }),
+        ).rejects.toMatchObject({ code: 11000 });
+        await expect(
+          coll('numbers').insertOne({ _id: 7, n: new Double(2.5) }),
+        ).rejects.toMatchObject({ code: 11000 });
       } finally {
         await coll('numbers').dropIndex('n_1');
       }
@@ -119,12 +147,27 @@ describe('BSON value types in queries, storage and updates', () => {
 
     it('reads command arguments of any numeric type (mongosh sends doubles)', async () => {
       await coll('numbers').insertMany([{ _id: 1 }, { _id: 2 }, { _id: 3 }]);
-      const reply = await target().db.command({ find: 'numbers', filter: {}, sort: { _id: new Double(-1) }, limit: new Double(2), batchSize: Long.fromNumber(5) });
+      const reply = await target().db.command({
+        find: 'numbers',
+        filter: {},
+        sort: { _id: new Double(-1) },
+        limit: new Double(2),
+        batchSize: Long.fromNumber(5),
+      });
       expect(reply.cursor.firstBatch.map((d: Doc) => d._id)).toEqual([3, 2]);
-      expect(await target().db.command({ delete: 'numbers', deletes: [{ q: {}, limit: new Double(1) }] })).toMatchObject({ n: 1 });
+      expect(
+        await target().db.command({
+          delete: 'numbers',
+          deletes: [{ q: {}, limit: new Double(1) }],
+        }),
+      ).toMatchObject({ n: 1 });
       expect(await coll('numbers').createIndex({ k: new Double(1) as never })).toBe('k_1');
       await coll('numbers').dropIndex('k_1');
-      const collated = await target().db.command({ find: 'numbers', filter: {}, collation: { locale: 'en', strength: new Double(1) } });
+      const collated = await target().db.command({
+        find: 'numbers',
+        filter: {},
+        collation: { locale: 'en', strength: new Double(1) },
+      });
       expect(collated.cursor.firstBatch).toHaveLength(2);
     });
 
@@ -144,7 +187,14 @@ describe('BSON value types in queries, storage and updates', () => {
       await coll('numbers').updateOne(
         { _id: 1 },
         {
-          $inc: { i: new Int32(1), max: new Int32(1), half: new Double(0.5), whole: new Double(1), l: new Int32(1), fresh: Long.fromNumber(3) },
+          $inc: {
+            i: new Int32(1),
+            max: new Int32(1),
+            half: new Double(0.5),
+            whole: new Double(1),
+            l: new Int32(1),
+            fresh: Long.fromNumber(3),
+          },
           $mul: { m: Long.fromNumber(2), zero: new Double(2) },
           $set: { set: new Double(2) },
           $max: { keep: Long.fromNumber(8), top: Long.fromNumber(4) },
@@ -152,7 +202,10 @@ describe('BSON value types in queries, storage and updates', () => {
         },
       );
       const raw = await coll('numbers').findOne({ _id: 1 }, RAW);
-      const typed = (v: unknown) => [(v as { _bsontype: string })._bsontype, Number((v as { valueOf(): unknown }).valueOf())];
+      const typed = (v: unknown) => [
+        (v as { _bsontype: string })._bsontype,
+        Number((v as { valueOf(): unknown }).valueOf()),
+      ];
       expect(typed(raw!.i)).toEqual(['Int32', 6]);
       expect(typed(raw!.max)).toEqual(['Long', 2147483648]);
       expect(typed(raw!.half)).toEqual(['Double', 1.5]);
@@ -180,28 +233,50 @@ describe('BSON value types in queries, storage and updates', () => {
         decInc: new Int32(1),
         decMul: Decimal128.fromString('2.50'),
       });
+      await coll('numbers').updateOne({ _id: 1, 'a.n': 2 }, {
+        $inc: { 'a.$.n': new Int32(1) },
+        $push: { list: { $each: [Long.fromNumber(0)], $sort: 1 } },
+        $addToSet: { set: Long.fromNumber(1) },
+        $pop: { pop: -1 },
+        $pullAll: { pulls: [2] },
+        $bit: { bits: { or: new Int32(4) } },
+        $mul: { decMul: Long.fromNumber(2) },
+      } as never);
       await coll('numbers').updateOne(
-        { _id: 1, 'a.n': 2 },
-        {
-          $inc: { 'a.$.n': new Int32(1) },
-          $push: { list: { $each: [Long.fromNumber(0)], $sort: 1 } },
-          $addToSet: { set: Long.fromNumber(1) },
-          $pop: { pop: -1 },
-          $pullAll: { pulls: [2] },
-          $bit: { bits: { or: new Int32(4) } },
-          $mul: { decMul: Long.fromNumber(2) },
-        } as never,
+        { _id: 1 },
+        { $inc: { 'a.$[e].n': Long.fromNumber(1), decInc: Decimal128.fromString('0.5') } },
+        { arrayFilters: [{ 'e.n': 1 }] },
       );
-      await coll('numbers').updateOne({ _id: 1 }, { $inc: { 'a.$[e].n': Long.fromNumber(1), decInc: Decimal128.fromString('0.5') } }, { arrayFilters: [{ 'e.n': 1 }] });
-      expect(await coll('numbers').updateOne({ _id: 1 }, { $set: { same: new Double(1) } })).toMatchObject({ matchedCount: 1, modifiedCount: 1 });
-      expect(await coll('numbers').updateOne({ _id: 1 }, { $set: { same: new Double(1) } })).toMatchObject({ matchedCount: 1, modifiedCount: 0 });
+      expect(
+        await coll('numbers').updateOne({ _id: 1 }, { $set: { same: new Double(1) } }),
+      ).toMatchObject({ matchedCount: 1, modifiedCount: 1 });
+      expect(
+        await coll('numbers').updateOne({ _id: 1 }, { $set: { same: new Double(1) } }),
+      ).toMatchObject({ matchedCount: 1, modifiedCount: 0 });
       const raw = await coll('numbers').findOne({ _id: 1 }, RAW);
-      const typed = (v: unknown) => [(v as { _bsontype: string })._bsontype, Number((v as { valueOf(): unknown }).valueOf())];
-      expect(raw!.a.map((e: Document) => typed(e.n))).toEqual([['Long', 2], ['Long', 3]]);
-      expect(raw!.list.map(typed)).toEqual([['Long', 0], ['Long', 1], ['Double', 2], ['Int32', 3]]);
+      const typed = (v: unknown) => [
+        (v as { _bsontype: string })._bsontype,
+        Number((v as { valueOf(): unknown }).valueOf()),
+      ];
+      expect(raw!.a.map((e: Document) => typed(e.n))).toEqual([
+        ['Long', 2],
+        ['Long', 3],
+      ]);
+      expect(raw!.list.map(typed)).toEqual([
+        ['Long', 0],
+        ['Long', 1],
+        ['Double', 2],
+        ['Int32', 3],
+      ]);
       expect(raw!.set.map(typed)).toEqual([['Int32', 1]]);
-      expect(raw!.pop.map(typed)).toEqual([['Double', 2.5], ['Long', 3]]);
-      expect(raw!.pulls.map(typed)).toEqual([['Long', 1], ['Long', 3]]);
+      expect(raw!.pop.map(typed)).toEqual([
+        ['Double', 2.5],
+        ['Long', 3],
+      ]);
+      expect(raw!.pulls.map(typed)).toEqual([
+        ['Long', 1],
+        ['Long', 3],
+      ]);
       expect(typed(raw!.bits)).toEqual(['Long', 5]);
       expect(typed(raw!.same)).toEqual(['Double', 1]);
       expect(raw!.decInc).toEqual(Decimal128.fromString('1.5'));
@@ -219,15 +294,20 @@ describe('BSON value types in queries, storage and updates', () => {
         { _id: 4, v: 3e9 },
         { _id: 5, v: Decimal128.fromString('1') },
       ]);
-      const typed = (bsonType: string) => ids({ $jsonSchema: { required: ['v'], properties: { v: { bsonType } } } }, 'schema');
+      const typed = (bsonType: string) =>
+        ids({ $jsonSchema: { required: ['v'], properties: { v: { bsonType } } } }, 'schema');
       expect(await typed('int')).toEqual([1]);
       expect(await typed('long')).toEqual([2]);
       expect(await typed('double')).toEqual([3, 4]);
       expect(await typed('decimal')).toEqual([5]);
       expect(await typed('number')).toEqual([1, 2, 3, 4, 5]);
       // The numeric keywords read every numeric type.
-      expect(await ids({ $jsonSchema: { properties: { v: { multipleOf: 2 } } } }, 'schema')).toEqual([4]);
-      expect(await ids({ $jsonSchema: { properties: { v: { minimum: 2 } } } }, 'schema')).toEqual([4]);
+      expect(
+        await ids({ $jsonSchema: { properties: { v: { multipleOf: 2 } } } }, 'schema'),
+      ).toEqual([4]);
+      expect(await ids({ $jsonSchema: { properties: { v: { minimum: 2 } } } }, 'schema')).toEqual([
+        4,
+      ]);
     });
   });
 
@@ -235,8 +315,20 @@ describe('BSON value types in queries, storage and updates', () => {
     beforeAll(async () => {
       await coll('misc').deleteMany({});
       await coll('misc').insertMany([
-        { _id: 1, title: 'A', b: new Binary(Buffer.from([1, 2]), 0), bits: new Binary(Buffer.from([0b101, 0b10]), 0), n: Long.fromNumber(2 ** 40) },
-        { _id: 2, title: ['A', 'B'], b: new Binary(Buffer.from([1, 2]), 5), bits: new Binary(Buffer.from([0b10]), 0), n: 5 },
+        {
+          _id: 1,
+          title: 'A',
+          b: new Binary(Buffer.from([1, 2]), 0),
+          bits: new Binary(Buffer.from([0b101, 0b10]), 0),
+          n: Long.fromNumber(2 ** 40),
+        },
+        {
+          _id: 2,
+          title: ['A', 'B'],
+          b: new Binary(Buffer.from([1, 2]), 5),
+          bits: new Binary(Buffer.from([0b10]), 0),
+          n: 5,
+        },
         { _id: 3, title: 'B', b: new Binary(Buffer.from([1, 3]), 0) },
         { _id: 4, b: new Binary(Buffer.from([1, 2, 3]), 0) },
         { _id: 5, b: new Binary(Buffer.from([9]), 0) },
@@ -250,7 +342,9 @@ describe('BSON value types in queries, storage and updates', () => {
       expect(await ids({ title: { $all: ['A', 'B'] } }, 'misc')).toEqual([2]);
       expect(await ids({ title: { $all: [] } }, 'misc')).toEqual([]);
       // An update finds its documents with the same reading.
-      expect(await coll('misc').updateOne({ title: { $all: ['B'] }, _id: 3 }, { $set: { seen: true } })).toMatchObject({ matchedCount: 1, modifiedCount: 1 });
+      expect(
+        await coll('misc').updateOne({ title: { $all: ['B'] }, _id: 3 }, { $set: { seen: true } }),
+      ).toMatchObject({ matchedCount: 1, modifiedCount: 1 });
     });
 
     it('orders BinData by length, then subtype, then bytes', async () => {
@@ -263,7 +357,9 @@ describe('BSON value types in queries, storage and updates', () => {
 
     it('$bits* operators test the bits of BinData and of 64-bit integers', async () => {
       expect(await ids({ bits: { $bitsAllSet: [0, 2, 9] } }, 'misc')).toEqual([1]);
-      expect(await ids({ bits: { $bitsAllSet: new Binary(Buffer.from([0b101])) } }, 'misc')).toEqual([1]);
+      expect(
+        await ids({ bits: { $bitsAllSet: new Binary(Buffer.from([0b101])) } }, 'misc'),
+      ).toEqual([1]);
       expect(await ids({ bits: { $bitsAnySet: 2 } }, 'misc')).toEqual([2]);
       expect(await ids({ bits: { $bitsAllClear: [1, 3] } }, 'misc')).toEqual([1]);
       expect(await ids({ bits: { $bitsAnyClear: [0, 9] } }, 'misc')).toEqual([2]);
@@ -273,7 +369,9 @@ describe('BSON value types in queries, storage and updates', () => {
 
     it('reads $ref, $id and $db as the fields of a DBRef', async () => {
       expect(await ids({ members: { $elemMatch: { $id: 1 } } }, 'misc')).toEqual([6]);
-      expect(await ids({ members: { $elemMatch: { $ref: 'users', $id: 3 } } }, 'misc')).toEqual([7]);
+      expect(await ids({ members: { $elemMatch: { $ref: 'users', $id: 3 } } }, 'misc')).toEqual([
+        7,
+      ]);
       expect(await ids({ members: { $elemMatch: { $db: 'other' } } }, 'misc')).toEqual([7]);
       expect(await ids({ 'members.$id': 2 }, 'misc')).toEqual([6]);
       expect(await ids({ members: { $ref: 'users', $id: 2 } }, 'misc')).toEqual([6]);

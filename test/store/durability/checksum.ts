@@ -7,5 +7,7 @@ import { EJSON, type Document } from 'bson';
  */
 export function contentChecksum(doc: Document): string {
   const { sum: _sum, ...content } = doc;
-  return createHash('sha256').update(EJSON.stringify(content, { relaxed: false })).digest('hex');
+  return createHash('sha256')
+    .update(EJSON.stringify(content, { relaxed: false }))
+    .digest('hex');
 }

@@ -8,10 +8,19 @@ import { tempDirs } from './journal-fixtures';
 const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
 
-const doc = (i: number): { _id: number; text: string } => ({ _id: i, text: `document ${i} `.padEnd(200, '.') });
-const docs = (from: number, count: number): Array<{ _id: number; text: string }> => Array.from({ length: count }, (_, k) => doc(from + k));
-const insert = (from: number, count: number): Mutation => ({ op: 'insert', ns: 'app.t', docs: docs(from, count) });
-const snapshotFile = (dir: string): string => readdirSync(dir).find((name) => name.startsWith('snapshot-'))!;
+const doc = (i: number): { _id: number; text: string } => ({
+  _id: i,
+  text: `document ${i} `.padEnd(200, '.'),
+});
+const docs = (from: number, count: number): Array<{ _id: number; text: string }> =>
+  Array.from({ length: count }, (_, k) => doc(from + k));
+const insert = (from: number, count: number): Mutation => ({
+  op: 'insert',
+  ns: 'app.t',
+  docs: docs(from, count),
+});
+const snapshotFile = (dir: string): string =>
+  readdirSync(dir).find((name) => name.startsWith('snapshot-'))!;
 
 describe('compaction of a growing store', () => {
   it('compacts a number of times that grows with the logarithm of the data, not with the data', async () => {
@@ -64,7 +73,9 @@ describe('compaction of a growing store', () => {
     const reopened = new FileJournal(dir);
     expect(await reopened.open((mutation) => applied.push(mutation))).toEqual([]);
     await reopened.close();
-    const ids = applied.flatMap((m) => (m.op === 'insert' ? m.docs.map((d) => d._id as number) : []));
+    const ids = applied.flatMap((m) =>
+      m.op === 'insert' ? m.docs.map((d) => d._id as number) : [],
+    );
     expect(ids).toEqual(Array.from({ length: 30_000 }, (_, i) => i));
     expect(applied.flatMap((m) => (m.op === 'insert' ? m.docs : [])).at(-1)).toEqual(doc(29_999));
   });

@@ -1,4 +1,4 @@
-import { cpSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { Catalog, CLOSE_COMPACTION_MIN_BYTES } from '../../../src/store/storage/catalog';
@@ -9,10 +9,15 @@ import { applyMutations, modelAsMutations, tempDirs, type ModelState } from './j
 const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
 
-const insert = (i: number): Mutation => ({ op: 'insert', ns: 'app.t', docs: [{ _id: i, v: `value-${i}` }] });
+const insert = (i: number): Mutation => ({
+  op: 'insert',
+  ns: 'app.t',
+  docs: [{ _id: i, v: `value-${i}` }],
+});
 const ids = (state: ModelState): number[] =>
   [...(state.get('app.t')?.values() ?? [])].map((doc) => doc._id as number).sort((a, b) => a - b);
-const range = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+const range = (from: number, to: number): number[] =>
+  Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 /** A pid that certainly belongs to no running process: a child that has already exited. */
 const deadPid = (): number => spawnSync(process.execPath, ['-e', '']).pid as number;
@@ -42,7 +47,11 @@ describe('FileJournal compaction', () => {
     expect(journal.logBytes).toBe(0);
     expect(before).toBeGreaterThan(0);
     expect(journal.stats).toMatchObject({ generation: 1, compactions: 1 });
-    expect(readdirSync(dir).sort()).toEqual(['journal-0000000001.log', 'mongod.lock', 'snapshot-0000000001.bson']);
+    expect(readdirSync(dir).sort()).toEqual([
+      'journal-0000000001.log',
+      'mongod.lock',
+      'snapshot-0000000001.bson',
+    ]);
 
     journal.append([insert(21)]);
     await journal.sync();
@@ -89,46 +98,59 @@ describe('FileJournal compaction', () => {
 
   // What a crash right after each step leaves on disk is exactly the directory at that moment:
   // the hook copies it (with a lock file of a dead process, as a killed server leaves it).
-  const steps: CompactionStep[] = ['snapshot-written', 'log-installed', 'snapshot-installed', 'switched'];
-  it.each(steps)('recovers every acknowledged write after a crash right after %s', async (crashStep) => {
-    const dir = dirs.make();
-    const crashCopy = join(dirs.make(), 'crashed');
-    const acked = new Set<number>();
-    let ackedAtCrash: number[] = [];
-    const journal = new FileJournal(dir, {
-      afterCompactionStep: (step) => {
-        if (step !== crashStep) return;
-        ackedAtCrash = [...acked];
-        cpSync(dir, crashCopy, { recursive: true });
-        writeFileSync(join(crashCopy, 'mongod.lock'), `${deadPid()}\n`);
-      },
-    });
-    const model = applyMutations(await journal.open());
-    const write = async (i: number): Promise<void> => {
-      journal.append([insert(i)]);
-      applyMutations([insert(i)], model);
-      await journal.sync();
-      acked.add(i);
-    };
-    for (const i of range(1, 40)) await write(i);
-    await Promise.all([journal.compact(() => modelAsMutations(model)), ...range(41, 80).map(write)]);
-    await journal.close();
+  const steps: CompactionStep[] = [
+    'snapshot-written',
+    'log-installed',
+    'snapshot-installed',
+    'switched',
+  ];
+  it.each(steps)(
+    'recovers every acknowledged write after a crash right after %s',
+    async (crashStep) => {
+      const dir = dirs.make();
+      const crashCopy = join(dirs.make(), 'crashed');
+      const acked = new Set<number>();
+      let ackedAtCrash: number[] = [];
+      const journal = new FileJournal(dir, {
+        afterCompactionStep: (step) => {
+          if (step !== crashStep) return;
+          ackedAtCrash = [...acked];
+          cpSync(dir, crashCopy, { recursive: true });
+          writeFileSync(join(crashCopy, 'mongod.lock'), `${deadPid()}\n`);
+        },
+      });
+      const model = applyMutations(await journal.open());
+      const write = async (i: number): Promise<void> => {
+        journal.append([insert(i)]);
+        applyMutations([insert(i)], model);
+        await journal.sync();
+        acked.add(i);
+      };
+      for (const i of range(1, 40)) await write(i);
+      await Promise.all([
+        journal.compact(() => modelAsMutations(model)),
+        ...range(41, 80).map(write),
+      ]);
+      await journal.close();
 
-    const recovered = ids(await readState(crashCopy));
-    for (const i of ackedAtCrash) expect(recovered).toContain(i);
-    expect(recovered.every((i) => i >= 1 && i <= 80)).toBe(true);
-    // Recovery left exactly one consistent generation behind, and it takes new writes.
-    const files = readdirSync(crashCopy).filter((name) => name !== 'mongod.lock');
-    expect(files).toHaveLength(crashStep === 'snapshot-written' || crashStep === 'log-installed' ? 1 : 2);
-    const again = new FileJournal(crashCopy);
-    await again.open();
-    again.append([insert(81)]);
-    await again.sync();
-    await again.close();
-    expect(ids(await readState(crashCopy))).toContain(81);
-    // And the journal that did not crash has everything.
-    expect(ids(await readState(dir))).toEqual(range(1, 80));
-  });
+      const recovered = ids(await readState(crashCopy));
+      for (const i of ackedAtCrash) expect(recovered).toContain(i);
+      expect(recovered.every((i) => i >= 1 && i <= 80)).toBe(true);
+      // Recovery left exactly one consistent generation behind, and it takes new writes.
+      const files = readdirSync(crashCopy).filter((name) => name !== 'mongod.lock');
+      expect(files).toHaveLength(
+        crashStep === 'snapshot-written' || crashStep === 'log-installed' ? 1 : 2,
+      );
+      const again = new FileJournal(crashCopy);
+      await again.open();
+      again.append([insert(81)]);
+      await again.sync();
+      await again.close();
+      expect(ids(await readState(crashCopy))).toContain(81);
+      // And the journal that did not crash has everything.
+      expect(ids(await readState(dir))).toEqual(range(1, 80));
+    },
+  );
 
   it('removes a half-written snapshot temp file and a log without its snapshot on open', async () => {
     const dir = dirs.make();
@@ -169,7 +191,8 @@ describe('FileJournal compaction', () => {
     let journal: FileJournal | undefined = undefined;
     journal = new FileJournal(dir, {
       // Appending inside the step that swaps the logs: the record lands in the new log later.
-      afterCompactionStep: (step) => void (step === 'log-installed' && journal!.append([insert(3)])),
+      afterCompactionStep: (step) =>
+        void (step === 'log-installed' && journal!.append([insert(3)])),
     });
     await journal.open();
     journal.append([insert(1)]);
@@ -193,8 +216,10 @@ describe('FileJournal compaction', () => {
     await journal.close();
     const snapshot = join(dir, 'snapshot-0000000001.bson');
     const { size } = statSync(snapshot);
-    require('node:fs').truncateSync(snapshot, size - 40);
-    await expect(new FileJournal(dir).open()).rejects.toThrow(/snapshot-0000000001\.bson at byte \d+: \d+ damaged bytes at the end of a snapshot/);
+    truncateSync(snapshot, size - 40);
+    await expect(new FileJournal(dir).open()).rejects.toThrow(
+      /snapshot-0000000001\.bson at byte \d+: \d+ damaged bytes at the end of a snapshot/,
+    );
   });
 });
 
@@ -202,7 +227,9 @@ describe('compaction at a clean close', () => {
   /** The ids the data directory holds, read back by a catalog as the next start would. */
   async function idsAtStart(dir: string): Promise<number[]> {
     const catalog = await Catalog.open(new FileJournal(dir));
-    const found = [...(catalog.collection('app', 't')?.docs.values() ?? [])].map((doc) => doc._id as number).sort((a, b) => a - b);
+    const found = [...(catalog.collection('app', 't')?.docs.values() ?? [])]
+      .map((doc) => doc._id as number)
+      .sort((a, b) => a - b);
     await catalog.close();
     return found;
   }
@@ -211,7 +238,9 @@ describe('compaction at a clean close', () => {
     let n = 0;
     while (journal.logBytes < bytes) {
       n += 1;
-      await catalog.commit([{ op: 'insert', ns: 'app.t', docs: [{ _id: n, v: 'x'.repeat(1000) }] }]);
+      await catalog.commit([
+        { op: 'insert', ns: 'app.t', docs: [{ _id: n, v: 'x'.repeat(1000) }] },
+      ]);
     }
     return n;
   }

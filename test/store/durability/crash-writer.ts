@@ -29,7 +29,8 @@ async function main(): Promise<void> {
       process.kill(process.pid, 'SIGKILL');
     },
   });
-  const journal = compactAtBytes > 0 ? new EagerCompactionJournal(fileJournal, compactAtBytes) : fileJournal;
+  const journal =
+    compactAtBytes > 0 ? new EagerCompactionJournal(fileJournal, compactAtBytes) : fileJournal;
   const server = await EmbeddedMongoServer.start({ journal });
   const client = new MongoClient(server.uri, { maxPoolSize: WRITERS });
   const docs = client.db('crash').collection('docs');
@@ -44,7 +45,10 @@ async function main(): Promise<void> {
         const payload = randomBytes(randomInt(1, 600)).toString('base64');
         const next: Document = { ...doc, payload, version: (doc.version as number) + 1 };
         next.sum = contentChecksum(next);
-        await docs.updateOne({ _id: doc._id }, { $set: { payload, version: next.version, sum: next.sum } });
+        await docs.updateOne(
+          { _id: doc._id },
+          { $set: { payload, version: next.version, sum: next.sum } },
+        );
         Object.assign(doc, next);
         say(`ACK ${doc._id.toHexString()} ${next.version} ${next.sum}`);
         continue;

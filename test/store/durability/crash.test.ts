@@ -34,7 +34,12 @@ interface Round {
  * Runs the writer child on `dir` until it has acknowledged `killAfterAcks` writes (then SIGKILL)
  * or until it kills itself at a compaction step.
  */
-function runWriter(dir: string, env: Record<string, string>, killAfterAcks: number, acked: Map<string, Acked>): Promise<Round> {
+function runWriter(
+  dir: string,
+  env: Record<string, string>,
+  killAfterAcks: number,
+  acked: Map<string, Acked>,
+): Promise<Round> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(
       process.execPath,
@@ -70,7 +75,9 @@ async function verify(dir: string, acked: Map<string, Acked>): Promise<void> {
   const client = new MongoClient(server.uri);
   try {
     const docs = client.db('crash').collection('docs');
-    const stored = new Map((await docs.find().toArray()).map((doc) => [doc._id.toHexString(), doc]));
+    const stored = new Map(
+      (await docs.find().toArray()).map((doc) => [doc._id.toHexString(), doc]),
+    );
     const missing: string[] = [];
     const damaged: string[] = [];
     for (const [id, { version, sum }] of acked) {
@@ -81,7 +88,11 @@ async function verify(dir: string, acked: Map<string, Acked>): Promise<void> {
       }
       // Intact: the content matches the checksum it was written with, and it is the acknowledged
       // version or a later one (an update in flight at the kill may have made it to disk).
-      if (doc.sum !== contentChecksum(doc) || doc.version < version || (doc.version === version && doc.sum !== sum)) {
+      if (
+        doc.sum !== contentChecksum(doc) ||
+        doc.version < version ||
+        (doc.version === version && doc.sum !== sum)
+      ) {
         damaged.push(id);
       }
     }
@@ -104,19 +115,30 @@ describe('crash durability of the embedded server', () => {
     const acked = new Map<string, Acked>();
     for (let round = 0; round < 5; round++) {
       // Rounds 2 and 4 compact every ~64 KB of log, so kills also land inside compactions.
-      const env: Record<string, string> = round % 2 === 1 ? { COMPACT_AT_BYTES: String(64 * 1024) } : {};
+      const env: Record<string, string> =
+        round % 2 === 1 ? { COMPACT_AT_BYTES: String(64 * 1024) } : {};
       await runWriter(dir, env, randomInt(20, 400), acked);
       await verify(dir, acked);
     }
     expect(acked.size).toBeGreaterThan(100);
   }, 300_000); // five child processes on a shared machine: generous, not a timing assertion
 
-  const steps: CompactionStep[] = ['snapshot-written', 'log-installed', 'snapshot-installed', 'switched'];
+  const steps: CompactionStep[] = [
+    'snapshot-written',
+    'log-installed',
+    'snapshot-installed',
+    'switched',
+  ];
   it('keeps every acknowledged write when killed right after each compaction step', async () => {
     const dir = dirs.make();
     const acked = new Map<string, Acked>();
     for (const step of steps) {
-      const round = await runWriter(dir, { COMPACT_AT_BYTES: String(32 * 1024), CRASH_AT_STEP: step }, -1, acked);
+      const round = await runWriter(
+        dir,
+        { COMPACT_AT_BYTES: String(32 * 1024), CRASH_AT_STEP: step },
+        -1,
+        acked,
+      );
       expect(round.step).toBe(step);
       await verify(dir, acked);
       // One consistent generation is left after recovery (its snapshot and log, nothing else).

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { DirectoryInUseError, DirLock } from '../../../src/store/storage/dir-lock';
 import { FileJournal } from '../../../src/store/storage/file-journal';
 import { tempDirs } from './journal-fixtures';
@@ -29,19 +29,23 @@ describe('data directory lock', () => {
   it('shows the directory as the caller named it', () => {
     const dir = dirs.make();
     const lock = DirLock.acquire(dir);
-    const relative = `./${require('node:path').relative(process.cwd(), dir)}`;
-    expect(() => DirLock.acquire(relative)).toThrow(
-      `Data directory ${relative} is in use by process ${process.pid} (lock file ${relative}/mongod.lock)`,
+    const shown = `./${relative(process.cwd(), dir)}`;
+    expect(() => DirLock.acquire(shown)).toThrow(
+      `Data directory ${shown} is in use by process ${process.pid} (lock file ${shown}/mongod.lock)`,
     );
     lock.release();
   });
 
   it('refuses a lock held by another live process', async () => {
     const dir = dirs.make();
-    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], {
+      stdio: 'ignore',
+    });
     try {
       writeFileSync(join(dir, 'mongod.lock'), `${holder.pid}\n`);
-      await expect(new FileJournal(dir).open()).rejects.toThrow(`is in use by process ${holder.pid}`);
+      await expect(new FileJournal(dir).open()).rejects.toThrow(
+        `is in use by process ${holder.pid}`,
+      );
       expect(readFileSync(join(dir, 'mongod.lock'), 'utf8')).toBe(`${holder.pid}\n`);
     } finally {
       holder.kill('SIGKILL');
@@ -70,7 +74,7 @@ describe('data directory lock', () => {
     const dir = dirs.make();
     const lock = DirLock.acquire(dir);
     const path = join(dir, 'mongod.lock');
-    require('node:fs').unlinkSync(path);
+    unlinkSync(path);
     writeFileSync(path, '999999\n'); // replaced by someone else
     lock.release();
     expect(readFileSync(path, 'utf8')).toBe('999999\n');
@@ -88,7 +92,10 @@ describe('data directory lock at the server level', () => {
         `Data directory ${dir} is in use by process ${process.pid} (lock file ${dir}/mongod.lock)`,
       );
       const client = new MongoClient(first.uri);
-      await client.db('app').collection('c').insertOne({ _id: 1 } as never);
+      await client
+        .db('app')
+        .collection('c')
+        .insertOne({ _id: 1 } as never);
       expect(await client.db('app').collection('c').findOne({})).toEqual({ _id: 1 });
       await client.close();
     } finally {

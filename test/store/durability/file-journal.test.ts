@@ -1,7 +1,10 @@
 import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileJournal } from '../../../src/store/storage/file-journal';
-import { CorruptJournalError, JournalStateError } from '../../../src/store/storage/journal/journal-error';
+import {
+  CorruptJournalError,
+  JournalStateError,
+} from '../../../src/store/storage/journal/journal-error';
 import { FILE_HEADER_SIZE, RECORD_HEADER_SIZE } from '../../../src/store/storage/journal/frame';
 import type { Mutation } from '../../../src/store/storage/mutation';
 import { bsonBytes, everyKindBatch, richDoc, tempDirs } from './journal-fixtures';
@@ -24,7 +27,11 @@ async function readBack(dir: string): Promise<Mutation[]> {
   return mutations;
 }
 
-const insert = (i: number): Mutation => ({ op: 'insert', ns: 'app.t', docs: [{ _id: i, v: `value-${i}` }] });
+const insert = (i: number): Mutation => ({
+  op: 'insert',
+  ns: 'app.t',
+  docs: [{ _id: i, v: `value-${i}` }],
+});
 
 describe('FileJournal', () => {
   it('creates the directory and starts empty', async () => {
@@ -152,7 +159,9 @@ describe('FileJournal', () => {
     const bytes = readFileSync(log);
     bytes[FILE_HEADER_SIZE + 3] = 0x7f; // record 1's length becomes huge
     writeFileSync(log, bytes);
-    await expect(new FileJournal(dir).open()).rejects.toThrow('record length checksum mismatch, and valid records follow it');
+    await expect(new FileJournal(dir).open()).rejects.toThrow(
+      'record length checksum mismatch, and valid records follow it',
+    );
   });
 
   it('refuses a file that is not a journal', async () => {
@@ -195,11 +204,15 @@ describe('FileJournal', () => {
 
   it('states what was expected when used before open or after close', async () => {
     const journal = new FileJournal(dirs.make());
-    expect(() => journal.append([insert(1)])).toThrow(new JournalStateError('append() expects an open journal; this one is new'));
+    expect(() => journal.append([insert(1)])).toThrow(
+      new JournalStateError('append() expects an open journal; this one is new'),
+    );
     await journal.open();
     await journal.close();
     expect(() => journal.sync()).toThrow('sync() expects an open journal; this one is closed');
-    await expect(journal.open()).rejects.toThrow('open() expects a new journal; this one is closed');
+    await expect(journal.open()).rejects.toThrow(
+      'open() expects a new journal; this one is closed',
+    );
   });
 
   it('keeps a large insert batch beyond the 16 MB BSON document limit', async () => {

@@ -58,11 +58,19 @@ export function everyKindBatch(): Mutation[] {
   const b = richDoc(2);
   return [
     { op: 'createCollection', ns: 'app.things', options: { capped: false } },
-    { op: 'createIndexes', ns: 'app.things', specs: [{ key: { i: 1 }, name: 'i_1', unique: true }] },
+    {
+      op: 'createIndexes',
+      ns: 'app.things',
+      specs: [{ key: { i: 1 }, name: 'i_1', unique: true }],
+    },
     { op: 'insert', ns: 'app.things', docs: [a, b] },
     { op: 'replace', ns: 'app.things', docs: [{ ...a, i: 10 }] },
     { op: 'delete', ns: 'app.things', ids: [b._id, 'string-id', 42, { compound: 1 }] },
-    { op: 'updateIndexSpec', ns: 'app.things', spec: { v: 2, key: { i: 1 }, name: 'i_1', unique: true, hidden: true } },
+    {
+      op: 'updateIndexSpec',
+      ns: 'app.things',
+      spec: { v: 2, key: { i: 1 }, name: 'i_1', unique: true, hidden: true },
+    },
     { op: 'dropIndexes', ns: 'app.things', names: ['i_1'] },
     { op: 'renameCollection', from: 'app.things', to: 'app.stuff', dropTarget: true },
     { op: 'dropCollection', ns: 'app.gone' },
@@ -78,7 +86,10 @@ export function bsonBytes(mutations: readonly Mutation[]): Buffer {
 /** A tiny reference model of the catalog: namespace → _id (as JSON) → document. */
 export type ModelState = Map<string, Map<string, Document>>;
 
-export function applyMutations(mutations: Iterable<Mutation>, state: ModelState = new Map()): ModelState {
+export function applyMutations(
+  mutations: Iterable<Mutation>,
+  state: ModelState = new Map(),
+): ModelState {
   const coll = (ns: string): Map<string, Document> => {
     let c = state.get(ns);
     if (!c) state.set(ns, (c = new Map()));

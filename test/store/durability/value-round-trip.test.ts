@@ -1,4 +1,16 @@
-import { Binary, BSON, Decimal128, Double, Int32, Long, MaxKey, MinKey, ObjectId, Timestamp, type Document } from 'bson';
+import {
+  Binary,
+  BSON,
+  Decimal128,
+  Double,
+  Int32,
+  Long,
+  MaxKey,
+  MinKey,
+  ObjectId,
+  Timestamp,
+  type Document,
+} from 'bson';
 import { MongoClient } from 'mongodb';
 import { EmbeddedMongoServer } from '../../../src/store/server';
 import { FileJournal } from '../../../src/store/storage/file-journal';
@@ -11,7 +23,12 @@ import { tempDirs } from './journal-fixtures';
 const dirs = tempDirs();
 afterEach(() => dirs.cleanup());
 
-const RAW_READ = { promoteValues: false, promoteLongs: false, promoteBuffers: false, bsonRegExp: true } as const;
+const RAW_READ = {
+  promoteValues: false,
+  promoteLongs: false,
+  promoteBuffers: false,
+  bsonRegExp: true,
+} as const;
 
 async function withServer<T>(dir: string, fn: (client: MongoClient) => Promise<T>): Promise<T> {
   const server = await EmbeddedMongoServer.start({ journal: new FileJournal(dir) });
@@ -30,7 +47,10 @@ async function storedBytesAfterRestart(doc: Document): Promise<Buffer> {
   await withServer(dir, (client) => client.db('rt').collection('values').insertOne(doc));
   return withServer(dir, async (client) => {
     // raw: the document's bytes exactly as the server sent them, untouched by the driver.
-    const found = await client.db('rt').collection('values').findOne({ _id: doc._id }, { raw: true });
+    const found = await client
+      .db('rt')
+      .collection('values')
+      .findOne({ _id: doc._id }, { raw: true });
     if (!found) throw new Error(`document ${String(doc._id)} not found after the restart`);
     return Buffer.from(found as unknown as Uint8Array);
   });

@@ -22,7 +22,8 @@ export function framingFiller(bytes: Buffer): Buffer {
     }
     const length = data.readInt32LE(offset);
     if (length < 16 || length > MAX_MESSAGE_SIZE) return data.subarray(bytes.length);
-    if (offset + length > data.length) data = Buffer.concat([data, Buffer.alloc(offset + length - data.length)]);
+    if (offset + length > data.length)
+      data = Buffer.concat([data, Buffer.alloc(offset + length - data.length)]);
     offset += length;
   }
 }
@@ -46,7 +47,8 @@ function parseReplies(stream: Buffer): { replies: RawReply[]; rest: Buffer } {
   let offset = 0;
   while (stream.length - offset >= 16) {
     const length = stream.readInt32LE(offset);
-    if (length < 21 || length > MAX_MESSAGE_SIZE) throw new Error(`reply declares length ${length}`);
+    if (length < 21 || length > MAX_MESSAGE_SIZE)
+      throw new Error(`reply declares length ${length}`);
     if (offset + length > stream.length) break;
     const frame = stream.subarray(offset, offset + length);
     const responseTo = frame.readInt32LE(8);
@@ -61,7 +63,8 @@ function parseReplies(stream: Buffer): { replies: RawReply[]; rest: Buffer } {
       throw new Error(`reply opCode ${opCode}`);
     }
     const docLength = frame.readInt32LE(docStart);
-    if (docStart + docLength !== length) throw new Error(`reply document of ${docLength} bytes in a ${length}-byte frame`);
+    if (docStart + docLength !== length)
+      throw new Error(`reply document of ${docLength} bytes in a ${length}-byte frame`);
     replies.push({ responseTo, opCode, doc: deserialize(frame.subarray(docStart)) });
     offset += length;
   }
@@ -84,7 +87,8 @@ export function sendRaw(port: number, bytes: Buffer): Promise<RawOutcome> {
         const { replies, rest } = parseReplies(Buffer.concat(chunks));
         const probe = replies.findIndex((r) => r.responseTo === PROBE_REQUEST_ID);
         if (!closed && probe < 0) throw new Error('finished without the probe reply');
-        if (closed && rest.length > 0) throw new Error(`connection closed inside a reply (${rest.length} stray bytes)`);
+        if (closed && rest.length > 0)
+          throw new Error(`connection closed inside a reply (${rest.length} stray bytes)`);
         resolve({ replies: probe >= 0 ? replies.slice(0, probe) : replies, closed: probe < 0 });
       } catch (err) {
         reject(err);
@@ -102,7 +106,9 @@ export function sendRaw(port: number, bytes: Buffer): Promise<RawOutcome> {
       if (replies.some((r) => r.responseTo === PROBE_REQUEST_ID)) finish(false);
     });
     // A reset (the server destroying a socket with unread input) counts as a close.
-    socket.on('error', (err: NodeJS.ErrnoException) => (err.code === 'ECONNRESET' || err.code === 'EPIPE' ? finish(true) : reject(err)));
+    socket.on('error', (err: NodeJS.ErrnoException) =>
+      err.code === 'ECONNRESET' || err.code === 'EPIPE' ? finish(true) : reject(err),
+    );
     socket.on('close', () => finish(true));
   });
 }

@@ -45,7 +45,8 @@ function isValidBson(doc: Buffer): boolean {
 
 /** A valid read-only command frame: a template the mutations below break. */
 export const pingFrame = (): Buffer => opMsg(bodySection({ ping: 1, $db: 'fuzz' }));
-export const findFrame = (): Buffer => opMsg(bodySection({ find: 'things', filter: {}, $db: 'fuzz' }));
+export const findFrame = (): Buffer =>
+  opMsg(bodySection({ find: 'things', filter: {}, $db: 'fuzz' }));
 
 /**
  * A case: the bytes, the rule they break, and whether they are certainly invalid (then every
@@ -62,7 +63,11 @@ const garbage = bytes(1, 600).map((b) => ({ kind: 'garbage bytes', bytes: b, inv
 /** A valid frame cut short (the peer then half-closes). */
 const truncated = fc
   .tuple(fc.constantFrom(pingFrame(), findFrame()), fc.nat())
-  .map(([frame, n]) => ({ kind: 'truncated frame', bytes: frame.subarray(0, n % frame.length), invalid: false }));
+  .map(([frame, n]) => ({
+    kind: 'truncated frame',
+    bytes: frame.subarray(0, n % frame.length),
+    invalid: false,
+  }));
 
 /** A header declaring a length outside 16..48 MB, or just wrong for what follows. */
 const badLength = fc
@@ -83,8 +88,17 @@ const badLength = fc
 
 /** A well-framed message with an opcode the server does not speak. */
 const unknownOpcode = fc
-  .tuple(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }).filter((op) => op !== OP_MSG && op !== OP_QUERY), bytes(0, 64))
-  .map(([op, body]) => ({ kind: 'unknown opcode', bytes: Buffer.concat([header(16 + body.length, 7, op), body]), invalid: true }));
+  .tuple(
+    fc
+      .integer({ min: -(2 ** 31), max: 2 ** 31 - 1 })
+      .filter((op) => op !== OP_MSG && op !== OP_QUERY),
+    bytes(0, 64),
+  )
+  .map(([op, body]) => ({
+    kind: 'unknown opcode',
+    bytes: Buffer.concat([header(16 + body.length, 7, op), body]),
+    invalid: true,
+  }));
 
 /** OP_MSG with a section kind other than 0 and 1. */
 const wrongSectionKind = fc
@@ -92,12 +106,21 @@ const wrongSectionKind = fc
   .map(([kind, afterBody]) => {
     const body = bodySection({ ping: 1, $db: 'fuzz' });
     const bad = Buffer.concat([Buffer.from([kind]), Buffer.from(serialize({ x: 1 }))]);
-    return { kind: 'wrong section kind', bytes: opMsg(afterBody ? Buffer.concat([body, bad]) : bad), invalid: true };
+    return {
+      kind: 'wrong section kind',
+      bytes: opMsg(afterBody ? Buffer.concat([body, bad]) : bad),
+      invalid: true,
+    };
   });
 
 /** OP_MSG whose body document is damaged: random bytes flipped, sizes lied about, cut short. */
 const invalidBson = fc
-  .tuple(fc.nat(), fc.integer({ min: 1, max: 255 }), fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), fc.nat(3))
+  .tuple(
+    fc.nat(),
+    fc.integer({ min: 1, max: 255 }),
+    fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+    fc.nat(3),
+  )
   .map(([position, xor, size, how]) => {
     const doc = Buffer.from(serialize({ find: 'things', filter: { a: { $gt: 1 } }, $db: 'fuzz' }));
     const broken = Buffer.from(doc);
@@ -107,40 +130,58 @@ const invalidBson = fc
         break;
       case 1: // lie about the document size
         broken.writeInt32LE(size, 0);
-        return { kind: 'invalid BSON', bytes: opMsg(bodySection(broken)), invalid: size !== doc.length };
+        return {
+          kind: 'invalid BSON',
+          bytes: opMsg(bodySection(broken)),
+          invalid: size !== doc.length,
+        };
       case 2: // drop the terminating zero
-        return { kind: 'invalid BSON', bytes: opMsg(bodySection(broken.subarray(0, broken.length - 1))), invalid: true };
+        return {
+          kind: 'invalid BSON',
+          bytes: opMsg(bodySection(broken.subarray(0, broken.length - 1))),
+          invalid: true,
+        };
       default: // an element type that does not exist
         broken[4] = 0x80 + (xor % 0x7f);
         break;
     }
     // A flipped bit may still leave valid BSON (another letter in a string): bson itself decides.
-    return { kind: 'invalid BSON', bytes: opMsg(bodySection(broken)), invalid: !isValidBson(broken) };
+    return {
+      kind: 'invalid BSON',
+      bytes: opMsg(bodySection(broken)),
+      invalid: !isValidBson(broken),
+    };
   });
 
 /** Document sequences whose size disagrees with their content, or frames with no body at all. */
 const badSequence = fc
-  .tuple(fc.integer({ min: -100, max: 400 }).filter((d) => d !== 0), fc.boolean(), fc.string({ maxLength: 8 }))
+  .tuple(
+    fc.integer({ min: -100, max: 400 }).filter((d) => d !== 0),
+    fc.boolean(),
+    fc.string({ maxLength: 8 }),
+  )
   .map(([sizeDelta, withBody, identifier]) => {
     const seq = sequenceSection(identifier || 'documents', [Buffer.from(serialize({ _id: 1 }))]);
     seq.writeInt32LE(seq.readInt32LE(1) + sizeDelta, 1);
-    const sections = withBody ? Buffer.concat([bodySection({ insert: 'things', $db: 'fuzz' }), seq]) : seq;
+    const sections = withBody
+      ? Buffer.concat([bodySection({ insert: 'things', $db: 'fuzz' }), seq])
+      : seq;
     return { kind: 'bad document sequence', bytes: opMsg(sections), invalid: true };
   });
 
 /** OP_MSG with flag bits the spec says must fail the message. */
-const unknownFlags = fc
-  .integer({ min: 2, max: 15 })
-  .map((bit) => ({ kind: 'unknown required flag', bytes: opMsg(bodySection({ ping: 1, $db: 'fuzz' }), 1 << bit), invalid: true }));
+const unknownFlags = fc.integer({ min: 2, max: 15 }).map((bit) => ({
+  kind: 'unknown required flag',
+  bytes: opMsg(bodySection({ ping: 1, $db: 'fuzz' }), 1 << bit),
+  invalid: true,
+}));
 
 /** Several valid frames followed by one damaged one in the same write. */
-const validThenBroken = fc
-  .tuple(fc.integer({ min: 1, max: 4 }), garbage)
-  .map(([n, g]) => ({
-    kind: 'valid frames then garbage',
-    bytes: Buffer.concat([...Array.from({ length: n }, pingFrame), g.bytes]),
-    invalid: false,
-  }));
+const validThenBroken = fc.tuple(fc.integer({ min: 1, max: 4 }), garbage).map(([n, g]) => ({
+  kind: 'valid frames then garbage',
+  bytes: Buffer.concat([...Array.from({ length: n }, pingFrame), g.bytes]),
+  invalid: false,
+}));
 
 /** Framing-level attacks: the server must answer an error or close the connection. */
 export const hostileFrames: fc.Arbitrary<HostileCase> = fc.oneof(
@@ -166,15 +207,42 @@ const anyValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.boolean(),
   fc.constant(null),
   fc.array(fc.integer(), { maxLength: 3 }),
-  fc.dictionary(fc.constantFrom('$gt', '$set', '$foo', 'a', '$where', '$expr', ''), fc.integer(), { maxKeys: 2 }),
+  fc.dictionary(fc.constantFrom('$gt', '$set', '$foo', 'a', '$where', '$expr', ''), fc.integer(), {
+    maxKeys: 2,
+  }),
 );
 
 export const hostileCommands: fc.Arbitrary<HostileCase> = fc
   .tuple(
-    fc.constantFrom('find', 'insert', 'update', 'delete', 'aggregate', 'getMore', 'killCursors', 'count', 'noSuchCommand', 'createIndexes', 'distinct'),
+    fc.constantFrom(
+      'find',
+      'insert',
+      'update',
+      'delete',
+      'aggregate',
+      'getMore',
+      'killCursors',
+      'count',
+      'noSuchCommand',
+      'createIndexes',
+      'distinct',
+    ),
     anyValue,
     fc.dictionary(
-      fc.constantFrom('filter', 'documents', 'updates', 'deletes', 'pipeline', 'cursor', 'limit', 'sort', 'projection', 'key', 'indexes', 'lsid'),
+      fc.constantFrom(
+        'filter',
+        'documents',
+        'updates',
+        'deletes',
+        'pipeline',
+        'cursor',
+        'limit',
+        'sort',
+        'projection',
+        'key',
+        'indexes',
+        'lsid',
+      ),
       anyValue,
       { maxKeys: 3 },
     ),

@@ -20,7 +20,9 @@ let dataDir: string;
 /** Checksum of the guarded collection: every document, in _id order, as canonical Extended JSON. */
 async function guardChecksum(): Promise<string> {
   const docs = await client.db('guard').collection('docs').find().sort({ _id: 1 }).toArray();
-  return createHash('sha256').update(EJSON.stringify(docs, { relaxed: false })).digest('hex');
+  return createHash('sha256')
+    .update(EJSON.stringify(docs, { relaxed: false }))
+    .digest('hex');
 }
 
 /** A driver client writing and reading beside the fuzzing, until stopped. */
@@ -54,7 +56,8 @@ async function check(c: HostileCase): Promise<void> {
   const outcome = await sendRaw(server.port, c.bytes);
   if (c.invalid) {
     // Certainly invalid bytes: only error replies (ok: 0), if any, before the close or probe.
-    for (const reply of outcome.replies) expect({ kind: c.kind, ok: reply.doc.ok }).toEqual({ kind: c.kind, ok: 0 });
+    for (const reply of outcome.replies)
+      expect({ kind: c.kind, ok: reply.doc.ok }).toEqual({ kind: c.kind, ok: 0 });
   }
   if (c.kind.startsWith('command ')) {
     // A well-framed command never costs the connection, whatever its arguments.
@@ -72,7 +75,12 @@ beforeAll(async () => {
   dataDir = dirs.make();
   server = await EmbeddedMongoServer.start({ journal: new FileJournal(dataDir) });
   client = new MongoClient(server.uri, { maxPoolSize: 4 });
-  const docs: Document[] = Array.from({ length: 50 }, (_, i) => ({ _id: i, name: `doc-${i}`, nested: { list: [i, `${i}`] }, at: new Date(i * 1000) }));
+  const docs: Document[] = Array.from({ length: 50 }, (_, i) => ({
+    _id: i,
+    name: `doc-${i}`,
+    nested: { list: [i, `${i}`] },
+    at: new Date(i * 1000),
+  }));
   await client.db('guard').collection('docs').insertMany(docs);
   await client.db('guard').collection('docs').createIndex({ name: 1 }, { unique: true });
 });

@@ -8,7 +8,12 @@ function collection(): Collection {
   coll.addIndex({ v: 2, key: { email: 1 }, name: 'email_1' });
   coll.addIndex({ v: 2, key: { tag: 1 }, name: 'tag_1', sparse: true });
   coll.insert(
-    Array.from({ length: 1000 }, (_, i) => ({ _id: i, email: `u${i}@x`, tag: i % 2 ? 'odd' : 'even', n: i })),
+    Array.from({ length: 1000 }, (_, i) => ({
+      _id: i,
+      email: `u${i}@x`,
+      tag: i % 2 ? 'odd' : 'even',
+      n: i,
+    })),
   );
   return coll;
 }
@@ -29,14 +34,24 @@ describe('candidateDocuments', () => {
     expect(size(candidateDocuments(coll, { email: 'u7@x' }, true))).toBe(1000);
     expect(size(candidateDocuments(coll, { _id: 5 }, true))).toBe(1);
     const collated = new Collection('db', 'ci', {});
-    collated.addIndex({ v: 2, key: { email: 1 }, name: 'email_1', collation: { locale: 'en', strength: 2 } });
-    collated.insert([{ _id: 1, email: 'A@x' }, { _id: 2, email: 'b@x' }]);
+    collated.addIndex({
+      v: 2,
+      key: { email: 1 },
+      name: 'email_1',
+      collation: { locale: 'en', strength: 2 },
+    });
+    collated.insert([
+      { _id: 1, email: 'A@x' },
+      { _id: 2, email: 'b@x' },
+    ]);
     expect(size(candidateDocuments(collated, { email: 'a@x' }))).toBe(2);
   });
 
   it('narrows an equality on a single-field index, also inside $and', () => {
     expect(size(candidateDocuments(coll, { email: 'u7@x' }))).toBe(1);
-    expect(size(candidateDocuments(coll, { $and: [{ n: { $gt: 3 } }, { email: { $eq: 'u9@x' } }] }))).toBe(1);
+    expect(
+      size(candidateDocuments(coll, { $and: [{ n: { $gt: 3 } }, { email: { $eq: 'u9@x' } }] })),
+    ).toBe(1);
     expect(size(candidateDocuments(coll, { email: { $in: ['u1@x', 'u2@x'] } }))).toBe(2);
   });
 
@@ -65,7 +80,16 @@ describe('choosing among compound indexes', () => {
     coll.addIndex({ v: 2, key: { s: 1, m: 1 }, name: 's_m' });
     coll.addIndex({ v: 2, key: { s: 1, team: 1 }, name: 's_team' });
     coll.addIndex({ v: 2, key: { m: 1 }, name: 'm' });
-    coll.insert(Array.from({ length: 600 }, (_, i) => ({ _id: i, s: `s${i % 3}`, d: `d${i % 2}`, t: `t${i % 4}`, m: ['a', 'b', `m${i % 5}`], team: `x${i % 2}` })));
+    coll.insert(
+      Array.from({ length: 600 }, (_, i) => ({
+        _id: i,
+        s: `s${i % 3}`,
+        d: `d${i % 2}`,
+        t: `t${i % 4}`,
+        m: ['a', 'b', `m${i % 5}`],
+        team: `x${i % 2}`,
+      })),
+    );
     return coll;
   }
 

@@ -13,7 +13,9 @@ describe('decimalArithmetic', () => {
   });
 
   it('reads integers exactly and doubles to 15 significant digits', () => {
-    expect(text(decimalArithmetic('$inc', dec('1'), Long.fromString('9007199254740993')))).toBe('9007199254740994');
+    expect(text(decimalArithmetic('$inc', dec('1'), Long.fromString('9007199254740993')))).toBe(
+      '9007199254740994',
+    );
     expect(text(decimalArithmetic('$inc', dec('1'), 0.1))).toBe('1.100000000000000');
     expect(text(decimalArithmetic('$inc', dec('0'), new Double(2)))).toBe('2.00000000000000');
   });

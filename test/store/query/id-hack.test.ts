@@ -52,15 +52,21 @@ describe('find by a simple _id equality', () => {
   });
 
   it('finds the one document of each id, and none for a missing one', () => {
-    expect(runFind(coll, { filter: { _id: { a: 1, b: 2 } } }).docs.map((d) => d.v)).toEqual(['a then b']);
-    expect(runFind(coll, { filter: { _id: Long.fromNumber(1) } }).docs.map((d) => d.v)).toEqual(['one']);
+    expect(runFind(coll, { filter: { _id: { a: 1, b: 2 } } }).docs.map((d) => d.v)).toEqual([
+      'a then b',
+    ]);
+    expect(runFind(coll, { filter: { _id: Long.fromNumber(1) } }).docs.map((d) => d.v)).toEqual([
+      'one',
+    ]);
     expect(runFind(coll, { filter: { _id: 'Versions' } }).docs).toEqual([]);
     expect(runFind(undefined, { filter: { _id: 1 } }).docs).toEqual([]);
   });
 
   it('leaves a collation, a projection, a sort, a skip and a hint to the general path', () => {
     const collation = operationCollation({ locale: 'en', strength: 2 }, {});
-    expect(runFind(coll, { filter: { _id: 'VERSIONS' }, collation }).docs.map((d) => d.v)).toEqual(['string']);
+    expect(runFind(coll, { filter: { _id: 'VERSIONS' }, collation }).docs.map((d) => d.v)).toEqual([
+      'string',
+    ]);
     expect(runFind(coll, { filter: { _id: 1 }, projection: { v: 0 } }).docs).toEqual([{ _id: 1 }]);
     expect(runFind(coll, { filter: { _id: 1 }, skip: 1 }).docs).toEqual([]);
     expect(runFind(coll, { filter: { _id: 1 }, hint: { _id: 1 } }).access.stage).toBe('IXSCAN');

@@ -10,8 +10,19 @@ describe('Catalog', () => {
     const id = new ObjectId();
     await live.commit([
       { op: 'createCollection', ns: 'db.a', options: {} },
-      { op: 'createIndexes', ns: 'db.a', specs: [{ v: 2, key: { email: 1 }, name: 'email_1', unique: true }] },
-      { op: 'insert', ns: 'db.a', docs: [{ _id: id, email: 'x' }, { _id: 2, email: 'y' }] },
+      {
+        op: 'createIndexes',
+        ns: 'db.a',
+        specs: [{ v: 2, key: { email: 1 }, name: 'email_1', unique: true }],
+      },
+      {
+        op: 'insert',
+        ns: 'db.a',
+        docs: [
+          { _id: id, email: 'x' },
+          { _id: 2, email: 'y' },
+        ],
+      },
     ]);
     await live.commit([{ op: 'replace', ns: 'db.a', docs: [{ _id: 2, email: 'z' }] }]);
     await live.commit([{ op: 'delete', ns: 'db.a', ids: [new ObjectId(id.toHexString())] }]);
@@ -75,9 +86,13 @@ describe('Catalog', () => {
     const catalog = await Catalog.open(journal);
     await catalog.commit([{ op: 'insert', ns: 'd.c', docs: [{ _id: 1 }] }]);
     journal.fail = true;
-    await expect(catalog.commit([{ op: 'insert', ns: 'd.c', docs: [{ _id: 2 }] }])).rejects.toThrow('journal write failed: disk full');
+    await expect(catalog.commit([{ op: 'insert', ns: 'd.c', docs: [{ _id: 2 }] }])).rejects.toThrow(
+      'journal write failed: disk full',
+    );
     journal.fail = false;
-    await expect(catalog.commit([{ op: 'insert', ns: 'd.c', docs: [{ _id: 3 }] }])).rejects.toMatchObject({ code: 96 });
+    await expect(
+      catalog.commit([{ op: 'insert', ns: 'd.c', docs: [{ _id: 3 }] }]),
+    ).rejects.toMatchObject({ code: 96 });
     expect(catalog.collection('d', 'c')!.docs.size).toBe(2);
   });
 });

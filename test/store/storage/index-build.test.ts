@@ -45,31 +45,41 @@ function contents(index: Index, docs: Document[]): Record<string, string[]> {
 }
 
 describe('building an index in one pass', () => {
-  it.each(SPECS.map((spec) => [spec.name, spec] as const))('fill() holds exactly what adding the documents one by one holds (%s)', (_name, spec) => {
-    const added = new Index(spec);
-    for (const doc of DOCS) added.add(canonicalKey(doc._id), doc);
-    const filled = new Index(spec);
-    filled.fill(DOCS.map((doc) => [canonicalKey(doc._id), doc] as [string, Document]));
-    expect(contents(filled, DOCS)).toEqual(contents(added, DOCS));
-    expect(filled.keyCount).toBe(added.keyCount);
-    expect(sorted(filled.allIds())).toEqual(sorted(added.allIds()));
-    // Both hold each document under exactly the keys keysFor (the general extraction) names.
-    const held = DOCS.filter((doc) => filled.keysFor(doc).length > 0).map((doc) => canonicalKey(doc._id));
-    expect(sorted(filled.allIds())).toEqual(held.sort());
-    for (const doc of DOCS) {
-      for (const { key: whole } of filled.keysFor(doc)) expect(filled.lookup(whole)).toContain(canonicalKey(doc._id));
-    }
-    expect(filled.keyCount).toBe(new Set(DOCS.flatMap((doc) => filled.keysFor(doc).map((k) => k.key))).size);
-    // And the documents then leave it as they would leave the other.
-    for (const doc of DOCS) filled.remove(canonicalKey(doc._id), doc);
-    expect(filled.keyCount).toBe(0);
-  });
+  it.each(SPECS.map((spec) => [spec.name, spec] as const))(
+    'fill() holds exactly what adding the documents one by one holds (%s)',
+    (_name, spec) => {
+      const added = new Index(spec);
+      for (const doc of DOCS) added.add(canonicalKey(doc._id), doc);
+      const filled = new Index(spec);
+      filled.fill(DOCS.map((doc) => [canonicalKey(doc._id), doc] as [string, Document]));
+      expect(contents(filled, DOCS)).toEqual(contents(added, DOCS));
+      expect(filled.keyCount).toBe(added.keyCount);
+      expect(sorted(filled.allIds())).toEqual(sorted(added.allIds()));
+      // Both hold each document under exactly the keys keysFor (the general extraction) names.
+      const held = DOCS.filter((doc) => filled.keysFor(doc).length > 0).map((doc) =>
+        canonicalKey(doc._id),
+      );
+      expect(sorted(filled.allIds())).toEqual(held.sort());
+      for (const doc of DOCS) {
+        for (const { key: whole } of filled.keysFor(doc))
+          expect(filled.lookup(whole)).toContain(canonicalKey(doc._id));
+      }
+      expect(filled.keyCount).toBe(
+        new Set(DOCS.flatMap((doc) => filled.keysFor(doc).map((k) => k.key))).size,
+      );
+      // And the documents then leave it as they would leave the other.
+      for (const doc of DOCS) filled.remove(canonicalKey(doc._id), doc);
+      expect(filled.keyCount).toBe(0);
+    },
+  );
 
   it('counts the ids a prefix gives without making them', () => {
     const index = new Index(SPECS[1]);
     index.fill(DOCS.map((doc) => [canonicalKey(doc._id), doc] as [string, Document]));
     for (const prefix of ['A', 'B', 'C']) {
-      expect(index.countPrefix(1, key(prefix))).toBe([...(index.lookupPrefix(1, key(prefix)) ?? [])].length);
+      expect(index.countPrefix(1, key(prefix))).toBe(
+        [...(index.lookupPrefix(1, key(prefix)) ?? [])].length,
+      );
     }
     expect(index.countPrefix(2, key('A', 'x'))).toBe(2);
   });
@@ -97,7 +107,12 @@ describe('building an index in one pass', () => {
       expect(remove).not.toHaveBeenCalled();
       expect(fill).toHaveBeenCalledTimes(2);
       const byS = coll.indexes.get('s_1')!;
-      expect(sorted(byS.lookup(key('replaced')))).toEqual(docs.slice(0, 10).map((d) => canonicalKey(d._id)).sort());
+      expect(sorted(byS.lookup(key('replaced')))).toEqual(
+        docs
+          .slice(0, 10)
+          .map((d) => canonicalKey(d._id))
+          .sort(),
+      );
       expect(byS.allIds().size).toBe(40);
       expect(coll.indexes.get('s_1_m_1')!.countPrefix(1, key('s4'))).toBe(6);
       // Once loaded, writes maintain the indexes one document at a time again.

@@ -56,7 +56,9 @@ describe('Index entries', () => {
 describe('Collection string sharing', () => {
   it('stores documents with the values they were given, a __proto__ field staying a field', () => {
     const coll = new Collection('db', 'c', {});
-    const evil = JSON.parse('{"_id": 3, "__proto__": "p", "n": {"__proto__": "q", "s": "same"}}') as Record<string, unknown>;
+    const evil = JSON.parse(
+      '{"_id": 3, "__proto__": "p", "n": {"__proto__": "q", "s": "same"}}',
+    ) as Record<string, unknown>;
     const docs = [
       { _id: 1, s: 'same', list: ['same', { s: 'same' }], when: new Date(0) },
       { _id: 2, s: 'same', long: 'x'.repeat(100) },

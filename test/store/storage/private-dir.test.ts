@@ -29,7 +29,12 @@ describe('ensurePrivateDir', () => {
   it('tightens an open directory and what is in it, and leaves a symbolic link alone', () => {
     const dir = dirs.make();
     chmodSync(dir, 0o755);
-    const modes: Record<string, number> = { 'journal-0000000000.log': 0o644, 'admin-token': 0o666, private: 0o600, 'read-only': 0o444 };
+    const modes: Record<string, number> = {
+      'journal-0000000000.log': 0o644,
+      'admin-token': 0o666,
+      private: 0o600,
+      'read-only': 0o444,
+    };
     for (const [name, m] of Object.entries(modes)) {
       writeFileSync(join(dir, name), 'x');
       chmodSync(join(dir, name), m);
@@ -74,11 +79,18 @@ describe('FileJournal files', () => {
       await journal.open();
       journal.append([{ op: 'insert', ns: 'db.c', docs: [{ _id: 1, secret: 'target' }] }]);
       await journal.sync();
-      await journal.compact(() => [{ op: 'insert', ns: 'db.c', docs: [{ _id: 1, secret: 'target' }] }]);
+      await journal.compact(() => [
+        { op: 'insert', ns: 'db.c', docs: [{ _id: 1, secret: 'target' }] },
+      ]);
       journal.append([{ op: 'insert', ns: 'db.c', docs: [{ _id: 2 }] }]);
       await journal.sync();
-      expect(readdirSync(dir).sort()).toEqual(['journal-0000000001.log', 'mongod.lock', 'snapshot-0000000001.bson']);
-      for (const name of readdirSync(dir)) expect([name, mode(join(dir, name))]).toEqual([name, 0o600]);
+      expect(readdirSync(dir).sort()).toEqual([
+        'journal-0000000001.log',
+        'mongod.lock',
+        'snapshot-0000000001.bson',
+      ]);
+      for (const name of readdirSync(dir))
+        expect([name, mode(join(dir, name))]).toEqual([name, 0o600]);
       await journal.close();
     });
     expect(mode(dir)).toBe(0o700);

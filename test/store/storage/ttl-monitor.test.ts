@@ -13,8 +13,19 @@ describe('TtlMonitor', () => {
     const catalog = await Catalog.open(journal);
     const old = new Date(Date.now() - 120_000);
     await catalog.commit([
-      { op: 'createIndexes', ns: 'db.s', specs: [{ v: 2, key: { at: 1 }, name: 'at_1', expireAfterSeconds: 60 }] },
-      { op: 'insert', ns: 'db.s', docs: [{ _id: 1, at: old }, { _id: 2, at: new Date() }] },
+      {
+        op: 'createIndexes',
+        ns: 'db.s',
+        specs: [{ v: 2, key: { at: 1 }, name: 'at_1', expireAfterSeconds: 60 }],
+      },
+      {
+        op: 'insert',
+        ns: 'db.s',
+        docs: [
+          { _id: 1, at: old },
+          { _id: 2, at: new Date() },
+        ],
+      },
     ]);
     const appended = jest.spyOn(journal, 'append');
     const monitor = new TtlMonitor(catalog, 3600);
@@ -43,14 +54,19 @@ describe('TtlMonitor', () => {
   it('starts a new period when its period changes', async () => {
     const catalog = await Catalog.open(new MemoryJournal());
     await catalog.commit([
-      { op: 'createIndexes', ns: 'db.s', specs: [{ v: 2, key: { at: 1 }, name: 'at_1', expireAfterSeconds: 0 }] },
+      {
+        op: 'createIndexes',
+        ns: 'db.s',
+        specs: [{ v: 2, key: { at: 1 }, name: 'at_1', expireAfterSeconds: 0 }],
+      },
       { op: 'insert', ns: 'db.s', docs: [{ _id: 1, at: new Date(Date.now() - 1_000) }] },
     ]);
     const monitor = new TtlMonitor(catalog, 3600);
     try {
       monitor.sleepSecs = 0.05;
       const deadline = Date.now() + 5_000;
-      while (catalog.collection('db', 's')!.docs.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while (catalog.collection('db', 's')!.docs.size > 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
       expect(catalog.collection('db', 's')!.docs.size).toBe(0);
     } finally {
       await monitor.stop();
@@ -64,9 +80,13 @@ describe('TtlMonitor', () => {
       const client = await MongoClient.connect(server.uri);
       const coll = client.db('app').collection<{ _id: number; at: Date }>('sessions');
       await coll.createIndex({ at: 1 }, { expireAfterSeconds: 0 });
-      await coll.insertMany([{ _id: 1, at: new Date(Date.now() - 1_000) }, { _id: 2, at: new Date(Date.now() + 3_600_000) }]);
+      await coll.insertMany([
+        { _id: 1, at: new Date(Date.now() - 1_000) },
+        { _id: 2, at: new Date(Date.now() + 3_600_000) },
+      ]);
       const deadline = Date.now() + 5_000;
-      while ((await coll.countDocuments()) !== 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while ((await coll.countDocuments()) !== 1 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       await client.close();
       await server.stop();
 

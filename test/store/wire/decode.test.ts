@@ -28,8 +28,15 @@ function kind1(id: string, docs: object[]): Buffer {
 
 describe('decodeRequest', () => {
   it('decodes OP_MSG with a body and a document sequence merged in', () => {
-    const req = decodeRequest(opMsg(0, kind0({ insert: 'c', $db: 'd' }), kind1('documents', [{ a: 1 }, { a: 2 }])));
-    expect(req).toEqual({ kind: 'msg', requestId: 7, flags: 0, body: { insert: 'c', $db: 'd', documents: [{ a: 1 }, { a: 2 }] } });
+    const req = decodeRequest(
+      opMsg(0, kind0({ insert: 'c', $db: 'd' }), kind1('documents', [{ a: 1 }, { a: 2 }])),
+    );
+    expect(req).toEqual({
+      kind: 'msg',
+      requestId: 7,
+      flags: 0,
+      body: { insert: 'c', $db: 'd', documents: [{ a: 1 }, { a: 2 }] },
+    });
   });
 
   it('skips the CRC when checksumPresent is set', () => {
@@ -39,16 +46,38 @@ describe('decodeRequest', () => {
   });
 
   it('decodes a legacy OP_QUERY command', () => {
-    const rest = Buffer.concat([Buffer.alloc(4), Buffer.from('admin.$cmd\0'), Buffer.alloc(8), serialize({ isMaster: 1 })]);
+    const rest = Buffer.concat([
+      Buffer.alloc(4),
+      Buffer.from('admin.$cmd\0'),
+      Buffer.alloc(8),
+      serialize({ isMaster: 1 }),
+    ]);
     const req = decodeRequest(Buffer.concat([header(16 + rest.length, OP_QUERY), rest]));
-    expect(req).toEqual({ kind: 'query', requestId: 7, fullCollectionName: 'admin.$cmd', query: { isMaster: 1 } });
+    expect(req).toEqual({
+      kind: 'query',
+      requestId: 7,
+      fullCollectionName: 'admin.$cmd',
+      query: { isMaster: 1 },
+    });
   });
 
   it.each([
-    ['an unknown opCode', Buffer.concat([header(20, 2012), Buffer.alloc(4)]), /unsupported opCode 2012/],
-    ['an unknown section kind', opMsg(0, Buffer.from([2, 5, 0, 0, 0, 0])), /unknown OP_MSG section kind 2/],
+    [
+      'an unknown opCode',
+      Buffer.concat([header(20, 2012), Buffer.alloc(4)]),
+      /unsupported opCode 2012/,
+    ],
+    [
+      'an unknown section kind',
+      opMsg(0, Buffer.from([2, 5, 0, 0, 0, 0])),
+      /unknown OP_MSG section kind 2/,
+    ],
     ['invalid BSON', opMsg(0, Buffer.from([0, 8, 0, 0, 0, 0x10, 0x61, 0, 0])), /BSON/],
-    ['a document size past the end', opMsg(0, Buffer.from([0, 200, 0, 0, 0, 0])), /invalid BSON document size/],
+    [
+      'a document size past the end',
+      opMsg(0, Buffer.from([0, 200, 0, 0, 0, 0])),
+      /invalid BSON document size/,
+    ],
     ['no body section', opMsg(0), /OP_MSG too short|no body/],
     ['two body sections', opMsg(0, kind0({ a: 1 }), kind0({ b: 1 })), /more than one body/],
     ['unknown required flag bits', opMsg(4, kind0({ a: 1 })), /unknown required flag bits/],

@@ -17,7 +17,9 @@ export function createFetcher(endpoint) {
     try {
       return JSON.parse(text);
     } catch {
-      throw new Error(`Expected a JSON GraphQL response from ${endpoint}, got HTTP ${response.status}: ${text.slice(0, 200)}`);
+      throw new Error(
+        `Expected a JSON GraphQL response from ${endpoint}, got HTTP ${response.status}: ${text.slice(0, 200)}`,
+      );
     }
   };
 }

@@ -27,8 +27,13 @@ const PLUGINS = [START_PLUGIN];
 export function ExplorerApp({ config }) {
   const [persistHeaders] = useState(persistHeadersChoice);
   // Known at the first render (GraphiQL opens on the headers it kept, if any), then read from the editor.
-  const [authorization, setAuthorization] = useState(() => readAuthorization(storedHeaders() ?? config.defaultHeaders) ?? '');
-  const onHeaders = useCallback((text) => setAuthorization((last) => readAuthorization(text) ?? last), []);
+  const [authorization, setAuthorization] = useState(
+    () => readAuthorization(storedHeaders() ?? config.defaultHeaders) ?? '',
+  );
+  const onHeaders = useCallback(
+    (text) => setAuthorization((last) => readAuthorization(text) ?? last),
+    [],
+  );
   const fetcher = useMemo(() => createFetcher(config.endpoint), [config.endpoint, authorization]);
   // GraphiQL opens its side panel only if a plugin is visible at its first render.
   const visiblePlugin = authorization ? DOC_EXPLORER_PLUGIN.title : START_PLUGIN.title;

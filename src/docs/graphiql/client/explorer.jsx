@@ -12,7 +12,8 @@ import './explorer.css';
  */
 function readConfig() {
   const element = document.getElementById('graphiql-config');
-  if (!element || !element.textContent) throw new Error('GraphiQL page is missing its #graphiql-config block');
+  if (!element || !element.textContent)
+    throw new Error('GraphiQL page is missing its #graphiql-config block');
   return JSON.parse(element.textContent);
 }
 

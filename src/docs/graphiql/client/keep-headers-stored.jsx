@@ -7,7 +7,9 @@ import { useEffect, useRef } from 'react';
  * the token. Applying the setting again once the editor exists stores what the editor holds.
  */
 export function KeepHeadersStored() {
-  const { headerEditor, shouldPersistHeaders, setShouldPersistHeaders } = useEditorContext({ nonNull: true });
+  const { headerEditor, shouldPersistHeaders, setShouldPersistHeaders } = useEditorContext({
+    nonNull: true,
+  });
   const applied = useRef(false);
   useEffect(() => {
     if (!headerEditor || applied.current) return;

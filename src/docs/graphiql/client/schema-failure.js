@@ -9,15 +9,24 @@ export function describeSchemaFailure(fetchError) {
   try {
     error = JSON.parse(fetchError).errors[0];
   } catch {
-    return { title: 'The schema could not be read', detail: String(fetchError), advice: 'Check that the gateway is running, then paste the token again.' };
+    return {
+      title: 'The schema could not be read',
+      detail: String(fetchError),
+      advice: 'Check that the gateway is running, then paste the token again.',
+    };
   }
   const detail = error && error.message ? String(error.message) : String(fetchError);
   if (error && error.extensions && error.extensions.code === 'UNAUTHENTICATED') {
-    return { title: 'Token not accepted', detail, advice: 'Paste the token again, all of it, after "Bearer ".' };
+    return {
+      title: 'Token not accepted',
+      detail,
+      advice: 'Paste the token again, all of it, after "Bearer ".',
+    };
   }
   return {
     title: 'No schema for this token',
     detail,
-    advice: 'Queries still run with it. The docs and completion need a token allowed to read the schema: by default, the admin token.',
+    advice:
+      'Queries still run with it. The docs and completion need a token allowed to read the schema: by default, the admin token.',
   };
 }

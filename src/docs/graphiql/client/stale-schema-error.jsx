@@ -12,7 +12,8 @@ export function StaleSchemaError({ authorization }) {
   const shown = useRef(null);
 
   const clearShown = () => {
-    if (responseEditor && shown.current !== null && responseEditor.getValue() === shown.current) responseEditor.setValue('');
+    if (responseEditor && shown.current !== null && responseEditor.getValue() === shown.current)
+      responseEditor.setValue('');
     shown.current = null;
   };
   useEffect(() => {

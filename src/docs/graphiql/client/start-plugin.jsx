@@ -6,7 +6,15 @@ import { TokenContext } from './token-context.js';
 /** The key on the sidebar button of the panel below; drawn like GraphiQL's own icons. */
 function KeyIcon(props) {
   return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round" {...props}>
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.5"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      {...props}
+    >
       <circle cx="7.5" cy="15.5" r="4.5" />
       <path d="M10.7 12.3 20 3M16 7l3 3M18.5 4.5l2 2" />
     </svg>
@@ -42,10 +50,12 @@ function StartPanel() {
       )}
       <ol>
         <li>
-          Copy a token: the admin token that <code>npm start</code> printed (also in <code>data/admin-token</code>), or a member&apos;s token.
+          Copy a token: the admin token that <code>npm start</code> printed (also in{' '}
+          <code>data/admin-token</code>), or a member&apos;s token.
         </li>
         <li>
-          Paste it into <b>Headers</b>, under the query, in place of <code>&lt;paste the token printed at start&gt;</code>.
+          Paste it into <b>Headers</b>, under the query, in place of{' '}
+          <code>&lt;paste the token printed at start&gt;</code>.
         </li>
         <li>The schema loads and the docs open here.</li>
         <li>
@@ -53,7 +63,8 @@ function StartPanel() {
         </li>
       </ol>
       <p className="explorer-start-note">
-        This browser keeps the headers, token included, across reloads; <i>Persist headers</i> in the settings (⚙, bottom left) turns that off.
+        This browser keeps the headers, token included, across reloads; <i>Persist headers</i> in
+        the settings (⚙, bottom left) turns that off.
       </p>
     </div>
   );

@@ -9,7 +9,11 @@ import { UnreachableCaseError, type Mutation } from '../mutation';
  * of many documents never meets BSON's 16 MB per-document limit.
  */
 
-const SERIALIZE_OPTIONS = { checkKeys: false, ignoreUndefined: false, serializeFunctions: false } as const;
+const SERIALIZE_OPTIONS = {
+  checkKeys: false,
+  ignoreUndefined: false,
+  serializeFunctions: false,
+} as const;
 
 /** End marker of a snapshot file: proves the snapshot was written to the end. */
 export const SNAPSHOT_END_OP = 'snapshotEnd';
@@ -34,7 +38,9 @@ class PayloadWriter {
 
   put(doc: Document): void {
     try {
-      this.length = serializeWithBufferAndIndex(doc, this.buf, { ...SERIALIZE_OPTIONS, index: this.length }) + 1;
+      this.length =
+        serializeWithBufferAndIndex(doc, this.buf, { ...SERIALIZE_OPTIONS, index: this.length }) +
+        1;
     } catch (err) {
       // The serializer writes into its own buffer, then copies into ours: when the document does
       // not fit in what is left of ours, the copy fails. Any other failure is the document's.
@@ -43,7 +49,9 @@ class PayloadWriter {
       const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + needed));
       this.buf.copy(grown, 0, 0, this.length);
       this.buf = grown;
-      this.length = serializeWithBufferAndIndex(doc, this.buf, { ...SERIALIZE_OPTIONS, index: this.length }) + 1;
+      this.length =
+        serializeWithBufferAndIndex(doc, this.buf, { ...SERIALIZE_OPTIONS, index: this.length }) +
+        1;
     }
   }
 
@@ -87,10 +95,12 @@ function encodeMutation(mutation: Mutation, writer: PayloadWriter): void {
 }
 
 // bson returns Uint8Array typed values that are Node Buffers at run time; view them as such.
-const toBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+const toBuffer = (bytes: Uint8Array): Buffer =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** A decoded payload: mutations, or the snapshot end marker with its record count. */
-export type DecodedPayload = { kind: 'batch'; batch: Mutation[] } | { kind: 'end'; records: number };
+export type DecodedPayload =
+  { kind: 'batch'; batch: Mutation[] } | { kind: 'end'; records: number };
 
 /**
  * Decodes one payload; throws (with a plain message) if it is not a well-formed batch. Documents
@@ -100,7 +110,8 @@ export type DecodedPayload = { kind: 'batch'; batch: Mutation[] } | { kind: 'end
 export function decodePayload(payload: Buffer): DecodedPayload {
   let offset = 0;
   const next = (): Document => {
-    if (offset + 5 > payload.length) throw new Error(`truncated BSON document at payload byte ${offset}`);
+    if (offset + 5 > payload.length)
+      throw new Error(`truncated BSON document at payload byte ${offset}`);
     const size = payload.readInt32LE(offset);
     if (size < 5 || offset + size > payload.length) {
       throw new Error(`invalid BSON document size ${size} at payload byte ${offset}`);
@@ -114,12 +125,14 @@ export function decodePayload(payload: Buffer): DecodedPayload {
     const head = next();
     const items = (): Document[] => {
       const n = head.n;
-      if (!Number.isInteger(n) || n < 0) throw new Error(`mutation '${head.op}' has item count ${String(n)}`);
+      if (!Number.isInteger(n) || n < 0)
+        throw new Error(`mutation '${head.op}' has item count ${String(n)}`);
       return Array.from({ length: n as number }, next);
     };
     switch (head.op) {
       case SNAPSHOT_END_OP:
-        if (batch.length > 0 || offset !== payload.length) throw new Error('snapshot end marker is not alone in its record');
+        if (batch.length > 0 || offset !== payload.length)
+          throw new Error('snapshot end marker is not alone in its record');
         return { kind: 'end', records: head.records as number };
       case 'insert':
       case 'replace':

@@ -29,24 +29,45 @@ export function encodeFileHeader(kind: FileKind, generation: number): Buffer {
 }
 
 /** Throws CorruptJournalError unless `buf` starts with the header of this kind and generation. */
-export function checkFileHeader(buf: Buffer, file: string, kind: FileKind, generation: number): void {
+export function checkFileHeader(
+  buf: Buffer,
+  file: string,
+  kind: FileKind,
+  generation: number,
+): void {
   if (buf.length < FILE_HEADER_SIZE) {
-    throw new CorruptJournalError(file, 0, `file header needs ${FILE_HEADER_SIZE} bytes, file has ${buf.length}`);
+    throw new CorruptJournalError(
+      file,
+      0,
+      `file header needs ${FILE_HEADER_SIZE} bytes, file has ${buf.length}`,
+    );
   }
   const magic = buf.toString('latin1', 0, 4);
   if (magic !== MAGIC[kind]) {
-    throw new CorruptJournalError(file, 0, `expected magic "${MAGIC[kind]}" (${kind}), found ${JSON.stringify(magic)}`);
+    throw new CorruptJournalError(
+      file,
+      0,
+      `expected magic "${MAGIC[kind]}" (${kind}), found ${JSON.stringify(magic)}`,
+    );
   }
   if (buf.readUInt32LE(12) !== crc32(buf.subarray(0, 12))) {
     throw new CorruptJournalError(file, 12, 'file header checksum mismatch');
   }
   const version = buf.readUInt32LE(4);
   if (version !== FORMAT_VERSION) {
-    throw new CorruptJournalError(file, 4, `expected format version ${FORMAT_VERSION}, found ${version}`);
+    throw new CorruptJournalError(
+      file,
+      4,
+      `expected format version ${FORMAT_VERSION}, found ${version}`,
+    );
   }
   const found = buf.readUInt32LE(8);
   if (found !== generation) {
-    throw new CorruptJournalError(file, 8, `expected generation ${generation} (from the file name), found ${found}`);
+    throw new CorruptJournalError(
+      file,
+      8,
+      `expected generation ${generation} (from the file name), found ${found}`,
+    );
   }
 }
 
@@ -62,7 +83,9 @@ export function encodeRecord(payload: Buffer): Buffer {
 /** The payload of a valid record at `offset`, or why there is none. */
 export function recordAt(buf: Buffer, offset: number): { payload: Buffer } | { problem: string } {
   if (offset + RECORD_HEADER_SIZE > buf.length) {
-    return { problem: `record header needs ${RECORD_HEADER_SIZE} bytes, ${buf.length - offset} left` };
+    return {
+      problem: `record header needs ${RECORD_HEADER_SIZE} bytes, ${buf.length - offset} left`,
+    };
   }
   const length = buf.readUInt32LE(offset);
   if (buf.readUInt32LE(offset + 4) !== crc32(buf.subarray(offset, offset + 4))) {
@@ -70,10 +93,13 @@ export function recordAt(buf: Buffer, offset: number): { payload: Buffer } | { p
   }
   const start = offset + RECORD_HEADER_SIZE;
   if (start + length > buf.length) {
-    return { problem: `record of ${length} bytes extends past the end of the file (${buf.length - start} left)` };
+    return {
+      problem: `record of ${length} bytes extends past the end of the file (${buf.length - start} left)`,
+    };
   }
   const payload = buf.subarray(start, start + length);
-  if (buf.readUInt32LE(offset + 8) !== crc32(payload)) return { problem: 'record payload checksum mismatch' };
+  if (buf.readUInt32LE(offset + 8) !== crc32(payload))
+    return { problem: 'record payload checksum mismatch' };
   return { payload };
 }
 
@@ -107,7 +133,11 @@ export function scanRecords(buf: Buffer, file: string): ScanResult {
     const found = recordAt(buf, offset);
     if ('problem' in found) {
       if (validRecordAfter(buf, offset)) {
-        throw new CorruptJournalError(file, offset, `${found.problem}, and valid records follow it`);
+        throw new CorruptJournalError(
+          file,
+          offset,
+          `${found.problem}, and valid records follow it`,
+        );
       }
       return { payloads, validEnd: offset, tornBytes: buf.length - offset };
     }

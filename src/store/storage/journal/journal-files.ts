@@ -32,7 +32,10 @@ export function listJournalFiles(dir: string): DirectoryListing {
     const log = LOG.exec(name);
     if (snapshot) listing.snapshots.push(Number(snapshot[1]));
     else if (log) listing.logs.push(Number(log[1]));
-    else if (name.endsWith('.tmp') && (name.startsWith('snapshot-') || name.startsWith('journal-'))) {
+    else if (
+      name.endsWith('.tmp') &&
+      (name.startsWith('snapshot-') || name.startsWith('journal-'))
+    ) {
       listing.temps.push(name);
     }
   }

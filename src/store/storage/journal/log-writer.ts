@@ -44,7 +44,10 @@ export class LogWriter {
   }
 
   append(frame: Buffer): void {
-    if (this.failure) throw new JournalStateError('journal write failed earlier; restart the server', { cause: this.failure });
+    if (this.failure)
+      throw new JournalStateError('journal write failed earlier; restart the server', {
+        cause: this.failure,
+      });
     this.pending.push(frame);
     this.appendedSeq++;
     this.stats.records++;

@@ -1,6 +1,13 @@
 import { open, readFile } from 'node:fs/promises';
 import { CorruptJournalError } from './journal-error';
-import { checkFileHeader, FILE_HEADER_SIZE, RECORD_HEADER_SIZE, recordAt, scanRecords, type FileKind } from './frame';
+import {
+  checkFileHeader,
+  FILE_HEADER_SIZE,
+  RECORD_HEADER_SIZE,
+  recordAt,
+  scanRecords,
+  type FileKind,
+} from './frame';
 
 /** Bytes read from the file at a time (more when one record is larger). */
 const READ_SIZE = 4 * 1024 * 1024;
@@ -11,7 +18,11 @@ const READ_SIZE = 4 * 1024 * 1024;
  * damage is corruption: the whole file is then scanned once to name the offset and the kind of
  * damage exactly as `scanRecords` names them.
  */
-export async function* readIntactRecords(file: string, kind: FileKind, generation: number): AsyncGenerator<Buffer> {
+export async function* readIntactRecords(
+  file: string,
+  kind: FileKind,
+  generation: number,
+): AsyncGenerator<Buffer> {
   const handle = await open(file, 'r');
   try {
     let buf = Buffer.alloc(0);
@@ -31,7 +42,12 @@ export async function* readIntactRecords(file: string, kind: FileKind, generatio
       }
     };
     await fill(FILE_HEADER_SIZE);
-    checkFileHeader(buf.subarray(0, Math.min(buf.length, FILE_HEADER_SIZE)), file, kind, generation);
+    checkFileHeader(
+      buf.subarray(0, Math.min(buf.length, FILE_HEADER_SIZE)),
+      file,
+      kind,
+      generation,
+    );
     offset = FILE_HEADER_SIZE;
     for (;;) {
       await fill(RECORD_HEADER_SIZE);
@@ -54,5 +70,9 @@ export async function* readIntactRecords(file: string, kind: FileKind, generatio
 function damageIn(file: string, whole: Buffer): CorruptJournalError {
   // Throws itself when valid records follow the damage (data lost in the middle).
   const scan = scanRecords(whole, file);
-  return new CorruptJournalError(file, scan.validEnd, `${scan.tornBytes} damaged bytes at the end of a snapshot`);
+  return new CorruptJournalError(
+    file,
+    scan.validEnd,
+    `${scan.tornBytes} damaged bytes at the end of a snapshot`,
+  );
 }
