@@ -184,7 +184,7 @@ describe('executed documentation (README.md, docs/*.md)', () => {
   it('docs/configuration.md has a row for every variable src/config.ts reads, and none it does not', () => {
     const source = readFileSync(path.join(ROOT, 'src/config.ts'), 'utf8');
     const read = new Set(
-      [...source.matchAll(/\b(?:integer|text|flag)\(env, '([A-Z_]+)'|\benv\.([A-Z_]+)/g)].map(
+      [...source.matchAll(/\b(?:integer|text|flag)\(\s*env,\s*'([A-Z_]+)'|\benv\.([A-Z_]+)/g)].map(
         (m) => m[1] ?? m[2],
       ),
     );
