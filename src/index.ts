@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const progress = createProgressReporter();
   const seeded = await seedDemoIfEmpty(
     database.connection,
-    { ...process.env, SEED_DEMO: String(config.seedDemo) },
+    { shared: config.mongodbUri !== undefined, seedDemo: config.seedDemo },
     {
       onStart: () =>
         console.log(
@@ -34,7 +34,6 @@ async function main(): Promise<void> {
     );
   const app = await buildApp({
     connection: database.connection,
-    embedded: database.embedded,
     config,
   });
   installGracefulShutdown(app, {

@@ -45,7 +45,7 @@ async function main(): Promise<number> {
   const progress = createProgressReporter();
   try {
     const result = await importCrmData(
-      CLI_PRINCIPAL,
+      { principal: CLI_PRINCIPAL },
       {
         ...documents,
         snapshotAt: args.values['snapshot-at'],

@@ -18,10 +18,18 @@ export interface RequestContext {
   loaders: Loaders;
   /** The app's data-access layer: every cache that outlives a request is there. */
   access: DataAccess;
-  /** This request's view of the data (version counters as of its arrival) and what it read. */
+  /** This request's view of the data (version counters as of its arrival). */
   data: RequestData;
-  /** The app's token signer, for the token service; set by the gateway's context builder. */
-  tokenSigner?: TokenSigner;
-  /** The app's HubSpot sync (and schedule), for the sync service; set by the gateway's context builder. */
-  sync?: GatewaySync;
+  /** The app's token signer, for the token service. */
+  tokenSigner: TokenSigner;
+  /** The app's HubSpot sync (and schedule), for the sync service. */
+  sync: GatewaySync;
+}
+
+/**
+ * The context of an authenticated request: every GraphQL operation and every REST route but the
+ * public ones. Services take it, so none needs to check that someone is calling.
+ */
+export interface AuthenticatedContext extends RequestContext {
+  principal: Principal;
 }

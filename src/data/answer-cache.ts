@@ -1,13 +1,11 @@
+import { LRUCache } from 'lru-cache';
 import type { Principal } from '../auth/principal';
-import type { RequestData } from './request-data';
-import { SCOPES, type Scope, type VersionView } from './scopes';
+import type { VersionView } from './scopes';
 
 const DAY_MS = 86_400_000;
 
 export interface AnswerCacheOptions {
-  /** Answers kept at most (then the cache starts over). */
-  maxEntries?: number;
-  /** Their total size in bytes at most; one answer larger than a sixteenth of it is never kept. */
+  /** The answers' total size in bytes at most, keys included; the least recently used go first. */
   maxBytes?: number;
   /** False: nothing is kept (CACHE_MAX_AGE_MS=0). */
   enabled?: boolean;
@@ -18,92 +16,80 @@ export interface AnswerCacheOptions {
 interface Entry<V> {
   value: V;
   bytes: number;
-  /** The version of each scope the answer read, in SCOPES order; -1 for scopes it did not read. */
-  versions: number[];
+  /** The id of the view the answer was computed under (VersionView.id). */
+  viewId: number;
   day: number;
 }
 
 /**
- * Whole answers of reads (REST GETs, GraphQL queries), per caller and request, each kept while
- * the scopes it read keep their versions and the UTC day stays the same.
+ * Whole answers of reads (REST GETs, GraphQL queries), per caller and request, each kept while no
+ * mutable scope has moved since it was computed and the UTC day stays the same.
  *
  * Why this is correct: an answer is a function of the request as sent, the caller, the stored
- * data it read and the date (a read may default to "now": this year's targets, a time series
- * ending in the current period, whose smallest unit is a week). The key holds the first two; the
- * versions of the scopes the computation read (RequestData, read-tracking.ts), as of the
- * request's arrival, the third; the UTC day the fourth. A write to a scope the answer did not
- * read cannot change it, so it stays kept: a settings write leaves `GET /pipelines` alone.
- * Committed snapshots never change, so reading one adds no scope.
+ * data and the date (a read may default to "now": this year's targets, a time series ending in
+ * the current period, whose smallest unit is a week). The key holds the first two; the versions
+ * of every mutable scope as of the request's arrival (VersionClock) the third, coarsely: any
+ * write to any scope drops every answer, which nothing can forget to declare; the UTC day the
+ * fourth. Committed snapshots never change, so reading one adds nothing.
  */
 export class AnswerCache<V> {
-  private readonly entries = new Map<string, Entry<V>>();
-
-  private bytes = 0;
-
-  private readonly maxEntries: number;
-
-  private readonly maxBytes: number;
-
-  private readonly enabled: boolean;
+  private readonly entries: LRUCache<string, Entry<V>> | undefined;
 
   private readonly now: () => number;
 
   constructor(options: AnswerCacheOptions = {}) {
-    this.maxEntries = options.maxEntries ?? 5_000;
-    this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
-    this.enabled = options.enabled ?? true;
+    const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    this.entries =
+      options.enabled === false
+        ? undefined
+        : new LRUCache<string, Entry<V>>({
+            maxSize: maxBytes,
+            // One answer larger than a sixteenth of the budget would push out too many others.
+            maxEntrySize: Math.floor(maxBytes / 16),
+            sizeCalculation: (entry) => entry.bytes,
+          });
     this.now = options.now ?? Date.now;
   }
 
   /** The answer kept for `key` that is valid under `view`, if any. */
   get(key: string, view: VersionView): V | undefined {
-    if (!this.enabled) return undefined;
-    const entry = this.entries.get(key);
-    if (entry === undefined || entry.day !== this.today()) return undefined;
-    for (let i = 0; i < SCOPES.length; i += 1) {
-      const version = entry.versions[i];
-      if (version !== -1 && version !== view.versions[SCOPES[i]]) return undefined;
-    }
+    const entry = this.entries?.get(key);
+    if (entry === undefined || entry.viewId !== view.id || entry.day !== this.today()) return undefined;
     return entry.value;
   }
 
-  /**
-   * Keeps an answer computed for a request whose view and reads are `data`. `bytes`: its size,
-   * key included (a key may hold a whole query text).
-   */
-  keep(key: string, value: V, bytes: number, data: RequestData): void {
-    const view = data.view;
-    if (!this.enabled || view === undefined || !data.keepable || bytes > this.maxBytes / 16) return;
-    const day = this.today();
-    const versions = SCOPES.map((scope: Scope) => (data.hasRead(scope) ? view.versions[scope] : -1));
-    const previous = this.entries.get(key);
-    if (previous) {
-      this.entries.delete(key);
-      this.bytes -= previous.bytes;
-    }
-    if (this.entries.size >= this.maxEntries || this.bytes + bytes > this.maxBytes) this.clear();
-    this.entries.set(key, { value, bytes, versions, day });
-    this.bytes += bytes;
+  /** Keeps an answer computed under `view`. `bytes`: its size, key included. */
+  keep(key: string, value: V, bytes: number, view: VersionView): void {
+    if (this.entries === undefined || bytes > this.entries.maxEntrySize) return;
+    this.entries.set(key, { value, bytes: Math.max(1, bytes), viewId: view.id, day: this.today() });
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.entries?.size ?? 0;
   }
 
   private today(): number {
     return Math.floor(this.now() / DAY_MS);
   }
-
-  private clear(): void {
-    this.entries.clear();
-    this.bytes = 0;
-  }
 }
 
 /**
  * The caller part of an answer's key: everything about the principal the services decide on.
- * (Role and team come from the member document: reading it makes `members` one of the scopes.)
+ * (Role and team come from the member document, whose scope is in the view.)
  */
 export function callerKey(principal: Principal | null): string {
-  return principal === null ? 'anonymous' : `${principal.subject}\u0001${principal.role}\u0001${principal.teamId ?? ''}`;
+  return principal === null
+    ? 'anonymous'
+    : `${principal.subject}\u0001${principal.role}\u0001${principal.teamId ?? ''}`;
+}
+
+/** A REST answer kept serialised: sent as it is. */
+export interface KeptRestAnswer {
+  status: number;
+  body: Buffer;
+}
+
+/** A GraphQL query's answer kept: its `data`, which Apollo serialises as any result. */
+export interface KeptGraphQLAnswer {
+  data: Record<string, unknown>;
 }

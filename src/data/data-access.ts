@@ -5,19 +5,15 @@ import type { TargetDoc } from '../models/target.model';
 import type { TeamDoc } from '../models/team.model';
 import { ImportQueue } from '../import/import-queue';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../domain/snapshot-retention';
-import type { EmbeddedMongoServer } from '../store/server';
-import type { KeptGraphQLAnswer } from '../graphql/answer-cache.plugin';
-import { AnswerCache } from './answer-cache';
-import { RequestData, requestData } from './request-data';
+import { AnswerCache, type KeptGraphQLAnswer, type KeptRestAnswer } from './answer-cache';
+import { MetricsMemo } from './metrics-memo';
+import { RequestData } from './request-data';
 import { SnapshotCache } from './snapshot-cache';
 import { VersionClock } from './version-clock';
 import { VersionedCache } from './versioned-cache';
-import type { KeptRestAnswer } from '../rest/kept-answer';
 
 export interface DataAccessOptions {
   connection: Connection;
-  /** The embedded server when it runs in this process (the version counters are read from its memory). */
-  embedded: EmbeddedMongoServer | null;
   /** CACHE_MAX_AGE_MS; 0 keeps nothing mutable. */
   cacheMaxAgeMs: number;
   /** SNAPSHOT_RETENTION_DAYS, which this instance's imports apply; default DEFAULT_SNAPSHOT_RETENTION_DAYS. */
@@ -62,17 +58,8 @@ export class DataAccess {
   /** Committed snapshots: immutable, kept without versions. */
   readonly snapshots = new SnapshotCache();
 
-  /**
-   * The recent evaluations of all metrics of a facts object (metrics.service.ts). Keyed by the
-   * facts object, which lives as long as SnapshotCache keeps it.
-   */
-  readonly metricsMemo = new WeakMap<object, unknown>();
-
-  /**
-   * Metric names as checked, by the list they were parsed from (metrics.service.ts): a URL's
-   * requests share one input through its AnswerRecipe, so its list is parsed once.
-   */
-  readonly metricNames = new WeakMap<readonly string[], unknown>();
+  /** The metrics evaluated on committed facts (metrics.service.ts). */
+  readonly metrics = new MetricsMemo();
 
   /** This instance's imports, one at a time. */
   readonly imports = new ImportQueue();
@@ -80,7 +67,7 @@ export class DataAccess {
   /** SNAPSHOT_RETENTION_DAYS: what this instance's imports keep of older snapshots. */
   readonly snapshotRetentionDays: number;
 
-  /** Serialised REST answers (register-routes.ts, sent by kept-answer-lane.ts). */
+  /** Serialised REST answers (register-routes.ts). */
   readonly restAnswers: AnswerCache<KeptRestAnswer>;
 
   /** GraphQL query answers (answer-cache.plugin.ts). */
@@ -91,8 +78,6 @@ export class DataAccess {
     this.snapshotRetentionDays = options.snapshotRetentionDays ?? DEFAULT_SNAPSHOT_RETENTION_DAYS;
     this.clock = new VersionClock({
       connection: options.connection,
-      dbName: options.connection.name,
-      embedded: options.embedded,
       maxAgeMs: options.cacheMaxAgeMs,
       now: options.now,
     });
@@ -115,27 +100,8 @@ export class DataAccess {
     await this.clock.checkContent();
   }
 
-  /** Whether the version counters are in this process (the embedded store): requestNow then always answers. */
-  get countersInProcess(): boolean {
-    return this.clock.countersInProcess;
-  }
-
-  /** A request's data with the counters as of now, when they are in this process; undefined otherwise. */
-  requestNow(): RequestData | undefined {
-    const view = this.clock.viewNow();
-    return view && requestData(view);
-  }
-
-  /**
-   * Calls `callback` with a request's data whose counters are read after this call (at once where
-   * they are in this process), or with the read's error; with no promise per request.
-   */
-  requestThen(callback: (error: unknown, data: RequestData | undefined) => void): void {
-    this.clock.viewThen((error, view) => callback(error, view && requestData(view)));
-  }
-
   /** A request's data, its counters read when first needed (RequestData). */
   request(): RequestData {
-    return this.requestNow() ?? new RequestData(() => this.clock.view());
+    return new RequestData(() => this.clock.view());
   }
 }

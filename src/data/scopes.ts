@@ -6,20 +6,32 @@
  * (`pipeline_snapshots`), and whether a committed snapshot was removed by retention
  * (`pruned_snapshots`), which every read of a snapshot by id depends on.
  */
-export const SCOPES = ['settings', 'members', 'teams', 'targets', 'pipeline_snapshots', 'crm_owner_links', 'pruned_snapshots'] as const;
+export const SCOPES = [
+  'settings',
+  'members',
+  'teams',
+  'targets',
+  'pipeline_snapshots',
+  'crm_owner_links',
+  'pruned_snapshots',
+] as const;
 
 export type Scope = (typeof SCOPES)[number];
 
 /**
  * The version of every scope as of one moment (VersionClock): equal versions of a scope in two
- * views mean its data was the same in both.
+ * views mean its data was the same in both. `id` names the whole vector: two views with the same
+ * id hold the same versions of every scope.
  */
 export interface VersionView {
+  readonly id: number;
   readonly versions: Readonly<Record<Scope, number>>;
 }
 
 /** Counters as stored: a scope never written has no field yet and counts as 0. */
-export function countersOf(doc: Partial<Record<string, unknown>> | null | undefined): Record<Scope, number> {
+export function countersOf(
+  doc: Partial<Record<string, unknown>> | null | undefined,
+): Record<Scope, number> {
   const counters = {} as Record<Scope, number>;
   for (const scope of SCOPES) {
     const value = doc?.[scope];

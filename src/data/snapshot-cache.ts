@@ -2,8 +2,7 @@
  * Reads of committed snapshots, cached in memory by snapshot id. A committed snapshot never
  * changes (definitions, pipelines, facts) until retention removes it whole, so these reads are
  * kept across requests while the `pruned_snapshots` version stands still, and all dropped when it
- * moves (a removal runs at most once per import). Every read through the cache notes that scope,
- * so an answer kept from it goes with the snapshot. The cache holds a bounded number of
+ * moves (a removal runs at most once per import). The cache holds a bounded number of
  * snapshots and drops the least recently used one. Settings, targets and "which snapshot is the
  * latest" are not kept here: they change (DataAccess keeps them by version). Operators in
  * filters are ours, so they are marked `trusted()` (filters are sanitised globally).
@@ -15,16 +14,13 @@ import { PipelineFactsModel } from '../models/pipeline-facts.model';
 import { PipelineKind, PipelineModel } from '../models/pipeline.model';
 import { SnapshotModel } from '../models/snapshot.model';
 import type { DefinitionView, PipelineView, SnapshotView } from '../domain/snapshot-views';
-import type { PipelineFacts } from '../services/metrics/facts';
-import { IMMUTABLE_READ_COMMENT } from './read-tracking';
+import type { PipelineFacts } from '../domain/pipeline-facts';
 import type { RequestData } from './request-data';
 
 interface Entry {
   snapshot: SnapshotView;
   definitions?: Promise<DefinitionView[]>;
   pipelines?: Promise<PipelineView[]>;
-  /** The pipelines once read, for reads that do not wait (`peekPipelines`). */
-  pipelinesRead?: PipelineView[];
   facts: Map<string, PipelineFacts | null>;
 }
 
@@ -67,14 +63,11 @@ export class SnapshotCache {
    * fills the shared entries.
    */
   private async under(data: RequestData): Promise<SnapshotCache> {
-    if (data.view === undefined) await data.ensureView();
-    return this.current(data) ? this : new SnapshotCache(this.limits);
+    const view = await data.ensureView();
+    return this.current(view.versions.pruned_snapshots) ? this : new SnapshotCache(this.limits);
   }
 
-  private current(data: RequestData): boolean {
-    data.noteRead('pruned_snapshots');
-    const version = data.view?.versions.pruned_snapshots;
-    if (version === undefined) return false;
+  private current(version: number): boolean {
     if (version === this.version) return true;
     if (version < this.version) return false;
     this.entries.clear();
@@ -130,7 +123,6 @@ export class SnapshotCache {
     }
     if (missing.length > 0) {
       const docs = await SnapshotModel.find({ _id: trusted({ $in: missing }), status: 'committed' }, { snapshotAt: 1 })
-        .comment(IMMUTABLE_READ_COMMENT)
         .lean();
       for (const doc of docs) {
         const snapshot = { id: doc._id, snapshotAt: new Date(doc.snapshotAt) };
@@ -141,9 +133,14 @@ export class SnapshotCache {
     return ids.map((id) => answers.get(id) ?? null);
   }
 
-  /** Seeds the cache with a snapshot `data`'s request read as committed (saves the lookup). */
-  seed(data: RequestData, snapshot: SnapshotView): void {
-    if (this.current(data) && !this.entries.has(snapshot.id)) this.remember(snapshot);
+  /**
+   * Primes the cache with a snapshot `data`'s request read as committed (saves the lookup), as
+   * DataLoader's `prime` does.
+   */
+  prime(data: RequestData, snapshot: SnapshotView): void {
+    const view = data.view;
+    if (view && this.current(view.versions.pruned_snapshots) && !this.entries.has(snapshot.id))
+      this.remember(snapshot);
   }
 
   private async entry(snapshotId: string): Promise<Entry> {
@@ -200,8 +197,7 @@ export class SnapshotCache {
             isSubPipeline: doc.isSubPipeline,
           }))
           .sort(comparePipelines),
-      )
-      .then((pipelines) => (entry.pipelinesRead = pipelines));
+      );
     return entry.pipelines.catch((error) => {
       entry.pipelines = undefined;
       throw error;
@@ -280,23 +276,6 @@ export class SnapshotCache {
       }
       return facts;
     });
-  }
-
-  /**
-   * What is cached of a committed snapshot, without reading: the snapshot, its pipelines, one
-   * pipeline's facts (null: not in the snapshot). Undefined where nothing is cached yet, and the
-   * caller reads the usual way. For answers computed without waiting when their data is in memory.
-   */
-  peekSnapshot(data: RequestData, snapshotId: string): SnapshotView | undefined {
-    return this.current(data) ? this.touch(snapshotId)?.snapshot : undefined;
-  }
-
-  peekPipelines(data: RequestData, snapshotId: string): PipelineView[] | undefined {
-    return this.current(data) ? this.touch(snapshotId)?.pipelinesRead : undefined;
-  }
-
-  peekFacts(data: RequestData, snapshotId: string, pipelineId: string): PipelineFacts | null | undefined {
-    return this.current(data) ? this.touch(snapshotId)?.facts.get(pipelineId) : undefined;
   }
 
   /** How much is cached (tests, diagnostics). */

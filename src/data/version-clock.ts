@@ -1,22 +1,19 @@
 import type { Connection } from 'mongoose';
-import type { EmbeddedMongoServer } from '../store/server';
 import { SCOPES, countersOf, type Scope, type VersionView } from './scopes';
 import { readFingerprintsBounded } from './content-fingerprints';
-import { VERSIONS_COLLECTION, VERSIONS_ID, readVersions } from './versions-document';
+import { readVersions } from './versions-document';
 
 export interface VersionClockOptions {
   connection: Connection;
-  /** The database name the gateway uses (where the versions document lives). */
-  dbName: string;
-  /** The embedded server when it runs in this process: the counters are then read from its memory. */
-  embedded: EmbeddedMongoServer | null;
   /** CACHE_MAX_AGE_MS: how often the content of the mutable collections is checked; 0: never cached. */
   maxAgeMs: number;
   now?: () => number;
 }
 
-/** Given the view, or the error of the read that was to give it. Must not throw. */
-type ViewCallback = (error: unknown, view: VersionView | undefined) => void;
+interface Waiting {
+  resolve(view: VersionView): void;
+  reject(error: unknown): void;
+}
 
 /**
  * Tells each request the versions of the data as of its arrival, which every cache compares with
@@ -26,14 +23,10 @@ type ViewCallback = (error: unknown, view: VersionView | undefined) => void;
  * generation) a scope has shown it, rising in the order views were made.
  *
  * The counters live in the database, so every instance on it sees every write made through the
- * gateway, its CLIs or another instance. Why one round trip per request is not paid in full: a
- * request needs counters read after it arrived, not a read of its own. Arriving requests wait for
- * the next read, sent on the next turn of the event loop; every request that arrived before it
- * was sent shares it. Under load that is one small `find` per loop turn, not per request.
- * (Sending the next read only once the one under way is back sends fewer, but a request then
- * waits one and a half round trips on average instead of one, which costs more throughput than
- * the extra reads.) With the embedded server in process the counters are read from its memory,
- * without a round trip.
+ * gateway, its CLIs or another instance. A request needs counters read after it arrived, not a
+ * read of its own: arriving requests wait for the next read, sent on the next turn of the event
+ * loop, and every request that arrived before it was sent shares it. Under load that is one small
+ * `find` per loop turn, not per request.
  *
  * The content check: once per CACHE_MAX_AGE_MS window in which requests arrive, a digest of each
  * mutable collection is read in the background (content-fingerprints.ts); a scope whose digest
@@ -43,14 +36,16 @@ type ViewCallback = (error: unknown, view: VersionView | undefined) => void;
  */
 export class VersionClock {
   /** Who waits for the read not sent yet. */
-  private next: ViewCallback[] | null = null;
+  private next: Waiting[] | null = null;
 
   private readonly now: () => number;
 
   /** The counters and content generations the last view was made of, and that view. */
-  private last: { counters: Record<Scope, number>; generations: Record<Scope, number>; view: VersionView } | undefined;
+  private last:
+    | { counters: Record<Scope, number>; generations: Record<Scope, number>; view: VersionView }
+    | undefined;
 
-  /** The last version handed out, over all scopes. */
+  /** The last version handed out, over all scopes and views. */
   private stamp = 0;
 
   /** Per scope, how many content changes the checks have found. */
@@ -73,51 +68,21 @@ export class VersionClock {
     this.started = this.now();
   }
 
-  /** Whether the counters are in this process, so that viewNow always answers. */
-  get countersInProcess(): boolean {
-    return this.options.embedded !== null;
-  }
-
-  /** The view as of now without waiting, where the counters are in this process; undefined otherwise. */
-  viewNow(): VersionView | undefined {
-    const { embedded } = this.options;
-    if (embedded === null) return undefined;
-    this.checkContentIfDue();
-    return this.viewOf(countersOf(embedded.peekDocument(this.options.dbName, VERSIONS_COLLECTION, VERSIONS_ID)));
-  }
-
   /** The view as of now: counters read after this call. */
   view(): Promise<VersionView> {
-    return new Promise((resolve, reject) => this.viewThen((error, view) => (view === undefined ? reject(error) : resolve(view))));
-  }
-
-  /**
-   * Calls `callback` with the view as of now: at once where the counters are in this process,
-   * else once the next shared read is back. A read's callbacks run one after the other, with no
-   * promise each: a lane request waits this way.
-   */
-  viewThen(callback: ViewCallback): void {
-    const now = this.viewNow();
-    if (now !== undefined) return callback(undefined, now);
     this.checkContentIfDue();
-    // Not sent yet: whoever joins it arrived before it is sent, so it reads after their arrival.
-    if (this.next !== null) {
-      this.next.push(callback);
-      return;
-    }
-    this.next = [callback];
-    setImmediate(() => this.send());
+    return new Promise((resolve, reject) => {
+      // Not sent yet: whoever joins it arrived before it is sent, so it reads after their arrival.
+      if (this.next !== null) {
+        this.next.push({ resolve, reject });
+        return;
+      }
+      this.next = [{ resolve, reject }];
+      setImmediate(() => this.send());
+    });
   }
 
-  /**
-   * Settles once the content check under way, if any, has. Awaited once before the first request
-   * (DataAccess.ready), so caches never predate the first check's digests; and by tests.
-   */
-  contentChecked(): Promise<void> {
-    return this.checking;
-  }
-
-  /** Starts this window's content check if it has not started yet. */
+  /** Starts this window's content check if it has not started yet; settles once it is done. */
   checkContent(): Promise<void> {
     this.checkContentIfDue();
     return this.checking;
@@ -136,7 +101,9 @@ export class VersionClock {
         // write it already sees, so every scope starts a new generation (once).
         const previous = this.fingerprints;
         this.fingerprints = digests;
-        for (const scope of SCOPES) if (previous === undefined || digests[scope] !== previous[scope]) this.generations[scope] += 1;
+        for (const scope of SCOPES)
+          if (previous === undefined || digests[scope] !== previous[scope])
+            this.generations[scope] += 1;
       },
       // The database is away: requests fail on their own reads; the next window checks again.
       () => undefined,
@@ -146,11 +113,14 @@ export class VersionClock {
   /** The view of `counters` under the current generations; the last view again while neither moved. */
   private viewOf(counters: Record<Scope, number>): VersionView {
     const last = this.last;
-    const same = (scope: Scope) => last !== undefined && last.counters[scope] === counters[scope] && last.generations[scope] === this.generations[scope];
+    const same = (scope: Scope) =>
+      last !== undefined &&
+      last.counters[scope] === counters[scope] &&
+      last.generations[scope] === this.generations[scope];
     if (last !== undefined && SCOPES.every(same)) return last.view;
     const versions = {} as Record<Scope, number>;
     for (const scope of SCOPES) versions[scope] = same(scope) ? last!.view.versions[scope] : ++this.stamp;
-    const view = { versions };
+    const view = { id: ++this.stamp, versions };
     this.last = { counters, generations: { ...this.generations }, view };
     return view;
   }
@@ -163,10 +133,10 @@ export class VersionClock {
     readVersions(this.options.connection).then(
       (counters) => {
         const view = this.viewOf(counters);
-        for (const callback of waiting) callback(undefined, view);
+        for (const { resolve } of waiting) resolve(view);
       },
       (error: unknown) => {
-        for (const callback of waiting) callback(error, undefined);
+        for (const { reject } of waiting) reject(error);
       },
     );
   }

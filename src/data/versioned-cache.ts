@@ -5,16 +5,16 @@ import type { Scope } from './scopes';
  * Reads of one mutable scope, kept while its version stands still (VersionClock). A request sees
  * the entries only when its view is the one they were read under; a request with a newer view
  * starts them over, one with an older view (it arrived before a write another request has already
- * seen) reads through. A read is kept only if no newer view arrived
- * while it was in flight. Answers are shared between requests: callers treat them as read-only.
- * Bounded: past `limit` entries it starts over.
+ * seen) reads through. A read is kept only if no newer view arrived while it was in flight.
+ * Answers are shared between requests: callers treat them as read-only. Bounded: past `limit`
+ * entries it starts over.
  */
 export class VersionedCache<V> {
   private version = -1;
 
   private readonly entries = new Map<string, V>();
 
-  /** Reads under way by `get`, by key, with the view they were started under. */
+  /** Reads under way by `get`, by key, with the version they were started under. */
   private readonly reading = new Map<string, { version: number; value: Promise<V> }>();
 
   constructor(
@@ -23,29 +23,29 @@ export class VersionedCache<V> {
     private readonly enabled = true,
   ) {}
 
-  /** Whether the entries belong to `data`'s view (read first), starting them over for a newer one. */
-  private current(data: RequestData): boolean {
-    data.noteRead(this.scope);
-    const view = data.view;
-    if (!this.enabled || view === undefined) return false;
+  /** Whether the entries belong to `data`'s view, starting them over for a newer one. */
+  private async current(data: RequestData): Promise<boolean> {
+    const view = await data.ensureView();
+    if (!this.enabled) return false;
     const version = view.versions[this.scope];
     if (version === this.version) return true;
     if (version > this.version) {
       this.entries.clear();
+      this.reading.clear();
       this.version = version;
       return true;
     }
     return false;
   }
 
-  private stillCurrent(version: number): boolean {
-    return this.version === version;
-  }
-
   /** Values for `keys` in key order: cached ones as they are, the misses read in one call. */
-  async getMany<K>(data: RequestData, keys: readonly K[], keyOf: (key: K) => string, readMisses: (keys: K[]) => Promise<V[]>): Promise<V[]> {
-    if (data.view === undefined) await data.ensureView();
-    if (!this.current(data)) return readMisses([...keys]);
+  async getMany<K>(
+    data: RequestData,
+    keys: readonly K[],
+    keyOf: (key: K) => string,
+    readMisses: (keys: K[]) => Promise<V[]>,
+  ): Promise<V[]> {
+    if (!(await this.current(data))) return readMisses([...keys]);
     const { version } = this;
     const answers = new Map<string, V>();
     const missing: K[] = [];
@@ -60,7 +60,7 @@ export class VersionedCache<V> {
     }
     if (missing.length > 0) {
       const read = await readMisses(missing);
-      const keep = this.stillCurrent(version);
+      const keep = this.version === version;
       if (keep && this.entries.size + missing.length > this.limit) this.entries.clear();
       missing.forEach((key, i) => {
         answers.set(keyOf(key), read[i]);
@@ -70,23 +70,18 @@ export class VersionedCache<V> {
     return keys.map((key) => answers.get(keyOf(key)) as V);
   }
 
-  /** The cached value for `key` under `data`'s view, without reading; undefined when there is none (or the view is not read yet). */
-  peek(data: RequestData, key: string): V | undefined {
-    return this.current(data) ? this.entries.get(key) : undefined;
-  }
-
   /**
-   * One value, read by `read` on a miss. Requests missing the same key under the same view share
-   * one read: after a write, every request in flight would otherwise read it again.
+   * One value, read by `read` on a miss. Requests missing the same key under the same version
+   * share one read: after a write, every request in flight would otherwise read it again.
    */
   async get(data: RequestData, key: string, read: () => Promise<V>): Promise<V> {
-    // The common case, a hit, without getMany's bookkeeping (it runs for every request's member).
-    if (data.view === undefined) await data.ensureView();
-    if (!this.current(data)) return read();
+    if (!(await this.current(data))) return read();
     if (this.entries.has(key)) return this.entries.get(key) as V;
     const pending = this.reading.get(key);
     if (pending !== undefined && pending.version === this.version) return pending.value;
-    const value = this.getMany(data, [key], (k) => k, async () => [await read()]).then(([first]) => first);
+    const value = this.getMany(data, [key], (k) => k, async () => [await read()]).then(
+      ([first]) => first,
+    );
     const entry = { version: this.version, value };
     this.reading.set(key, entry);
     const forget = () => {

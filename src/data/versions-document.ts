@@ -1,6 +1,5 @@
 import { MongoNetworkTimeoutError } from 'mongodb';
 import type { Connection, MongooseQueryMiddleware, Schema } from 'mongoose';
-import { checkReadNoted } from './read-tracking';
 import { countersOf, type Scope } from './scopes';
 
 /** One small document, `{ _id: 'versions', <scope>: <counter>, ... }`, in this collection. */
@@ -55,16 +54,13 @@ export async function bounded<T>(read: Promise<T>, what: string): Promise<T> {
 }
 
 const QUERY_WRITES: MongooseQueryMiddleware[] = ['updateOne', 'updateMany', 'deleteOne', 'deleteMany', 'findOneAndUpdate', 'findOneAndDelete', 'findOneAndReplace', 'replaceOne'];
-const QUERY_READS: MongooseQueryMiddleware[] = ['find', 'findOne', 'countDocuments', 'estimatedDocumentCount', 'distinct'];
-
 type Next = (error?: Error) => void;
 
 /**
  * Schema plugin of a mutable model: every write through the model (queries, `insertMany`,
  * `bulkWrite`, a document's `save`, so `create` too) bumps the scope's counter before the write's
  * promise resolves, also when the write failed part-way (an unordered insert may have stored some
- * documents). Every read through it is checked to have been noted by its request, when checking is
- * on (read-tracking.ts).
+ * documents).
  * Writes through the collection object directly bypass this: the few that exist bump themselves.
  */
 export function versionedScope(scope: Scope): (schema: Schema) => void {
@@ -95,12 +91,6 @@ export function versionedScope(scope: Scope): (schema: Schema) => void {
     });
     schema.post('save', function (this: { constructor: { db: Connection } }, error: Error, _res: unknown, next: Next) {
       afterError(this.constructor.db, error, next);
-    });
-    schema.pre(QUERY_READS, function (this: { getOptions(): { comment?: unknown } }) {
-      checkReadNoted(scope, this.getOptions().comment);
-    });
-    schema.pre('aggregate', function (this: { options: { comment?: unknown } }) {
-      checkReadNoted(scope, this.options.comment);
     });
   };
 }

@@ -3,9 +3,9 @@ import { EmbeddedMongoServer } from '../store/server';
 import { watchMonitor } from './monitor-watchdog';
 
 export interface ConnectDatabaseOptions {
-  /** A MongoDB URL. Default: `MONGODB_URI`; when neither is set the embedded server is started. */
+  /** A MongoDB URL (MONGODB_URI); when it is unset or empty the embedded server is started. */
   uri?: string;
-  /** Data directory of the embedded server. Default: `DATA_DIR`, else `./data`. */
+  /** Data directory of the embedded server (DATA_DIR); required unless `inMemory`. */
   dataDir?: string;
   /** Run the embedded server in memory (tests): nothing is written, `dataDir` is ignored. */
   inMemory?: boolean;
@@ -52,14 +52,16 @@ export async function connectDatabase(options: ConnectDatabaseOptions = {}): Pro
   // A query a real MongoDB has not finished in 8 s is abandoned server-side, inside the gateway's
   // 10 s request budget, rather than left running for a client that got its 503.
   mongoose.set('maxTimeMS', 8_000);
-  const external = options.uri ?? process.env.MONGODB_URI;
+  const external = options.uri;
   let embedded: EmbeddedMongoServer | null = null;
   let uri: string;
   let dbName = options.dbName;
   if (external) {
     uri = external;
   } else {
-    const dataDir = options.inMemory ? null : (options.dataDir ?? process.env.DATA_DIR ?? './data');
+    if (!options.inMemory && options.dataDir === undefined)
+      throw new Error('connectDatabase: the embedded server needs a dataDir, or inMemory');
+    const dataDir = options.inMemory ? null : options.dataDir!;
     // In process, not in a worker thread: measured with `npm run bench:store` (placement section,
     // test/bench/results/store.json; mixed mongoose load, 32 in flight, 2 shared CPUs), a worker
     // did not win clearly: 268 vs 351 requests/s in process with no gateway work per request,

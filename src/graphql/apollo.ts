@@ -7,7 +7,7 @@ import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
-import type { RequestContext } from '../context/request-context';
+import type { AuthenticatedContext } from '../context/request-context';
 import type { RestRouteConfig } from '../rest/register-routes';
 import type { ContextBuilder } from '../server/context-builder';
 import { GRAPHQL_LIMITS, graphqlLimitRules } from '../security/graphql-limits';
@@ -15,9 +15,9 @@ import { graphqlGuardPlugin, type IntrospectionPolicy } from '../security/graphq
 import { createGraphQLContext } from './context';
 import { createFormatError } from './format-error';
 import { jitGateway } from './jit/jit-gateway';
-import type { AnswerCache } from '../data/answer-cache';
-import { answerCachePlugin, stringifyResult, type KeptGraphQLAnswer } from './answer-cache.plugin';
-import { requestIdPlugin } from './request-scope';
+import type { AnswerCache, KeptGraphQLAnswer } from '../data/answer-cache';
+import { answerCachePlugin } from './answer-cache.plugin';
+import { ErrorRequestIds } from './error-request-ids';
 import { unavailableStatusPlugin } from './unavailable-status.plugin';
 
 /**
@@ -32,11 +32,11 @@ export async function mountGraphQL(
   logger: Logger,
   options: { introspection: IntrospectionPolicy; answers: AnswerCache<KeptGraphQLAnswer> },
 ): Promise<void> {
-  const apollo = new ApolloServer<RequestContext>({
+  const errorIds = new ErrorRequestIds();
+  const apollo = new ApolloServer<AuthenticatedContext>({
     // Compiled execution (graphql-jit) with graphql-js as the fallback (jit/jit-executor.ts).
     gateway: jitGateway(schema),
-    stringifyResult,
-    formatError: createFormatError(logger),
+    formatError: createFormatError(logger, errorIds),
     includeStacktraceInErrorResponses: false,
     // Abuse limits (src/security): token count at parse time, depth/aliases/directives as
     // validation rules, introspection policy and cost before execution; no "Did you mean".
@@ -57,7 +57,7 @@ export async function mountGraphQL(
       ApolloServerPluginCacheControlDisabled(),
       unavailableStatusPlugin(),
       graphqlGuardPlugin(options),
-      requestIdPlugin(),
+      errorIds.plugin(),
       answerCachePlugin(options.answers),
     ],
     logger: logger.child({ component: 'apollo' }),
@@ -67,7 +67,9 @@ export async function mountGraphQL(
     stopOnTerminationSignals: false,
   });
   await apollo.start();
-  const handler = fastifyApolloHandler(apollo, { context: createGraphQLContext(contexts) });
+  const handler = fastifyApolloHandler(apollo, {
+    context: createGraphQLContext(contexts, errorIds),
+  });
   app.route({
     method: ['GET', 'POST'],
     url: '/graphql',

@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
-import type { RequestContext } from '../context/request-context';
+import type { AuthenticatedContext } from '../context/request-context';
 import { ServiceUnavailableError } from '../errors';
 import { isDatabaseUnavailable } from '../server/classify-error';
 import type { ContextBuilder } from '../server/context-builder';
-import { tagRequestId } from './request-scope';
+import type { ErrorRequestIds } from './error-request-ids';
 
 /**
  * Apollo context function: the same builder as REST; every GraphQL operation is authenticated.
@@ -11,17 +11,14 @@ import { tagRequestId } from './request-scope';
  */
 export function createGraphQLContext(
   contexts: ContextBuilder,
-): (request: FastifyRequest) => Promise<RequestContext> {
+  errorIds: ErrorRequestIds,
+): (request: FastifyRequest) => Promise<AuthenticatedContext> {
   return async (request) => {
     try {
-      return await contexts.build({
-        requestId: request.id,
-        authorization: request.headers.authorization,
-        authenticated: true,
-      });
+      return contexts.authenticated(request);
     } catch (error) {
       if (isDatabaseUnavailable(error)) throw new ServiceUnavailableError();
-      tagRequestId(error, request.id); // for formatError: no plugin hook sees a failed context
+      errorIds.tag(error, request.id); // for formatError: no plugin hook sees a failed context
       throw error;
     }
   };

@@ -3,7 +3,7 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
 import { ErrorCode, ErrorWithCode, InternalError, ServiceUnavailableError } from '../errors';
 import { isDatabaseUnavailable } from '../server/classify-error';
-import { requestIdOf } from './request-scope';
+import type { ErrorRequestIds } from './error-request-ids';
 
 /** Codes Apollo gives errors about the request itself (syntax, validation, variables): safe to show. */
 const REQUEST_ERROR_CODES: ReadonlySet<unknown> = new Set(
@@ -59,9 +59,10 @@ function render(error: ErrorWithCode, formatted: GraphQLFormattedError): GraphQL
  */
 export function createFormatError(
   logger: Logger,
+  errorIds: ErrorRequestIds,
 ): (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError {
   return (formatted, error) => {
-    const requestId = requestIdOf(error) ?? 'unknown';
+    const requestId = errorIds.of(error) ?? 'unknown';
     try {
       const verdict = judgeGraphQLError(error);
       switch (verdict.kind) {

@@ -5,7 +5,7 @@ import { PeriodUnit } from '../domain/period';
 import { SETTINGS_ID, SettingsDoc, SettingsModel } from '../models/settings.model';
 import { SnapshotModel } from '../models/snapshot.model';
 import { TargetDoc, TargetModel } from '../models/target.model';
-import type { PipelineFacts } from '../services/metrics/facts';
+import type { PipelineFacts } from '../domain/pipeline-facts';
 import type { DefinitionView, PipelineView, SnapshotView } from '../domain/snapshot-views';
 
 /** What the metrics need from the settings; null fields are not set yet. */
@@ -66,7 +66,7 @@ export const pipelineLoaders = {
           .exec(),
       );
       const snapshot = latestSnapshotView(doc);
-      if (snapshot) access.snapshots.seed(data, snapshot);
+      if (snapshot) access.snapshots.prime(data, snapshot);
       return keys.map(() => snapshot);
     }),
   /** Committed snapshots by id; null for unknown or uncommitted ones. */
@@ -79,8 +79,6 @@ export const pipelineLoaders = {
   snapshotsInWindow: ({ access, data }: LoaderSource) =>
     new DataLoader<SnapshotWindow, SnapshotView[], string>(
       (windows) => {
-        // Which snapshots a window holds changes with each import.
-        data.noteRead('pipeline_snapshots');
         return Promise.all(
           windows.map(async (w) => {
             const docs = await SnapshotModel.find(
@@ -93,7 +91,7 @@ export const pipelineLoaders = {
               id: doc._id,
               snapshotAt: new Date(doc.snapshotAt),
             }));
-            for (const snapshot of snapshots) access.snapshots.seed(data, snapshot);
+            for (const snapshot of snapshots) access.snapshots.prime(data, snapshot);
             return snapshots;
           }),
         );

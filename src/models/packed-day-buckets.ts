@@ -1,4 +1,4 @@
-import type { DayBucket } from '../services/metrics/facts';
+import type { DayBucket } from '../domain/pipeline-facts';
 
 /** The value fields of a day bucket, in the order they are packed. */
 const FIELDS = [

@@ -1,5 +1,5 @@
 import { Schema, model } from 'mongoose';
-import type { DayBucket, PipelineFacts } from '../services/metrics/facts';
+import type { DayBucket, PipelineFacts } from '../domain/pipeline-facts';
 
 /**
  * Precomputed aggregates of one pipeline in one snapshot (see `services/metrics/facts.ts`).

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../context/request-context';
+import type { AuthenticatedContext, RequestContext } from '../context/request-context';
 import type { ErrorCode } from '../errors/error-code';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -6,16 +6,7 @@ export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 /** A class-validator decorated input class: the single source of a route's input rules. */
 export type InputClass<T extends object> = new () => T;
 
-/**
- * One documented REST route, declared as data. The REST plugin registers it with fastify, the
- * OpenAPI document is generated from it, and the handler is a thin adapter onto one service call.
- *
- * Input assembly: path parameters, query parameters and the JSON body are merged into one plain
- * object (query parameters win over the body on GET; path parameters win over both), then
- * validated against `input`: unknown fields, `$`-prefixed keys, `__proto__`/`constructor` keys,
- * wrong types, NaN/Infinity and over-long strings are rejected with a 400 naming the field.
- */
-export interface RouteDefinition<TInput extends object = object> {
+interface RouteBase<TInput extends object> {
   method: HttpMethod;
   /** Fastify path syntax: `/teams/members/:member_id`. */
   path: string;
@@ -23,8 +14,6 @@ export interface RouteDefinition<TInput extends object = object> {
   summary: string;
   /** OpenAPI tag: `Pipelines`, `Teams and members`, `Settings`, `Targets`, `Tokens`, `Operations`. */
   tag: string;
-  /** False only for health and docs routes. Role checks live in the services, not here. */
-  authenticated: boolean;
   /** Validated input; omitted when the route takes none. */
   input?: InputClass<TInput>;
   /**
@@ -46,19 +35,34 @@ export interface RouteDefinition<TInput extends object = object> {
   errors?: readonly ErrorCode[];
   /**
    * A read whose 200 answer depends only on the request as sent, the caller, the stored data and
-   * the date: its serialised answer is kept while what it read is unchanged (src/data/answer-cache.ts).
+   * the date: its serialised answer is kept while the data is unchanged (src/data/answer-cache.ts).
    * Only GET routes, and only requests without a body, are served from it.
    */
   cacheable?: boolean;
-  handler(ctx: RequestContext, input: TInput): Promise<Record<string, unknown>>;
-  /**
-   * The handler of a cacheable route without waiting: its answer when everything it reads is in
-   * the app's caches already, undefined otherwise (then `handler` runs). It answers exactly as
-   * `handler` would; an answer computed again after a write is then sent in the turn its request
-   * arrived in, without the promises and loader batches that are most of its cost otherwise.
-   */
-  handleNow?(ctx: RequestContext, input: TInput): Record<string, unknown> | undefined;
 }
+
+/**
+ * One documented REST route, declared as data. The REST plugin registers it with fastify, the
+ * OpenAPI document is generated from it, and the handler is a thin adapter onto one service call.
+ * Role checks live in the services; an authenticated route's handler gets a caller for certain.
+ *
+ * Input assembly: path parameters, query parameters and the JSON body are merged into one plain
+ * object (query parameters win over the body on GET; path parameters win over both), then
+ * validated against `input`: unknown fields, `$`-prefixed keys, `__proto__`/`constructor` keys,
+ * wrong types, NaN/Infinity and over-long strings are rejected with a 400 naming the field.
+ */
+export type RouteDefinition<TInput extends object = object> = RouteBase<TInput> &
+  (
+    | {
+        authenticated: true;
+        handler(ctx: AuthenticatedContext, input: TInput): Promise<Record<string, unknown>>;
+      }
+    | {
+        /** Health and docs routes only. */
+        authenticated: false;
+        handler(ctx: RequestContext, input: TInput): Promise<Record<string, unknown>>;
+      }
+  );
 
 /** The documented success envelope: `{ message, success: true, statusCode: 200, ...fields }`. */
 export function ok<T extends Record<string, unknown>>(

@@ -1,4 +1,4 @@
-import { METRIC_NAMES } from '../services/metrics/catalogue';
+import { METRIC_NAMES } from '../domain/metric-catalogue';
 import { MAX_DURATION } from '../services/timeseries.service';
 
 /**

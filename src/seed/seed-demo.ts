@@ -10,7 +10,7 @@ import { CrmOwnerLinkModel } from '../models/crm-owner-link.model';
 import { MemberModel } from '../models/member.model';
 import { TargetModel } from '../models/target.model';
 import { CrmImportResult, ImportProgress, importCrmData } from '../services/import.service';
-import { setCurrency, setPeriod } from '../services/settings.service';
+import { SETTINGS_ID, SettingsModel } from '../models/settings.model';
 import { DEMO_CURRENCY, DEMO_PEOPLE, DEMO_PERIOD } from './demo-company';
 import { demoTargets } from './demo-targets';
 import { DEFAULT_DEMO_SEED, DemoOptions, generateDemoDocuments } from './generate-demo';
@@ -47,11 +47,15 @@ export interface SeedDemoResult {
 export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoResult> {
   const now = options.now ?? new Date();
   const seed = options.seed ?? DEFAULT_DEMO_SEED;
-  await setCurrency(SEED_PRINCIPAL, DEMO_CURRENCY);
-  await setPeriod(SEED_PRINCIPAL, DEMO_PERIOD);
+  // The seed sets the account up itself, as it writes roles and targets below.
+  await SettingsModel.updateOne(
+    { _id: SETTINGS_ID },
+    { $set: { currency: DEMO_CURRENCY, period: DEMO_PERIOD } },
+    { upsert: true },
+  ).exec();
   const docs = generateDemoDocuments({ ...options, now, seed });
   const result = await importCrmData(
-    SEED_PRINCIPAL,
+    { principal: SEED_PRINCIPAL },
     { ...docs, backfill: true },
     { now, onProgress: options.onProgress, demo: true },
   );
@@ -96,6 +100,14 @@ export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoR
   return { import: result, rolesSet, targets: rows.length };
 }
 
+/** Where the gateway runs, as the configuration says (config.ts). */
+export interface SeedPolicy {
+  /** A MONGODB_URI database, which other gateways may share: never seeded. */
+  shared: boolean;
+  /** SEED_DEMO. */
+  seedDemo: boolean;
+}
+
 /** On a shared database, a pending import younger than this may still be running elsewhere. */
 const SHARED_DB_IMPORT_GRACE_MS = 6 * 60 * 60 * 1000;
 
@@ -131,16 +143,16 @@ async function clearPartialSeed(connection: Connection): Promise<void> {
  * left (pending snapshots and what they created): all of it on the embedded database, only imports older than six hours on a
  * MONGODB_URI database that other gateways may share. Then seeds the demo company when the
  * database is empty, or again when the last seed was stopped half-way (SEED_STATE), but only on
- * the embedded database (never when MONGODB_URI is set) and unless SEED_DEMO is 0/false/no/off.
+ * the embedded database (never on a shared one) and unless `policy.seedDemo` is false.
  * Answers the seed result, or null when nothing was seeded. `connection` must be the default
  * mongoose connection, the one the models use.
  */
 export async function seedDemoIfEmpty(
   connection: Connection,
-  env: Record<string, string | undefined> = process.env,
+  policy: SeedPolicy,
   options: SeedDemoOptions = {},
 ): Promise<SeedDemoResult | null> {
-  const shared = (env.MONGODB_URI ?? '').trim() !== '';
+  const { shared } = policy;
   // The embedded database has one process (its directory is locked): whatever is pending crashed.
   // An external one may be shared by several gateways, one of which may be importing right now.
   await migrateOpportunityCopies(connection);
@@ -149,7 +161,7 @@ export async function seedDemoIfEmpty(
     shared ? { startedBefore: new Date(Date.now() - SHARED_DB_IMPORT_GRACE_MS) } : {},
   );
   if (shared) return null;
-  if (['0', 'false', 'no', 'off'].includes((env.SEED_DEMO ?? '').trim().toLowerCase())) return null;
+  if (!policy.seedDemo) return null;
   const states = connection.db!.collection<SeedState>(SEED_STATE.collection);
   const previous = await states.findOne({ _id: SEED_STATE.id });
   if (previous?.state === 'loaded') return null;

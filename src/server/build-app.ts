@@ -9,7 +9,6 @@ import type { Connection } from 'mongoose';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { Authenticator } from '../auth/authenticator';
 import { DataAccess } from '../data/data-access';
-import type { EmbeddedMongoServer } from '../store/server';
 import { TokenSigner } from '../auth/jwt';
 import { loadSecrets, type GatewaySecrets } from '../auth/secrets';
 import type { GatewayConfig } from '../config';
@@ -17,8 +16,6 @@ import { MethodNotAllowedError, NotFoundError } from '../errors';
 import { graphiqlPlugin } from '../docs/graphiql/graphiql.plugin';
 import { mountGraphQL } from '../graphql/apollo';
 import { buildGatewaySchema } from '../graphql/build-schema';
-import { AnswerRecipes } from '../rest/answer-recipes';
-import { KeptAnswerLane } from '../rest/kept-answer-lane';
 import type { RestRouteConfig } from '../rest/register-routes';
 import { registerRestRoutes } from '../rest/register-routes';
 import type { RouteDefinition } from '../rest/route-definition';
@@ -36,8 +33,8 @@ import { MemoryRateLimitStore } from '../security/rate-limit/memory-store';
 import { registerRateLimit } from '../security/rate-limit/rate-limit.hook';
 import { RateLimiter } from '../security/rate-limit/rate-limiter';
 import { RedisRateLimitStore } from '../security/rate-limit/redis-store';
-import { registerRequestLog } from '../security/request-log';
-import { registerRequestSubject } from '../security/request-subject';
+import { registerAccessLog } from '../security/access-log';
+import { registerAuthentication } from '../security/authentication.hook';
 import { RequestBudget } from '../security/request-budget';
 import { registerRequestTimeout } from '../security/request-timeout';
 import { setSecurityHeaders } from '../security/security-headers';
@@ -48,8 +45,6 @@ import { createGatewaySync } from '../sync/gateway-sync';
 export interface BuildAppOptions {
   /** The open mongoose connection the models use (from connectDatabase()). */
   connection: Connection;
-  /** The embedded server when it runs in this process (Database.embedded): version counters are then read from its memory. */
-  embedded?: EmbeddedMongoServer | null;
   config: GatewayConfig;
   /** Already resolved secrets; loaded from the environment / data directory / database when omitted. */
   secrets?: GatewaySecrets;
@@ -92,7 +87,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   const access = new DataAccess({
     connection,
-    embedded: options.embedded ?? null,
     cacheMaxAgeMs: config.cacheMaxAgeMs,
     snapshotRetentionDays: config.snapshotRetentionDays,
   });
@@ -108,10 +102,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
             : new MemoryRateLimitStore(),
         })
       : undefined;
-  const recipes = new AnswerRecipes();
-  // Made once the contexts are (below); the server offers it no request before the app listens.
-  // eslint-disable-next-line prefer-const -- assigned once the contexts exist (below)
-  let lane: KeptAnswerLane | undefined;
 
   /** What every answer starts with: the security headers and the request id. */
   function startReply(request: FastifyRequest, reply: FastifyReply): void {
@@ -138,7 +128,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: requestIdFor,
     serverFactory: (handler) =>
       createHttpServer(handler, {
-        answerFirst: (request, response, rest) => lane?.serve(request, response, rest) ?? false,
         delMethodMode: options.delMethodMode,
         limits: {
           requestBudgetMs: config.requestTimeoutMs,
@@ -155,12 +144,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       renderError(error, request, reply);
     },
     routerOptions: { ignoreTrailingSlash: true },
-    // One line per request from src/security/request-log.ts instead (route, status, subject).
+    // One line per request from src/security/access-log.ts instead (route, status, subject).
     logController: new LogController({ disableRequestLogging: true }),
-    // No child logger per request (pino serialises and redacts its bindings each time, a few
-    // percent of a cached answer): every line the gateway writes about a request names its
-    // requestId itself.
-    childLoggerFactory: (logger) => logger,
   });
   // The contract lets GET routes take their input as a JSON body too.
   app.addHttpMethod('GET', { hasBody: true, overrideExisting: true });
@@ -172,22 +157,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger,
     clientOptions: options.hubspotClient,
   });
-  const contexts = new ContextBuilder(authenticator, signer, access, sync);
+  const contexts = new ContextBuilder(signer, access, sync);
   const budget =
     config.requestTimeoutMs > 0 ? new RequestBudget(config.requestTimeoutMs) : undefined;
-  lane = new KeptAnswerLane({ access, contexts, recipes, limiter, logger, budget });
 
   const methods = new MethodTable();
   app.addHook('onRoute', (route) => methods.add(route.url, route.method));
-  // First, so that every answer from here on carries them. Hooks that need not wait take
-  // fastify's `done` callback: an async hook costs a promise per request.
+  // First, so that every answer from here on carries them.
   app.addHook('onRequest', (request, reply, done) => {
     startReply(request, reply);
     done();
   });
   registerRequestTimeout(app, budget);
-  registerRequestSubject(app, authenticator);
-  registerRequestLog(app, logger);
+  registerAuthentication(app, authenticator, access);
+  registerAccessLog(app, logger);
   if (limiter) registerRateLimit(app, limiter);
   registerJsonBodyParser(app);
 
@@ -208,7 +191,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     [...ROUTES, ...(options.extraRoutes ?? [])],
     contexts,
     access.restAnswers,
-    recipes,
   );
   await mountGraphQL(app, await buildGatewaySchema(), contexts, logger, {
     introspection: config.introspection,

@@ -1,19 +1,12 @@
-import type { Authenticator } from '../auth/authenticator';
+import type { FastifyRequest } from 'fastify';
 import type { TokenSigner } from '../auth/jwt';
 import type { Principal } from '../auth/principal';
-import type { RequestContext } from '../context/request-context';
+import type { AuthenticatedContext, RequestContext } from '../context/request-context';
 import type { DataAccess } from '../data/data-access';
 import type { RequestData } from '../data/request-data';
+import { UnauthenticatedError } from '../errors';
 import { createLoaders, type Loaders } from '../loaders/create-loaders';
 import type { GatewaySync } from '../sync/gateway-sync';
-
-export interface ContextRequest {
-  requestId: string;
-  /** The raw `Authorization` header. */
-  authorization: string | undefined;
-  /** False for routes that need no token (health); the principal is then null. */
-  authenticated: boolean;
-}
 
 /** A RequestContext whose loaders are made on first use: an answer served whole from the answer cache needs none. */
 class GatewayRequestContext implements RequestContext {
@@ -25,7 +18,7 @@ class GatewayRequestContext implements RequestContext {
     readonly tokenSigner: TokenSigner,
     readonly access: DataAccess,
     readonly data: RequestData,
-    readonly sync: GatewaySync | undefined,
+    readonly sync: GatewaySync,
   ) {}
 
   get loaders(): Loaders {
@@ -35,68 +28,36 @@ class GatewayRequestContext implements RequestContext {
 }
 
 /**
- * The one place a RequestContext is made, for REST routes and GraphQL operations alike:
- * authenticate (unless the route is public), then fresh per-request loaders (made when first used).
+ * The one place a RequestContext is made, for REST routes and GraphQL operations alike, from what
+ * the authentication hook found out about the request (authentication.hook.ts).
  */
 export class ContextBuilder {
   constructor(
-    private readonly authenticator: Authenticator,
     private readonly signer: TokenSigner,
     private readonly access: DataAccess,
-    private readonly sync?: GatewaySync,
+    private readonly sync: GatewaySync,
   ) {}
 
-  /**
-   * The context without waiting, when authentication needs nothing but memory (see
-   * Authenticator.authenticateNow); undefined otherwise: call build then. `known`: the request's
-   * data, its versions read already (the kept-answer lane after the shared read); by default the
-   * versions as of now where they are in this process.
-   */
-  buildNow(
-    request: ContextRequest,
-    known: RequestData | undefined = this.access.requestNow(),
-  ): RequestContext | undefined {
-    const data = known?.view === undefined ? undefined : known;
-    if (data === undefined) return undefined;
-    if (!request.authenticated)
-      return new GatewayRequestContext(
-        request.requestId,
-        null,
-        this.signer,
-        this.access,
-        data,
-        this.sync,
-      );
-    const principal = this.authenticator.authenticateNow(request.authorization, data);
-    return principal
-      ? new GatewayRequestContext(
-          request.requestId,
-          principal,
-          this.signer,
-          this.access,
-          data,
-          this.sync,
-        )
-      : undefined;
+  /** The context of a request that needs no caller (its principal, if any, is still there). */
+  anyone(request: FastifyRequest): RequestContext {
+    return this.make(request, request.principal);
   }
 
-  /** Whether the caller of `authorization` is known from memory (a member token verified before). */
-  knowsCaller(authorization: string | undefined): boolean {
-    return this.authenticator.knowsCaller(authorization);
+  /** The context of a request that must come from a caller: 401 (or the database's 503) otherwise. */
+  authenticated(request: FastifyRequest): AuthenticatedContext {
+    if (request.authFailure !== null) throw request.authFailure;
+    const principal = request.principal;
+    if (principal === null) throw new UnauthenticatedError();
+    return this.make(request, principal) as AuthenticatedContext;
   }
 
-  async build(request: ContextRequest): Promise<RequestContext> {
-    const data = this.access.request();
-    // Members are read through DataAccess's cache, which notes the read itself.
-    const principal = request.authenticated
-      ? await this.authenticator.authenticate(request.authorization, data)
-      : null;
+  private make(request: FastifyRequest, principal: Principal | null): RequestContext {
     return new GatewayRequestContext(
-      request.requestId,
+      request.id,
       principal,
       this.signer,
       this.access,
-      data,
+      request.data,
       this.sync,
     );
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Principal } from '../auth/principal';
+import type { AuthenticatedContext } from '../context/request-context';
 import type { PeriodUnit } from '../domain/period';
 import { backfillPeriodEnds } from '../import/backfill-periods';
 import { buildPipelines } from '../import/build-pipelines';
@@ -99,6 +99,12 @@ export interface ImportOptions {
   retentionDays?: number;
 }
 
+/**
+ * Who imports: a request's context, or the CLI, the demo seed and the sync, which act as the
+ * system with an admin's rights and have no request.
+ */
+export type ImportCaller = Pick<AuthenticatedContext, 'principal'>;
+
 /** A snapshot keeps at most this many skipped items; the answer of the import itself has them all. */
 export const MAX_STORED_SKIPPED = 10_000;
 
@@ -117,11 +123,11 @@ export const MAX_STORED_SKIPPED = 10_000;
  * import holds it.
  */
 export async function importCrmData(
-  principal: Principal,
+  ctx: ImportCaller,
   raw: RawCrmImport,
   options: ImportOptions = {},
 ): Promise<CrmImportResult> {
-  requireAdmin(principal, 'import CRM data');
+  requireAdmin(ctx.principal, 'import CRM data');
   const validated = validateCrmDocuments(raw);
   const queue = options.queue ?? new ImportQueue();
   return queue.exclusive(async () => {

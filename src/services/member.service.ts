@@ -1,8 +1,6 @@
 import { trusted } from 'mongoose';
-import type { Principal } from '../auth/principal';
 import type { Role } from '../auth/role';
-import type { RequestContext } from '../context/request-context';
-import type { ReadNotes } from '../data/request-data';
+import type { AuthenticatedContext } from '../context/request-context';
 import { EmailAddressResolver } from 'graphql-scalars';
 import { BadUserInputError, ConflictError, NotFoundError } from '../errors';
 import { MemberDoc, MemberModel } from '../models/member.model';
@@ -35,16 +33,12 @@ export interface MemberPage {
   hasMore: boolean;
 }
 
-/** Reads one member or throws 404. Every role may read members. */
-export async function getMember(ctx: RequestContext, memberId: string): Promise<MemberDoc> {
-  // Through the request's loader: kept across requests while the members' version stands.
+/**
+ * Reads one member or throws 404. Every role may read members. Through the request's loader:
+ * kept across requests while the members' version stands.
+ */
+export async function getMember(ctx: AuthenticatedContext, memberId: string): Promise<MemberDoc> {
   const member = await ctx.loaders.memberById.load(memberId);
-  if (!member) throw new NotFoundError(`Member ${memberId} not found`);
-  return member;
-}
-
-async function findMemberOr404(memberId: string): Promise<MemberDoc> {
-  const member = await MemberModel.findById(memberId).lean<MemberDoc>().exec();
   if (!member) throw new NotFoundError(`Member ${memberId} not found`);
   return member;
 }
@@ -55,11 +49,9 @@ async function findMemberOr404(memberId: string): Promise<MemberDoc> {
  * another page follows.
  */
 export async function listMembers(
-  _principal: Principal,
-  reads: ReadNotes,
+  _ctx: AuthenticatedContext,
   input: ListMembersInput,
 ): Promise<MemberPage> {
-  reads.noteRead('members');
   const filter: Record<string, unknown> = {};
   if (input.teamId) filter.teamId = input.teamId;
   if (input.role) filter.role = input.role;
@@ -95,11 +87,11 @@ function assertEmailReadable(email: string): void {
  * an uncommitted import is creating holds its e-mail as well).
  */
 export async function createMember(
-  principal: Principal,
+  ctx: AuthenticatedContext,
   input: CreateMemberInput,
 ): Promise<MemberDoc> {
   assertEmailReadable(input.email);
-  assertCanCreateMember(principal, input.role, input.teamId);
+  assertCanCreateMember(ctx.principal, input.role, input.teamId);
   await assertTeamExists(input.teamId);
   try {
     const created = await MemberModel.create({
@@ -127,13 +119,13 @@ export async function createMember(
 
 /** Moves a member to another team. 404 for an unknown member or team; see member-access for managers. */
 export async function attachMember(
-  principal: Principal,
+  ctx: AuthenticatedContext,
   memberId: string,
   teamId: string,
 ): Promise<MemberDoc> {
-  const member = await findMemberOr404(memberId);
-  assertCanManageMember(principal, member, 'attach');
-  assertCanAttachTo(principal, teamId);
+  const member = await getMember(ctx, memberId);
+  assertCanManageMember(ctx.principal, member, 'attach');
+  assertCanAttachTo(ctx.principal, teamId);
   await assertTeamExists(teamId);
   const { matchedCount } = await MemberModel.updateOne(
     { _id: memberId },
@@ -150,9 +142,9 @@ export async function attachMember(
  * what is left are targets nobody can reach (every read goes through the member), never a member
  * whose targets silently vanished.
  */
-export async function deleteMember(principal: Principal, memberId: string): Promise<void> {
-  const member = await findMemberOr404(memberId);
-  assertCanManageMember(principal, member, 'delete');
+export async function deleteMember(ctx: AuthenticatedContext, memberId: string): Promise<void> {
+  const member = await getMember(ctx, memberId);
+  assertCanManageMember(ctx.principal, member, 'delete');
   const { deletedCount } = await MemberModel.deleteOne({ _id: memberId }).exec();
   if (deletedCount === 0) throw new NotFoundError(`Member ${memberId} not found`);
   await TargetModel.deleteMany({ memberId }).exec();
@@ -160,8 +152,7 @@ export async function deleteMember(principal: Principal, memberId: string): Prom
 }
 
 /** The caller's own member record; null for the bootstrap admin token, which is no member. */
-export async function getMe(principal: Principal, reads: ReadNotes): Promise<MemberDoc | null> {
-  if (!principal.memberId) return null;
-  reads.noteRead('members');
-  return MemberModel.findById(principal.memberId).lean<MemberDoc>().exec();
+export async function getMe(ctx: AuthenticatedContext): Promise<MemberDoc | null> {
+  if (!ctx.principal.memberId) return null;
+  return ctx.loaders.memberById.load(ctx.principal.memberId);
 }

@@ -1,12 +1,11 @@
 import { trusted } from 'mongoose';
-import type { RequestContext } from '../context/request-context';
+import type { AuthenticatedContext } from '../context/request-context';
 import { BadUserInputError, NotFoundError } from '../errors';
 import { LATEST } from '../loaders/pipeline.loaders';
 import { rowOf, type OpportunityRow } from '../import/snapshot-writer';
 import { heldAt, OpportunityModel } from '../models/opportunity.model';
 import { PrunedSnapshotModel, type PrunedSnapshotDoc } from '../models/pruned-snapshot.model';
 import { SnapshotModel } from '../models/snapshot.model';
-import { IMMUTABLE_READ_COMMENT } from '../data/read-tracking';
 import { decodeCursor, encodeCursor, invalidCursor } from './pipeline-cursor';
 import { DefinitionView, PipelineView, SnapshotView, StageView } from '../domain/snapshot-views';
 
@@ -61,7 +60,7 @@ export function opportunityCursor(opportunity: Pick<OpportunityView, 'id'>): str
  * first import).
  */
 export async function resolveSnapshot(
-  ctx: RequestContext,
+  ctx: AuthenticatedContext,
   snapshotId?: string | null,
 ): Promise<SnapshotView> {
   if (snapshotId) {
@@ -76,7 +75,10 @@ export async function resolveSnapshot(
 }
 
 /** The 404 of a snapshot id no committed snapshot has: why, when retention removed it. */
-async function snapshotNotFound(ctx: RequestContext, snapshotId: string): Promise<NotFoundError> {
+async function snapshotNotFound(
+  ctx: AuthenticatedContext,
+  snapshotId: string,
+): Promise<NotFoundError> {
   return (
     (await removedByRetention(ctx, snapshotId)) ??
     new NotFoundError(`Snapshot ${snapshotId} not found`)
@@ -89,10 +91,9 @@ async function snapshotNotFound(ctx: RequestContext, snapshotId: string): Promis
  * which is the client's 404, not a broken import.
  */
 export async function removedByRetention(
-  ctx: RequestContext,
+  _ctx: AuthenticatedContext,
   snapshotId: string,
 ): Promise<NotFoundError | null> {
-  ctx.data.noteRead('pruned_snapshots');
   const pruned = await PrunedSnapshotModel.findById(snapshotId, {
     snapshotAt: 1,
     retentionDays: 1,
@@ -106,7 +107,7 @@ export async function removedByRetention(
 
 /** The definitions of a snapshot, by display order. */
 export function listDefinitions(
-  ctx: RequestContext,
+  ctx: AuthenticatedContext,
   snapshotId: string,
 ): Promise<DefinitionView[]> {
   return ctx.loaders.definitionsBySnapshot.load(snapshotId);
@@ -114,7 +115,7 @@ export function listDefinitions(
 
 /** The pipelines of one definition: the complete one, then teams, then members. */
 export async function pipelinesOfDefinition(
-  ctx: RequestContext,
+  ctx: AuthenticatedContext,
   snapshotId: string,
   definitionId: string,
 ): Promise<PipelineView[]> {
@@ -124,7 +125,7 @@ export async function pipelinesOfDefinition(
 
 /** One definition of a snapshot (latest by default); 404 when it is not in it. */
 export async function getDefinition(
-  ctx: RequestContext,
+  ctx: AuthenticatedContext,
   definitionId: string,
   snapshotId?: string | null,
 ): Promise<DefinitionView> {
@@ -139,7 +140,7 @@ export async function getDefinition(
 
 /** The definition of a pipeline (always present: pipelines are written with their definition). */
 export async function definitionOf(
-  ctx: RequestContext,
+  ctx: AuthenticatedContext,
   pipeline: PipelineView,
 ): Promise<DefinitionView | null> {
   return (
@@ -150,7 +151,7 @@ export async function definitionOf(
 
 /** One pipeline of a snapshot (latest by default); 404 when it is not in it. */
 export async function getPipeline(
-  ctx: RequestContext,
+  ctx: AuthenticatedContext,
   pipelineId: string,
   snapshotId?: string | null,
 ): Promise<PipelineView> {
@@ -162,7 +163,7 @@ export async function getPipeline(
 }
 
 export async function findPipeline(
-  ctx: RequestContext,
+  ctx: AuthenticatedContext,
   snapshotId: string,
   pipelineId: string,
 ): Promise<PipelineView | null> {
@@ -174,7 +175,7 @@ export async function findPipeline(
 
 /** Sub-pipelines of a team or a member in the latest snapshot; none before the first import. */
 export async function pipelinesOwnedBy(
-  ctx: RequestContext,
+  ctx: AuthenticatedContext,
   owner: { teamId: string } | { memberId: string },
 ): Promise<PipelineView[]> {
   const latest = await ctx.loaders.latestSnapshot.load(LATEST);
@@ -187,7 +188,7 @@ export async function pipelinesOwnedBy(
 
 /** Committed snapshots, newest first (`snapshotAt`, then id, descending). */
 export async function listSnapshots(
-  ctx: RequestContext,
+  _ctx: AuthenticatedContext,
   options: { first?: number; after?: string | null },
 ): Promise<Page<SnapshotView>> {
   const size = pageSize(options.first);
@@ -204,7 +205,6 @@ export async function listSnapshots(
       { snapshotAt: at, _id: trusted({ $lt: id }) },
     ];
   }
-  ctx.data.noteRead('pipeline_snapshots');
   const docs = await SnapshotModel.find(filter, { snapshotAt: 1 })
     .sort({ snapshotAt: -1, _id: -1 })
     .limit(size + 1)
@@ -222,7 +222,7 @@ export async function listSnapshots(
 
 /** The opportunities of a pipeline in its snapshot, by deal id, with optional stage and open filters. */
 export async function listOpportunities(
-  _ctx: RequestContext,
+  _ctx: AuthenticatedContext,
   pipeline: PipelineView,
   options: OpportunityFilter,
 ): Promise<Page<OpportunityView>> {
@@ -230,7 +230,7 @@ export async function listOpportunities(
   const size = pageSize(options.first);
   // The pipeline's snapshot is committed: its seq never changes.
   const snapshot = await SnapshotModel.findById(pipeline.snapshotId, { seq: 1 })
-    .comment(IMMUTABLE_READ_COMMENT)
+
     .lean();
   if (!snapshot)
     throw new Error(`snapshot ${pipeline.snapshotId} of pipeline ${pipeline.id} does not exist`);
@@ -247,7 +247,7 @@ export async function listOpportunities(
   const docs = await OpportunityModel.find(filter)
     .sort({ dealId: 1 })
     .limit(size + 1)
-    .comment(IMMUTABLE_READ_COMMENT)
+
     .lean();
   const nodes: OpportunityView[] = docs.slice(0, size).map((doc) => {
     const { dealId, ...state } = rowOf(doc);

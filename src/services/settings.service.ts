@@ -1,5 +1,4 @@
-import type { Principal } from '../auth/principal';
-import type { ReadNotes } from '../data/request-data';
+import type { AuthenticatedContext } from '../context/request-context';
 import { PeriodUnit, isPeriodUnit, periodLabels } from '../domain/period';
 import { BadUserInputError, ConflictError, NotFoundError } from '../errors';
 import { SETTINGS_ID, SettingsDoc, SettingsModel } from '../models/settings.model';
@@ -26,26 +25,19 @@ export interface SetPeriodResult extends PeriodSetting {
   targetsDeleted: number;
 }
 
-/**
- * Reads the settings without a role check: for services (targets, metrics), not for transports.
- * `reads`: the request the read is made for, if any.
- */
-export async function readAccountSettings(reads?: ReadNotes): Promise<AccountSettings> {
-  reads?.noteRead('settings');
+/** Reads the settings without a role check: for services (targets, metrics), not for transports. */
+export async function readAccountSettings(): Promise<AccountSettings> {
   const doc = await SettingsModel.findById(SETTINGS_ID).lean<SettingsDoc>().exec();
   return { currency: doc?.currency ?? null, period: doc?.period ?? null };
 }
 
 /** Every role may read the settings; unset values are null. */
-export async function getSettings(
-  _principal: Principal,
-  reads: ReadNotes,
-): Promise<AccountSettings> {
-  return readAccountSettings(reads);
+export async function getSettings(_ctx: AuthenticatedContext): Promise<AccountSettings> {
+  return readAccountSettings();
 }
 
-export async function getCurrency(_principal: Principal, reads: ReadNotes): Promise<string> {
-  const { currency } = await readAccountSettings(reads);
+export async function getCurrency(_ctx: AuthenticatedContext): Promise<string> {
+  const { currency } = await readAccountSettings();
   if (!currency)
     throw new NotFoundError(
       'The currency has not been set yet; an admin sets it with POST /settings/currencies',
@@ -54,8 +46,8 @@ export async function getCurrency(_principal: Principal, reads: ReadNotes): Prom
 }
 
 /** Admin only. Any case in, stored upper-case. Targets keep the currency they were set in. */
-export async function setCurrency(principal: Principal, currency: string): Promise<string> {
-  requireAdmin(principal, 'set the currency');
+export async function setCurrency(ctx: AuthenticatedContext, currency: string): Promise<string> {
+  requireAdmin(ctx.principal, 'set the currency');
   if (!isCurrencyCode(currency)) {
     throw new BadUserInputError(
       `Invalid currency: expected an ISO 4217 code such as EUR or USD, got "${String(currency).slice(0, 40)}"`,
@@ -71,8 +63,8 @@ export async function setCurrency(principal: Principal, currency: string): Promi
   return code;
 }
 
-export async function getPeriod(_principal: Principal, reads: ReadNotes): Promise<PeriodSetting> {
-  const { period } = await readAccountSettings(reads);
+export async function getPeriod(_ctx: AuthenticatedContext): Promise<PeriodSetting> {
+  const { period } = await readAccountSettings();
   if (!period)
     throw new NotFoundError(
       'The period has not been set yet; an admin sets it with POST /settings/periods',
@@ -86,11 +78,11 @@ export async function getPeriod(_principal: Principal, reads: ReadNotes): Promis
  * true, which deletes every target set first.
  */
 export async function setPeriod(
-  principal: Principal,
+  ctx: AuthenticatedContext,
   period: PeriodUnit,
   resetTargets = false,
 ): Promise<SetPeriodResult> {
-  requireAdmin(principal, 'set the period');
+  requireAdmin(ctx.principal, 'set the period');
   if (!isPeriodUnit(period)) {
     throw new BadUserInputError(
       `Invalid period: expected weekly, monthly or quarterly, got "${String(period).slice(0, 40)}"`,

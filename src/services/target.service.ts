@@ -1,12 +1,11 @@
-import type { Principal } from '../auth/principal';
-import type { ReadNotes } from '../data/request-data';
+import type { AuthenticatedContext } from '../context/request-context';
 import { PeriodUnit, periodLabels, periodsPerYear } from '../domain/period';
 import { BadUserInputError, ConflictError, NotFoundError, type FieldError } from '../errors';
-import { MemberDoc, MemberModel } from '../models/member.model';
 import { TargetDoc, TargetModel } from '../models/target.model';
 import { describeValue } from '../validation/describe-value';
 import { isDuplicateKeyError } from './duplicate-key';
 import { assertCanReadTargets, assertCanSetTargets } from './member-access';
+import { getMember } from './member.service';
 import { readAccountSettings } from './settings.service';
 
 /** Years targets may be set for: wide enough for any plan, narrow enough to catch typos (`20266`). */
@@ -49,13 +48,6 @@ export function resolveTargetYear(year: number | null | undefined): number {
     throw new BadUserInputError(`Invalid year: ${message}`, [{ field: 'year', message }]);
   }
   return year;
-}
-
-async function findMemberOr404(memberId: string, reads?: ReadNotes): Promise<MemberDoc> {
-  reads?.noteRead('members');
-  const member = await MemberModel.findById(memberId).lean<MemberDoc>().exec();
-  if (!member) throw new NotFoundError(`Member ${memberId} not found`);
-  return member;
 }
 
 /** Every problem with the amounts, each named by its index (`targets[3]`). */
@@ -106,12 +98,12 @@ async function replaceTargets(
  * period and currency in force are stored with the amounts.
  */
 export async function setMemberTargets(
-  principal: Principal,
+  ctx: AuthenticatedContext,
   input: SetTargetsInput,
 ): Promise<TargetSet> {
   const year = resolveTargetYear(input.year);
-  const member = await findMemberOr404(input.memberId);
-  assertCanSetTargets(principal, member);
+  const member = await getMember(ctx, input.memberId);
+  assertCanSetTargets(ctx.principal, member);
   const { period, currency } = await readAccountSettings();
   if (!period || !currency) {
     const missing = [!period && 'period', !currency && 'currency'].filter(Boolean);
@@ -138,18 +130,31 @@ export async function setMemberTargets(
   return toTargetSet(saved);
 }
 
+/**
+ * A member's targets for one year (default: the current one), null when none are set. Checks, in
+ * order: year (400), member (404), role table (403). Through the request's loaders, so the targets
+ * of every member of a GraphQL list are read in one batch.
+ */
+export async function findMemberTargets(
+  ctx: AuthenticatedContext,
+  memberId: string,
+  year?: number | null,
+): Promise<TargetSet | null> {
+  const resolvedYear = resolveTargetYear(year);
+  const member = await getMember(ctx, memberId);
+  assertCanReadTargets(ctx.principal, member);
+  const doc = await ctx.loaders.targetsByMember.load({ memberId, year: resolvedYear });
+  return doc ? toTargetSet(doc) : null;
+}
+
 /** Reads a member's targets for one year (default: the current one); 404 when none are set. */
 export async function getMemberTargets(
-  principal: Principal,
-  reads: ReadNotes,
+  ctx: AuthenticatedContext,
   memberId: string,
   year?: number | null,
 ): Promise<TargetSet> {
-  const resolvedYear = resolveTargetYear(year);
-  const member = await findMemberOr404(memberId, reads);
-  assertCanReadTargets(principal, member);
-  reads.noteRead('targets');
-  const doc = await TargetModel.findOne({ memberId, year: resolvedYear }).lean<TargetDoc>().exec();
-  if (!doc) throw new NotFoundError(`No targets set for member ${memberId} in ${resolvedYear}`);
-  return toTargetSet(doc);
+  const set = await findMemberTargets(ctx, memberId, year);
+  if (!set)
+    throw new NotFoundError(`No targets set for member ${memberId} in ${resolveTargetYear(year)}`);
+  return set;
 }

@@ -1,5 +1,4 @@
-import type { Principal } from '../auth/principal';
-import type { ReadNotes } from '../data/request-data';
+import type { AuthenticatedContext } from '../context/request-context';
 import { ConflictError, NotFoundError } from '../errors';
 import { TeamDoc, TeamModel } from '../models/team.model';
 import { isDuplicateKeyError } from './duplicate-key';
@@ -12,18 +11,12 @@ export interface CreateTeamInput {
 }
 
 /** Every team, in id order (teams are few: one per sales team). Readable by every role. */
-export async function listTeams(_principal: Principal, reads: ReadNotes): Promise<TeamDoc[]> {
-  reads.noteRead('teams');
+export async function listTeams(_ctx: AuthenticatedContext): Promise<TeamDoc[]> {
   return TeamModel.find({}).sort({ _id: 1 }).lean<TeamDoc[]>().exec();
 }
 
-export async function getTeam(
-  _principal: Principal,
-  reads: ReadNotes,
-  teamId: string,
-): Promise<TeamDoc> {
-  reads.noteRead('teams');
-  const team = await TeamModel.findById(teamId).lean<TeamDoc>().exec();
+export async function getTeam(ctx: AuthenticatedContext, teamId: string): Promise<TeamDoc> {
+  const team = await ctx.loaders.teamById.load(teamId);
   if (!team) throw new NotFoundError(`Team ${teamId} not found`);
   return team;
 }
@@ -33,8 +26,11 @@ export async function getTeam(
  * win). An id held by a team an import is creating is taken too, and the message says so: only
  * admins create teams and only admins import, so it tells the caller nothing they could not know.
  */
-export async function createTeam(principal: Principal, input: CreateTeamInput): Promise<TeamDoc> {
-  requireAdmin(principal, 'create teams');
+export async function createTeam(
+  ctx: AuthenticatedContext,
+  input: CreateTeamInput,
+): Promise<TeamDoc> {
+  requireAdmin(ctx.principal, 'create teams');
   try {
     const created = await TeamModel.create({
       ...(input.teamId ? { _id: input.teamId } : {}),

@@ -1,10 +1,10 @@
-import type { RequestContext } from '../context/request-context';
+import type { AuthenticatedContext } from '../context/request-context';
 import { BadUserInputError, ConflictError, NotFoundError } from '../errors';
 import { PeriodSlot, PeriodUnit, periodOf, periodsEndingAt } from '../domain/period';
 import { LATEST, factsKey } from '../loaders/pipeline.loaders';
 import { SETTINGS_ID } from '../models/settings.model';
-import { MetricDefinition, metricDefinition } from './metrics/catalogue';
-import { evaluateMetric } from './metrics/evaluate';
+import { MetricDefinition, metricDefinition } from '../domain/metric-catalogue';
+import { evaluateMetric } from '../domain/evaluate-metric';
 import { parseMetricNames } from './metrics/select-metrics';
 import { derivedFromTargets, mayReadTargetsOfAll, withheldError } from './metrics/target-access';
 import { findPipeline } from './pipeline.service';
@@ -56,7 +56,7 @@ function checkDuration(duration: number): void {
  * the caller may not all read (metrics/target-access.ts): 403.
  */
 export async function getTimeseries(
-  ctx: RequestContext,
+  ctx: AuthenticatedContext,
   request: TimeseriesRequest,
 ): Promise<Timeseries> {
   const [name] = parseMetricNames([request.metricName], 'metrics.metric_name') ?? [];

@@ -1,8 +1,8 @@
 import type { Principal } from '../auth/principal';
 import { Role } from '../auth/role';
-import type { RequestContext } from '../context/request-context';
-import { BadUserInputError, ForbiddenError, NotFoundError } from '../errors';
-import { MemberModel } from '../models/member.model';
+import type { AuthenticatedContext } from '../context/request-context';
+import { BadUserInputError, ForbiddenError } from '../errors';
+import { getMember } from './member.service';
 
 /** Token lifetimes: one minute to thirty days, one day when not given. */
 export const TOKEN_LIFETIME = {
@@ -24,10 +24,10 @@ export interface IssuedToken {
   role: Role;
 }
 
-function requireAdmin(principal: Principal | null): void {
-  if (principal?.role !== Role.ADMIN) {
+function requireAdmin(principal: Principal): void {
+  if (principal.role !== Role.ADMIN) {
     throw new ForbiddenError(
-      `Issuing tokens needs the admin role; this token has the ${principal?.role ?? 'no'} role`,
+      `Issuing tokens needs the admin role; this token has the ${principal.role} role`,
     );
   }
 }
@@ -37,7 +37,7 @@ function requireAdmin(principal: Principal | null): void {
  * is re-read from the member document on every request, so it cannot outlive a demotion.
  */
 export async function issueToken(
-  ctx: RequestContext,
+  ctx: AuthenticatedContext,
   input: IssueTokenInput,
 ): Promise<IssuedToken> {
   requireAdmin(ctx.principal);
@@ -57,10 +57,7 @@ export async function issueToken(
       ],
     );
   }
-  if (!ctx.tokenSigner)
-    throw new Error('issueToken needs ctx.tokenSigner; the context builder sets it');
-  const member = await MemberModel.findById(input.memberId, { role: 1 }).lean();
-  if (!member) throw new NotFoundError(`Member ${input.memberId} not found`);
+  const member = await getMember(ctx, input.memberId);
   const { token, expiresAt } = await ctx.tokenSigner.sign(member._id, member.role, expiresIn);
   return { token, expiresAt, memberId: member._id, role: member.role };
 }

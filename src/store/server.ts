@@ -153,15 +153,6 @@ export class EmbeddedMongoServer extends EventEmitter<ServerEvents> {
     return this.authenticator.required;
   }
 
-  /**
-   * One stored document by `_id`, read from memory without a round trip, for readers in this
-   * process that poll a small document on every request (the gateway's version counters). The
-   * document is the stored one: read it, never change it.
-   */
-  peekDocument(db: string, collection: string, id: unknown): Readonly<Document> | undefined {
-    return this.catalog.collection(db, collection)?.getById(id);
-  }
-
   /** Open server cursors (the conformance suite checks none is left behind). */
   openCursorCount(): number {
     return this.cursors.openCount;

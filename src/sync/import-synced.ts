@@ -22,7 +22,7 @@ export function importSynced(
   },
 ): Promise<CrmImportResult> {
   return importCrmData(
-    principal,
+    { principal },
     {
       ...read.documents,
       homeCurrency: read.homeCurrency ?? undefined,

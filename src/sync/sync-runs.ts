@@ -1,6 +1,5 @@
 // trusted(): the operators here are ours, never client input (filters are sanitised globally).
 import { trusted } from 'mongoose';
-import type { ReadNotes } from '../data/request-data';
 import {
   CrmSyncStateModel,
   HUBSPOT_SYNC_STATE_ID,
@@ -33,13 +32,7 @@ export interface LatestSyncRead {
  * The run under way, else the run finished last. A run still `running` whose lease is gone (its
  * process died) is answered as failed, as the next sync will record it.
  */
-export async function readLatestSync(
-  notes: ReadNotes,
-  now: number,
-  interrupted: string,
-): Promise<LatestSyncRead> {
-  // The status depends on the clock (a lease that ran out, the next run) as much as on the data.
-  notes.noteUnkeepable();
+export async function readLatestSync(now: number, interrupted: string): Promise<LatestSyncRead> {
   const [running, state] = await Promise.all([
     CrmSyncModel.findOne({ outcome: 'running' }).sort({ startedAt: -1 }).lean<CrmSyncDoc>(),
     CrmSyncStateModel.findById(HUBSPOT_SYNC_STATE_ID).lean<CrmSyncStateDoc>(),

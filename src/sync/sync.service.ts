@@ -1,9 +1,7 @@
-import type { Principal } from '../auth/principal';
-import type { ReadNotes } from '../data/request-data';
+import type { AuthenticatedContext } from '../context/request-context';
 import type { CrmSyncDoc } from '../models/crm-sync.model';
 import { requireAdmin } from '../services/member-access';
 import { INTERRUPTED, type CrmSyncResult, type SyncProgress } from './crm-sync';
-import type { GatewaySync } from './gateway-sync';
 import { readLatestSync } from './sync-runs';
 
 /** What GET /crm/syncs/latest answers. */
@@ -22,27 +20,22 @@ export interface CrmSyncStatus {
  * Not configured, or a sync already running: 409. HubSpot refusing the token or failing: 502.
  */
 export async function syncCrmData(
-  principal: Principal,
-  gateway: GatewaySync,
+  ctx: AuthenticatedContext,
   options: { force?: boolean; onProgress?: (progress: SyncProgress) => void } = {},
 ): Promise<CrmSyncResult> {
-  requireAdmin(principal, 'sync CRM data from HubSpot');
+  requireAdmin(ctx.principal, 'sync CRM data from HubSpot');
   // Only a scheduled run answers null (skipped).
-  return (await gateway.sync.run(principal, 'api', options))!;
+  return (await ctx.sync.sync.run(ctx.principal, 'api', options))!;
 }
 
 /** The latest sync, the high-water mark and the next scheduled run (GET /crm/syncs/latest). Admin only. */
-export async function latestCrmSync(
-  principal: Principal,
-  gateway: GatewaySync,
-  notes: ReadNotes,
-): Promise<CrmSyncStatus> {
-  requireAdmin(principal, 'read the HubSpot sync status');
-  const { run, state } = await readLatestSync(notes, Date.now(), INTERRUPTED);
+export async function latestCrmSync(ctx: AuthenticatedContext): Promise<CrmSyncStatus> {
+  requireAdmin(ctx.principal, 'read the HubSpot sync status');
+  const { run, state } = await readLatestSync(Date.now(), INTERRUPTED);
   return {
-    configured: gateway.sync.configured,
+    configured: ctx.sync.sync.configured,
     latest: run,
     highWaterMark: state?.highWaterMark ?? null,
-    nextRunAt: gateway.scheduler?.nextRunAt ?? null,
+    nextRunAt: ctx.sync.scheduler?.nextRunAt ?? null,
   };
 }

@@ -91,7 +91,6 @@ async function main(): Promise<void> {
   );
   const app = await buildApp({
     connection: database.connection,
-    embedded: database.embedded,
     config,
     secrets: { jwtSecret, adminToken, generatedAdminToken: null },
   });

@@ -62,12 +62,15 @@ async function main(): Promise<void> {
     })),
   };
   const started = performance.now();
-  await importCrmData(ADMIN, {
-    pipelines,
-    owners,
-    deals: [{ results: Array.from({ length: DEALS }, (_, i) => deal(i, 100 + i)) }],
-    snapshotAt: '2026-01-01T00:00:00Z',
-  });
+  await importCrmData(
+    { principal: ADMIN },
+    {
+      pipelines,
+      owners,
+      deals: [{ results: Array.from({ length: DEALS }, (_, i) => deal(i, 100 + i)) }],
+      snapshotAt: '2026-01-01T00:00:00Z',
+    },
+  );
   console.log(
     `full import of ${DEALS} deals: ${((performance.now() - started) / 1000).toFixed(2)} s`,
   );
@@ -78,11 +81,14 @@ async function main(): Promise<void> {
       return deal(i, 1000 * round + i);
     });
     const t = performance.now();
-    const result = await importCrmData(ADMIN, {
-      mode: 'incremental',
-      deals: [{ results: changed }],
-      snapshotAt: new Date(Date.UTC(2026, 0, 1 + round)).toISOString(),
-    });
+    const result = await importCrmData(
+      { principal: ADMIN },
+      {
+        mode: 'incremental',
+        deals: [{ results: changed }],
+        snapshotAt: new Date(Date.UTC(2026, 0, 1 + round)).toISOString(),
+      },
+    );
     times.push(performance.now() - t);
     console.log(
       `incremental ${round}: ${(times.at(-1)! / 1000).toFixed(2)} s, ${result.changes.updated} changed, ${result.counts.deals} deals, ${await OpportunityModel.countDocuments()} versions stored`,

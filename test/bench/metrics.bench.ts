@@ -47,7 +47,6 @@ async function main(): Promise<void> {
       // A new instance's data access: nothing cached yet.
       const fresh = new DataAccess({
         connection: mongoose.connection,
-        embedded: db.server,
         cacheMaxAgeMs: 5_000,
       });
       await fresh.ready();

@@ -16,7 +16,7 @@ let bUrl: string;
 
 async function startInstanceB(maxAgeMs: number): Promise<void> {
   const config = { ...loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT: '0', CACHE_MAX_AGE_MS: String(maxAgeMs) }), port: 0, host: '127.0.0.1' };
-  b = await buildApp({ connection: a.connection, embedded: null, config, secrets: { jwtSecret: a.jwtSecret, adminToken: a.adminToken, generatedAdminToken: null } });
+  b = await buildApp({ connection: a.connection, config, secrets: { jwtSecret: a.jwtSecret, adminToken: a.adminToken, generatedAdminToken: null } });
   await b.listen({ port: 0, host: '127.0.0.1' });
   bUrl = `http://127.0.0.1:${(b.server.address() as AddressInfo).port}`;
 }

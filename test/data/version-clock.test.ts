@@ -21,10 +21,10 @@ afterAll(async () => db.stop());
 
 beforeEach(async () => {
   now = 10 * WINDOW_MS;
-  clock = new VersionClock({ connection: mongoose.connection, dbName: db.dbName, embedded: db.server, maxAgeMs: WINDOW_MS, now: () => now });
+  clock = new VersionClock({ connection: mongoose.connection, maxAgeMs: WINDOW_MS, now: () => now });
   // The first content check gives every scope a version of its own; start from after it.
   await clock.view();
-  await clock.contentChecked();
+  await clock.checkContent();
 });
 
 /** The scopes whose versions differ between two views. */
@@ -47,7 +47,7 @@ describe('the version clock', () => {
     for (let window = 1; window <= 3; window += 1) {
       now += WINDOW_MS;
       await clock.view(); // starts the window's content check
-      await clock.contentChecked();
+      await clock.checkContent();
       expect(moved(first, await clock.view())).toEqual([]);
     }
   });
@@ -56,11 +56,11 @@ describe('the version clock', () => {
     const first = await clock.view();
     await mongoose.connection.collection<{ _id: string }>('members').updateOne({ _id: 'm1' }, { $set: { role: 'manager' } });
     // Within the window the write is not seen: the bound is one window and the check's read.
-    await clock.contentChecked();
+    await clock.checkContent();
     expect(moved(first, await clock.view())).toEqual([]);
     now += WINDOW_MS;
     await clock.view();
-    await clock.contentChecked();
+    await clock.checkContent();
     expect(moved(first, await clock.view())).toEqual(['members']);
   });
 
@@ -69,7 +69,7 @@ describe('the version clock', () => {
     await mongoose.connection.collection<{ _id: string }>('settings').deleteOne({ _id: SETTINGS_ID });
     now += WINDOW_MS;
     await clock.view();
-    await clock.contentChecked();
+    await clock.checkContent();
     expect(moved(first, await clock.view())).toEqual(['settings']);
   });
 });

@@ -1,11 +1,8 @@
 import mongoose from 'mongoose';
 import { readVersions } from '../../src/data/versions-document';
-import { requestData } from '../../src/data/request-data';
-import { IMMUTABLE_READ_COMMENT, trackReads } from '../../src/data/read-tracking';
 import { SCOPES, type Scope } from '../../src/data/scopes';
 import { MemberModel } from '../../src/models/member.model';
 import { SETTINGS_ID, SettingsModel } from '../../src/models/settings.model';
-import { SnapshotModel } from '../../src/models/snapshot.model';
 import { TeamModel } from '../../src/models/team.model';
 import { TargetModel } from '../../src/models/target.model';
 import { startDatabase, type TestDatabase } from '../pipelines/support/database';
@@ -43,23 +40,5 @@ describe('the versions document', () => {
     const bumped = await bumpedBy(() => MemberModel.insertMany([member('m3', 'c@x.io'), member('m4', 'a@x.io')], { ordered: false }));
     expect(bumped).toEqual({ members: 1 });
     expect(await MemberModel.exists({ _id: 'm3' })).not.toBeNull();
-  });
-
-  // The suites run with READ_TRACKING_CHECK=1 (jest.config.js).
-  it('refuses a read made for a keepable answer that its request did not note first', async () => {
-    const data = requestData({ versions: await readVersions(mongoose.connection) });
-    await expect(trackReads(data, () => TeamModel.find({}).lean().exec())).rejects.toThrow(/read of 'teams' not noted/);
-    await expect(trackReads(data, () => TeamModel.aggregate([{ $match: {} }]).exec())).rejects.toThrow(/read of 'teams' not noted/);
-    await trackReads(data, async () => {
-      data.noteRead('teams');
-      await TeamModel.find({}).lean().exec();
-      await TeamModel.aggregate([{ $match: {} }]).exec();
-      // Committed snapshots never change: reading one by id depends on no scope.
-      await SnapshotModel.find({ _id: 'none' }).comment(IMMUTABLE_READ_COMMENT).lean().exec();
-    });
-    await expect(trackReads(data, () => SettingsModel.findById(SETTINGS_ID).lean().exec())).rejects.toThrow(/read of 'settings' not noted/);
-    // Outside an answer's computation (writes' checks, imports) nothing is asked.
-    await MemberModel.find({}).lean().exec();
-    expect(data.reads).toEqual(['teams']);
   });
 });

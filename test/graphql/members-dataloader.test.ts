@@ -107,14 +107,15 @@ type Answer = {
 };
 
 describe('members graph batching', () => {
-  it('answers 20 teams with their members and targets in 3 find commands (admin token: no authentication lookup)', async () => {
+  it('answers 20 teams with their members and targets in 3 find commands and the version read (admin token: no authentication lookup)', async () => {
     let answer: Answer | undefined;
     const commands = await commandsDuring(async () => {
       const res = await gw.graphql<Answer>(QUERY);
       expect(res.status).toBe(200);
       answer = res.body;
     });
-    expect(commands).toEqual(['find', 'find', 'find']);
+    // the versions, teams, membersByTeam, targetsByMember
+    expect(commands).toEqual(['find', 'find', 'find', 'find']);
 
     const teams = answer!.data.teams;
     expect(teams.map((t) => t.id)).toEqual(teamIds);
@@ -138,8 +139,8 @@ describe('members graph batching', () => {
       );
       expect(res.body.errors).toBeUndefined();
     });
-    // authentication, teams, membersByTeam, teamById (member.team)
-    expect(commands).toEqual(['find', 'find', 'find', 'find']);
+    // the versions, authentication, teams, membersByTeam, teamById (member.team)
+    expect(commands).toEqual(['find', 'find', 'find', 'find', 'find']);
   });
 
   it('calls each batch function once, with every key of its level (recorded loadCalls)', async () => {
@@ -168,11 +169,10 @@ describe('members graph batching', () => {
   it('answers null for misses without failing the other keys of the batch', async () => {
     const access = new DataAccess({
       connection: gw.connection,
-      embedded: gw.server,
       cacheMaxAgeMs: TEST_CACHE_MAX_AGE_MS,
     });
     await access.ready();
-    const memberBatches = new MemberBatches(access, access.requestNow()!);
+    const memberBatches = new MemberBatches(access, access.request());
     await expect(memberBatches.membersById(['nobody', withTargetsId])).resolves.toEqual([
       null,
       expect.objectContaining({ _id: withTargetsId }),

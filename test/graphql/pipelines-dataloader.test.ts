@@ -3,6 +3,7 @@ import { generatedFixture } from '../pipelines/fixtures/crm-fixture';
 import { ADMIN, startDatabase, TestDatabase } from '../pipelines/support/database';
 import { queryData } from '../pipelines/support/graphql';
 import { importScenario, setTargets } from '../pipelines/support/scenario';
+import { requestContext } from '../pipelines/support/context';
 
 /** The dashboard: every definition, its stages, every pipeline with its owner and all its metrics. */
 const DASHBOARD = `{
@@ -30,8 +31,8 @@ beforeAll(async () => {
   db.onCommand((name, _db, body) => {
     if (name === 'find') db.commands.push(`find ${String(body.find)}`);
   });
-  await setCurrency(ADMIN, 'EUR');
-  await setPeriod(ADMIN, 'quarterly');
+  await setCurrency(requestContext(ADMIN), 'EUR');
+  await setPeriod(requestContext(ADMIN), 'quarterly');
 });
 afterAll(async () => db.stop());
 
@@ -109,11 +110,11 @@ describe('the dashboard query', () => {
     db.resetCommands();
     await queryData(DASHBOARD);
     expect(commandsOf(db).filter((c) => c.startsWith('find '))).toEqual([]);
-    await setCurrency(ADMIN, 'USD');
+    await setCurrency(requestContext(ADMIN), 'USD');
     db.resetCommands();
     await queryData(DASHBOARD);
     expect(commandsOf(db).filter((c) => c.startsWith('find '))).toEqual(['find settings']);
-    await setCurrency(ADMIN, 'EUR');
+    await setCurrency(requestContext(ADMIN), 'EUR');
   });
 
   it('reads the snapshots of a time-series window once for every pipeline of the query', async () => {

@@ -151,7 +151,6 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
     watchCommands(connection, server, listener);
   const app = await buildApp({
     connection,
-    embedded: database.embedded,
     config,
     secrets: { jwtSecret, adminToken, generatedAdminToken: null },
     extraRoutes: options.extraRoutes,

@@ -36,11 +36,14 @@ async function statesOf(snapshotId: string): Promise<Record<string, string>> {
 
 describe('backfill', () => {
   it('writes one committed snapshot per past quarter end plus the current one, with reconstructed states', async () => {
-    const result = await importCrmData(ADMIN, {
-      ...fixture('backfill/combined.json'),
-      snapshotAt: SNAPSHOT_AT,
-      backfill: true,
-    });
+    const result = await importCrmData(
+      { principal: ADMIN },
+      {
+        ...fixture('backfill/combined.json'),
+        snapshotAt: SNAPSHOT_AT,
+        backfill: true,
+      },
+    );
     const snapshots = await SnapshotModel.find().sort({ snapshotAt: 1 }).lean();
     expect(snapshots.map((s) => [s.snapshotAt.toISOString(), s.status, s.backfilled])).toEqual([
       ['2025-03-31T23:59:59.999Z', 'committed', true],
@@ -94,10 +97,10 @@ describe('backfill', () => {
       snapshotAt: SNAPSHOT_AT,
       backfill: true,
     });
-    const quarterly = await importCrmData(ADMIN, input());
+    const quarterly = await importCrmData({ principal: ADMIN }, input());
     expect(quarterly.snapshotIds).toHaveLength(5);
     await SettingsModel.create({ _id: 'account', period: 'monthly' });
-    const result = await importCrmData(ADMIN, input());
+    const result = await importCrmData({ principal: ADMIN }, input());
     expect(result.reused).toBe(false);
     // January 2025 to January 2026: 13 month ends, then the current snapshot.
     expect(result.snapshotIds).toHaveLength(14);
@@ -109,10 +112,13 @@ describe('backfill', () => {
 describe('discardPendingImports', () => {
   it('removes what a crashed import left: its pending snapshots, their documents and what it created', async () => {
     await TeamModel.create({ _id: 'kept-team', name: 'Kept' });
-    const committed = await importCrmData(ADMIN, {
-      ...fixture('backfill/combined.json'),
-      snapshotAt: SNAPSHOT_AT,
-    });
+    const committed = await importCrmData(
+      { principal: ADMIN },
+      {
+        ...fixture('backfill/combined.json'),
+        snapshotAt: SNAPSHOT_AT,
+      },
+    );
     const crashedSeq = (await SnapshotModel.findById(committed.snapshotId).lean())!.seq + 1;
     // A crashed import: pending snapshot, an opportunity, and a member, team and link it recorded.
     await SnapshotModel.create({

@@ -116,7 +116,9 @@ describe('an import killed half-way', () => {
       expect(await opportunitiesOf(previous)).toEqual(before);
 
       // The next start: nothing of the killed import is left.
-      expect(await seedDemoIfEmpty(database.connection, { SEED_DEMO: 'false' })).toBeNull();
+      expect(
+        await seedDemoIfEmpty(database.connection, { shared: false, seedDemo: false }),
+      ).toBeNull();
       expect(await SnapshotModel.countDocuments({ status: 'pending' })).toBe(0);
       expect(await OpportunityModel.countDocuments({ fromSeq: pending[0].seq })).toBe(0);
       expect(await OpportunityModel.countDocuments({ toSeq: trusted({ $ne: OPEN_SEQ }) })).toBe(0);

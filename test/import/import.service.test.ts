@@ -70,7 +70,7 @@ describe('importCrmData on the messy fixture', () => {
   });
 
   it('answers counts and skipped items, and creates members, teams and links', async () => {
-    const result = await importCrmData(ADMIN, messyImport(), { now: NOW });
+    const result = await importCrmData({ principal: ADMIN }, messyImport(), { now: NOW });
     expect(result.counts).toEqual({
       pipelines: 2,
       stages: 10,
@@ -104,7 +104,7 @@ describe('importCrmData on the messy fixture', () => {
   });
 
   it('stores the snapshot committed, with sorted stages, opportunities and complete, team and member pipelines', async () => {
-    const { snapshotId } = await importCrmData(ADMIN, messyImport(), { now: NOW });
+    const { snapshotId } = await importCrmData({ principal: ADMIN }, messyImport(), { now: NOW });
     const snapshot = await SnapshotModel.findById(snapshotId).lean();
     expect(snapshot?.status).toBe('committed');
     expect(snapshot?.snapshotAt.toISOString()).toBe(NOW.toISOString());
@@ -161,9 +161,9 @@ describe('importCrmData on the messy fixture', () => {
   });
 
   it('is idempotent: the same data again answers the same snapshot and writes nothing', async () => {
-    const first = await importCrmData(ADMIN, messyImport(), { now: NOW });
+    const first = await importCrmData({ principal: ADMIN }, messyImport(), { now: NOW });
     const before = await collectionSizes();
-    const second = await importCrmData(ADMIN, messyImport(), {
+    const second = await importCrmData({ principal: ADMIN }, messyImport(), {
       now: new Date(NOW.getTime() + 60_000),
     });
     expect(second.reused).toBe(true);
@@ -174,9 +174,9 @@ describe('importCrmData on the messy fixture', () => {
   });
 
   it('makes a new snapshot for another snapshot_at, with the same pipeline ids and no new members', async () => {
-    const first = await importCrmData(ADMIN, messyImport(), { now: NOW });
+    const first = await importCrmData({ principal: ADMIN }, messyImport(), { now: NOW });
     const second = await importCrmData(
-      ADMIN,
+      { principal: ADMIN },
       { ...messyImport(), snapshotAt: '2026-01-31T23:59:59Z' },
       { now: NOW },
     );
@@ -197,8 +197,10 @@ describe('importCrmData on the messy fixture', () => {
       teamId: 'existing-team',
     };
     const before = await collectionSizes();
-    await expect(importCrmData(manager, messyImport())).rejects.toThrow(ForbiddenError);
-    await expect(importCrmData(manager, messyImport())).rejects.toThrow(
+    await expect(importCrmData({ principal: manager }, messyImport())).rejects.toThrow(
+      ForbiddenError,
+    );
+    await expect(importCrmData({ principal: manager }, messyImport())).rejects.toThrow(
       'Only an admin may import CRM data; the caller is a manager',
     );
     expect(await collectionSizes()).toEqual(before);
@@ -206,9 +208,10 @@ describe('importCrmData on the messy fixture', () => {
 
   it('rejects an invalid document with 400 naming the path, writing nothing', async () => {
     const before = await collectionSizes();
-    const error = await importCrmData(ADMIN, fixture('invalid/pipeline-without-id.json')).catch(
-      (e: unknown) => e,
-    );
+    const error = await importCrmData(
+      { principal: ADMIN },
+      fixture('invalid/pipeline-without-id.json'),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BadUserInputError);
     expect((error as BadUserInputError).status).toBe(400);
     expect((error as BadUserInputError).fieldErrors?.[0].field).toBe('pipelines.results[0].id');
@@ -221,9 +224,9 @@ describe('importCrmData on the messy fixture', () => {
       .spyOn(OpportunityModel, 'insertMany')
       .mockRejectedValueOnce(new Error('disk full (forced)'));
     try {
-      await expect(importCrmData(ADMIN, messyImport(), { now: NOW })).rejects.toThrow(
-        'disk full (forced)',
-      );
+      await expect(
+        importCrmData({ principal: ADMIN }, messyImport(), { now: NOW }),
+      ).rejects.toThrow('disk full (forced)');
     } finally {
       spy.mockRestore();
     }
@@ -231,7 +234,7 @@ describe('importCrmData on the messy fixture', () => {
     const linus = await MemberModel.findById('linus-0000').lean();
     expect(linus?.firstname).toBe('Linus (kept)');
     // And the same data imports cleanly afterwards.
-    const retry = await importCrmData(ADMIN, messyImport(), { now: NOW });
+    const retry = await importCrmData({ principal: ADMIN }, messyImport(), { now: NOW });
     expect(retry.reused).toBe(false);
     expect(retry.counts.membersCreated).toBe(3);
   });

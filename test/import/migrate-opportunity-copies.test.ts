@@ -85,7 +85,9 @@ describe('start-up conversion of full copies to opportunity versions', () => {
     });
     await SnapshotModel.updateOne({ _id: ids[1] }, { $set: { seq: 7 } });
 
-    expect(await seedDemoIfEmpty(gateway.connection, { SEED_DEMO: 'false' })).toBeNull();
+    expect(
+      await seedDemoIfEmpty(gateway.connection, { shared: false, seedDemo: false }),
+    ).toBeNull();
     expect(
       await gateway.connection
         .db!.listCollections({ name: OPPORTUNITY_COPIES_COLLECTION })

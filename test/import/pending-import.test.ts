@@ -66,7 +66,7 @@ function holdImport() {
     if ((await gate) === 'fail') throw new Error('disk full (forced)');
     return (original as (...a: unknown[]) => unknown)(...args);
   }) as never);
-  const running: Promise<CrmImportResult> = importCrmData(ADMIN, messyImport());
+  const running: Promise<CrmImportResult> = importCrmData({ principal: ADMIN }, messyImport());
   running.catch(() => undefined);
   return {
     /** Resolves once the import waits; rejects if it ended without getting there. */
@@ -285,7 +285,7 @@ describe('what an import creates, against what admins create meanwhile', () => {
     ];
     let result: CrmImportResult;
     try {
-      result = await importCrmData(ADMIN, messyImport());
+      result = await importCrmData({ principal: ADMIN }, messyImport());
     } finally {
       for (const spy of spies) spy.mockRestore();
     }
@@ -345,7 +345,9 @@ describe('what an import creates, against what admins create meanwhile', () => {
       .spyOn(TeamModel, 'updateMany')
       .mockRejectedValueOnce(new Error('connection lost (forced)'));
     try {
-      await expect(importCrmData(ADMIN, messyImport())).rejects.toThrow('connection lost (forced)');
+      await expect(importCrmData({ principal: ADMIN }, messyImport())).rejects.toThrow(
+        'connection lost (forced)',
+      );
     } finally {
       spy.mockRestore();
     }

@@ -133,7 +133,6 @@ describe('snapshot retention over HTTP, on the gateway and on a second instance'
     };
     b = await buildApp({
       connection: a.connection,
-      embedded: null,
       config,
       secrets: { jwtSecret: a.jwtSecret, adminToken: a.adminToken, generatedAdminToken: null },
     });

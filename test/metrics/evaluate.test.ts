@@ -1,10 +1,10 @@
-import { METRIC_CATALOGUE, metricDefinition } from '../../src/services/metrics/catalogue';
-import { MetricEnvironment, evaluateMetric } from '../../src/services/metrics/evaluate';
+import { METRIC_CATALOGUE, metricDefinition } from '../../src/domain/metric-catalogue';
+import { MetricEnvironment, evaluateMetric } from '../../src/domain/evaluate-metric';
 import {
   FactsOpportunity,
   PipelineFacts,
   PipelineFactsAccumulator,
-} from '../../src/services/metrics/facts';
+} from '../../src/domain/pipeline-facts';
 import {
   metricsStatusMessage,
   parseMetricNames,

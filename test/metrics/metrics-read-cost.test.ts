@@ -27,7 +27,6 @@ async function measureRead(snapshotId: string, pipelineId: string) {
   // A new instance's data access: nothing cached yet, committed snapshots included.
   const cold = new DataAccess({
     connection: mongoose.connection,
-    embedded: db.server,
     cacheMaxAgeMs: TEST_CACHE_MAX_AGE_MS,
   });
   await cold.ready();

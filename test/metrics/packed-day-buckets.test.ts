@@ -1,6 +1,6 @@
 import { calculateObjectSize } from 'bson';
 import { packDayBuckets, unpackDayBuckets } from '../../src/models/packed-day-buckets';
-import type { DayBucket } from '../../src/services/metrics/facts';
+import type { DayBucket } from '../../src/domain/pipeline-facts';
 
 const bucket = (d: number, fields: Partial<DayBucket> = {}): DayBucket => ({
   d,

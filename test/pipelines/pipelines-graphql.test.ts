@@ -1,4 +1,4 @@
-import { METRIC_CATALOGUE } from '../../src/services/metrics/catalogue';
+import { METRIC_CATALOGUE } from '../../src/domain/metric-catalogue';
 import { setCurrency, setPeriod } from '../../src/services/settings.service';
 import { MAIN_FIXTURE, SALES } from './fixtures/crm-fixture';
 import { ADMIN, startDatabase, TestDatabase } from './support/database';
@@ -11,6 +11,7 @@ import {
   setTargets,
   targetSum,
 } from './support/scenario';
+import { requestContext } from './support/context';
 
 const SNAPSHOT_AT = '2026-05-20T12:00:00Z';
 const QUARTER: Window = { start: '2026-04-01', end: '2026-06-30' };
@@ -139,8 +140,8 @@ describe('the pipeline graph', () => {
   });
 
   it('computes every metric of every pipeline for the quarter, month and week of the snapshot', async () => {
-    await setCurrency(ADMIN, 'eur');
-    await setPeriod(ADMIN, 'quarterly');
+    await setCurrency(requestContext(ADMIN), 'eur');
+    await setPeriod(requestContext(ADMIN), 'quarterly');
     const quarterly = { '101': [10000, 20000, 30000, 40000], '102': [5000, 8000, 0, 0] };
     await setTargets(scenario, 2026, quarterly);
     const pipelines = await checkDashboard(QUARTER, quarterly, 1, 'EUR');
@@ -150,18 +151,18 @@ describe('the pipeline graph', () => {
     expect(pipelines.find((p) => p.id === 'sales')!.metrics).toHaveLength(8);
 
     // the period changes later: read time follows it, no re-import
-    await setPeriod(ADMIN, 'monthly', true);
+    await setPeriod(requestContext(ADMIN), 'monthly', true);
     const monthly = { '101': Array.from({ length: 12 }, (_, i) => (i + 1) * 1000) };
     await setTargets(scenario, 2026, monthly);
     await checkDashboard(MAY, monthly, 4, 'EUR');
 
-    await setPeriod(ADMIN, 'weekly', true);
+    await setPeriod(requestContext(ADMIN), 'weekly', true);
     const weekly = {
       '102': Array.from({ length: 52 }, () => 700),
       '103': Array.from({ length: 52 }, (_, i) => i * 100),
     };
     await setTargets(scenario, 2026, weekly);
-    await setCurrency(ADMIN, 'usd');
+    await setCurrency(requestContext(ADMIN), 'usd');
     await checkDashboard(WEEK_20, weekly, 19, 'USD');
   });
 

@@ -1,4 +1,4 @@
-import { METRIC_CATALOGUE, METRIC_NAMES } from '../../src/services/metrics/catalogue';
+import { METRIC_CATALOGUE, METRIC_NAMES } from '../../src/domain/metric-catalogue';
 import {
   CrmFixture,
   MAIN_DEALS,

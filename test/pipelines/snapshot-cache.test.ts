@@ -1,7 +1,7 @@
 import { SnapshotModel } from '../../src/models/snapshot.model';
 import { PipelineFactsModel } from '../../src/models/pipeline-facts.model';
 import { SnapshotCache } from '../../src/data/snapshot-cache';
-import { requestData } from '../../src/data/request-data';
+import { RequestData } from '../../src/data/request-data';
 import { countersOf } from '../../src/data/scopes';
 import { seedSnapshot } from '../metrics/support/seed-opportunities';
 import { startDatabase, TestDatabase } from './support/database';
@@ -10,7 +10,7 @@ let db: TestDatabase;
 let snapshotCache = new SnapshotCache();
 const ids: string[] = [];
 /** A request's data under one view: no snapshot is removed while these tests run. */
-const data = requestData({ versions: countersOf(undefined) });
+const data = new RequestData(async () => ({ id: 1, versions: countersOf(undefined) }));
 const facts = (snapshotId: string, pipelines: string[]) =>
   snapshotCache.facts(
     data,

@@ -65,7 +65,7 @@ describe('metric time series', () => {
   });
 
   it('gives one point per quarter, the last snapshot of each, null where there is none', async () => {
-    await setPeriod(ADMIN, 'quarterly');
+    await setPeriod(requestContext(ADMIN), 'quarterly');
     const answer = await series('sales', 'open_opportunities', 4, '2026-08-15T00:00:00Z');
     expect(answer).toMatchObject({ pipelineId: 'sales', unit: 'count', period: 'quarterly' });
     const all = { definitionId: 'sales', owners: null };
@@ -93,7 +93,7 @@ describe('metric time series', () => {
     );
 
     // each point is evaluated for its own period, with that period's targets
-    await setCurrency(ADMIN, 'EUR');
+    await setCurrency(requestContext(ADMIN), 'EUR');
     const ada = { definitionId: 'sales', owners: ['101'] };
     const targets = [10000, 20000, 30000, 40000];
     await setTargets(main, 2026, { '101': targets });
@@ -118,7 +118,7 @@ describe('metric time series', () => {
   });
 
   it('follows the period when it changes to months', async () => {
-    await setPeriod(ADMIN, 'monthly', true);
+    await setPeriod(requestContext(ADMIN), 'monthly', true);
     const answer = await series('sales', 'pipeline_value', 3, '2026-06-25T00:00:00Z');
     expect(answer).toMatchObject({ unit: 'EUR', period: 'monthly' });
     const all = { definitionId: 'sales', owners: null };
@@ -142,7 +142,7 @@ describe('metric time series', () => {
   });
 
   it('runs week 52 to 31 December and crosses into the next year', async () => {
-    await setPeriod(ADMIN, 'weekly', true);
+    await setPeriod(requestContext(ADMIN), 'weekly', true);
     const answer = await series('sales', 'win_rate', 3, '2027-01-03T00:00:00Z');
     const ada = { definitionId: 'sales', owners: null };
     expect(answer.points).toEqual([

@@ -58,7 +58,6 @@ describe('the database going away and coming back', () => {
     // Unexpected errors are logged at `error`: kept, so a failure below names the error behind it.
     app = await buildApp({
       connection: database.connection,
-      embedded: database.embedded,
       config,
       logStream: { write: (line: string) => errorLines.push(line) },
     });

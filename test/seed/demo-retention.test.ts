@@ -24,7 +24,11 @@ beforeAll(async () => {
 afterAll(async () => db?.stop());
 
 it("keeps every demo snapshot as it read, removing the real imports' older snapshots", async () => {
-  await seedDemoIfEmpty(mongoose.connection, {}, { now: NOW, deals: 300 });
+  await seedDemoIfEmpty(
+    mongoose.connection,
+    { shared: false, seedDemo: true },
+    { now: NOW, deals: 300 },
+  );
   const demo = await SnapshotModel.find({ demo: true }, { _id: 1 }).sort({ snapshotAt: 1 }).lean();
   expect(demo.length).toBeGreaterThan(4);
   const demoIds = demo.map((s) => s._id as string);
@@ -44,7 +48,7 @@ it("keeps every demo snapshot as it read, removing the real imports' older snaps
         d.id === '1001' ? { ...d, amount: String(1000 + day) } : d,
       ),
     };
-    await importCrmData(ADMIN, toServiceImport(fixture, at), { retentionDays: 3 });
+    await importCrmData({ principal: ADMIN }, toServiceImport(fixture, at), { retentionDays: 3 });
   }
 
   expect(await PrunedSnapshotModel.countDocuments({})).toBeGreaterThan(0);

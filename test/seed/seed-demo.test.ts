@@ -10,6 +10,9 @@ import { TeamModel } from '../../src/models/team.model';
 import { seedDemoIfEmpty } from '../../src/seed/seed-demo';
 import { startTestDatabase, TestDatabase } from '../import/db';
 
+/** The gateway on its embedded database, SEED_DEMO unset. */
+const EMBEDDED = { shared: false, seedDemo: true };
+
 const NOW = new Date('2026-02-15T12:00:00.000Z');
 // Fewer deals than the default 3000 keep the test quick; the generator test covers the default set.
 const DEALS = 600;
@@ -24,7 +27,7 @@ afterAll(async () => {
 
 describe('seedDemoIfEmpty', () => {
   it('seeds the demo company into an empty embedded database, and not again on a second start', async () => {
-    const result = await seedDemoIfEmpty(mongoose.connection, {}, { now: NOW, deals: DEALS });
+    const result = await seedDemoIfEmpty(mongoose.connection, EMBEDDED, { now: NOW, deals: DEALS });
     expect(result).not.toBeNull();
     expect(result!.import.counts).toEqual({
       pipelines: 2,
@@ -73,7 +76,9 @@ describe('seedDemoIfEmpty', () => {
 
     const count = await SnapshotModel.find({}, { _id: 1 }).lean();
     expect(
-      await seedDemoIfEmpty(mongoose.connection, {}, { now: new Date(NOW.getTime() + 86_400_000) }),
+      await seedDemoIfEmpty(mongoose.connection, EMBEDDED, {
+        now: new Date(NOW.getTime() + 86_400_000),
+      }),
     ).toBeNull();
     expect(await SnapshotModel.find({}, { _id: 1 }).lean()).toHaveLength(count.length);
   });
@@ -87,14 +92,18 @@ describe('seedDemoIfEmpty', () => {
         throw new Error('stopped half-way');
     };
     await expect(
-      seedDemoIfEmpty(mongoose.connection, {}, { now: NOW, deals: DEALS, onProgress: stopHalfWay }),
+      seedDemoIfEmpty(mongoose.connection, EMBEDDED, {
+        now: NOW,
+        deals: DEALS,
+        onProgress: stopHalfWay,
+      }),
     ).rejects.toThrow('stopped half-way');
     // Settings were already written: such a database must not count as in use.
     expect(await SettingsModel.findById('account').lean()).not.toBeNull();
     // A SIGKILL also leaves what the import had written; stand in for it with a stray team.
     await TeamModel.create({ _id: 'leftover', name: 'Leftover' });
 
-    const result = await seedDemoIfEmpty(mongoose.connection, {}, { now: NOW, deals: DEALS });
+    const result = await seedDemoIfEmpty(mongoose.connection, EMBEDDED, { now: NOW, deals: DEALS });
     expect(result).not.toBeNull();
     expect((await TeamModel.find().sort({ _id: 1 }).lean()).map((t) => t.name)).toEqual([
       'Nordics',
@@ -107,19 +116,19 @@ describe('seedDemoIfEmpty', () => {
     expect(snapshots.length).toBeGreaterThanOrEqual(9);
     expect(snapshots.every((s) => s.status === 'committed')).toBe(true);
     // Loaded now: a later start leaves it alone.
-    expect(await seedDemoIfEmpty(mongoose.connection, {}, { now: NOW, deals: DEALS })).toBeNull();
+    expect(
+      await seedDemoIfEmpty(mongoose.connection, EMBEDDED, { now: NOW, deals: DEALS }),
+    ).toBeNull();
   });
 
   it('never seeds with MONGODB_URI set or SEED_DEMO=0', async () => {
     await db.clear();
     expect(
-      await seedDemoIfEmpty(
-        mongoose.connection,
-        { MONGODB_URI: 'mongodb://elsewhere:27017/x' },
-        { now: NOW },
-      ),
+      await seedDemoIfEmpty(mongoose.connection, { shared: true, seedDemo: true }, { now: NOW }),
     ).toBeNull();
-    expect(await seedDemoIfEmpty(mongoose.connection, { SEED_DEMO: '0' }, { now: NOW })).toBeNull();
+    expect(
+      await seedDemoIfEmpty(mongoose.connection, { shared: false, seedDemo: false }, { now: NOW }),
+    ).toBeNull();
     expect(await MemberModel.find().lean()).toEqual([]);
   });
 });

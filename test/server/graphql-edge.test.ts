@@ -3,7 +3,7 @@ import pino from 'pino';
 import { Role } from '../../src/auth/role';
 import { BadUserInputError } from '../../src/errors';
 import { createFormatError } from '../../src/graphql/format-error';
-import { tagRequestId } from '../../src/graphql/request-scope';
+import { ErrorRequestIds } from '../../src/graphql/error-request-ids';
 import { insertMember } from '../auth/members.fixture';
 import { itEmbeddedOnly, STOPS_THE_DATABASE } from '../helpers/database-mode';
 import { startGateway, type TestGateway } from '../helpers/gateway';
@@ -11,11 +11,12 @@ import { startGateway, type TestGateway } from '../helpers/gateway';
 describe('formatError', () => {
   const lines: string[] = [];
   const logger = pino({ level: 'error' }, { write: (line: string) => lines.push(line) });
-  const format = createFormatError(logger);
+  const errorIds = new ErrorRequestIds();
+  const format = createFormatError(logger, errorIds);
 
   it('hides an internal error behind a generic message with the request id, and logs it', () => {
     const thrown = locatedError(new Error('E11000 at mongodb://secret-host/db'), [], ['viewer']);
-    tagRequestId(thrown, 'req-42');
+    errorIds.tag(thrown, 'req-42');
     const formatted = format({ message: thrown.message, path: ['viewer'] }, thrown);
     expect(formatted).toEqual({
       message: 'Internal server error (request id req-42)',

@@ -1,7 +1,6 @@
 import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
-import type { RequestContext } from '../../context/request-context';
+import type { AuthenticatedContext } from '../../context/request-context';
 import { importCrmData } from '../../services/import.service';
-import { principalOf } from '../member/principal-of';
 import { CrmImportInput } from './crm-import.input';
 import { CrmImportResultType, toCrmImportResult } from './crm-import-result.type';
 
@@ -13,10 +12,10 @@ export class ImportResolver {
   })
   async importCrmData(
     @Arg('input', () => CrmImportInput) input: CrmImportInput,
-    @Ctx() ctx: RequestContext,
+    @Ctx() ctx: AuthenticatedContext,
   ): Promise<CrmImportResultType> {
     const result = await importCrmData(
-      principalOf(ctx),
+      ctx,
       {
         pipelines: input.pipelines,
         owners: input.owners,

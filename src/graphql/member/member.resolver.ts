@@ -10,12 +10,11 @@ import {
   Resolver,
   Root,
 } from 'type-graphql';
-import type { RequestContext } from '../../context/request-context';
+import type { AuthenticatedContext } from '../../context/request-context';
 import { NotFoundError } from '../../errors';
 import { decodeMemberCursor } from '../../services/member-cursor';
-import { assertCanReadTargets } from '../../services/member-access';
 import * as members from '../../services/member.service';
-import { resolveTargetYear, toTargetSet } from '../../services/target.service';
+import { findMemberTargets } from '../../services/target.service';
 import { toPeriod } from '../settings/period.enum';
 import { TargetSet } from '../target/target-set.type';
 import { Team, toTeam } from '../team/team.type';
@@ -23,7 +22,6 @@ import { MemberConnection, toMemberConnection } from './member-connection.type';
 import { CreateMemberInput } from './member.input';
 import { MembersArgs } from './member.args';
 import { Member, toMember } from './member.type';
-import { principalOf } from './principal-of';
 
 @Resolver(() => Member)
 export class MemberResolver {
@@ -31,21 +29,24 @@ export class MemberResolver {
     nullable: true,
     description: 'The caller; null for the bootstrap admin token, which is no member.',
   })
-  async me(@Ctx() ctx: RequestContext): Promise<Member | null> {
-    const doc = await members.getMe(principalOf(ctx), ctx.data);
+  async me(@Ctx() ctx: AuthenticatedContext): Promise<Member | null> {
+    const doc = await members.getMe(ctx);
     return doc ? toMember(doc) : null;
   }
 
   @Query(() => Member, { description: 'One member; NOT_FOUND when unknown.' })
-  async member(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<Member> {
+  async member(@Arg('id', () => ID) id: string, @Ctx() ctx: AuthenticatedContext): Promise<Member> {
     return toMember(await members.getMember(ctx, id));
   }
 
   @Query(() => MemberConnection, {
     description: 'Members in stable order, filtered by team and role.',
   })
-  async members(@Args() args: MembersArgs, @Ctx() ctx: RequestContext): Promise<MemberConnection> {
-    const page = await members.listMembers(principalOf(ctx), ctx.data, {
+  async members(
+    @Args() args: MembersArgs,
+    @Ctx() ctx: AuthenticatedContext,
+  ): Promise<MemberConnection> {
+    const page = await members.listMembers(ctx, {
       teamId: args.teamId,
       role: args.role,
       limit: args.first,
@@ -57,28 +58,31 @@ export class MemberResolver {
   @Mutation(() => Member, { description: 'Admin: any team; manager: own team, never an admin.' })
   async createMember(
     @Arg('input', () => CreateMemberInput) input: CreateMemberInput,
-    @Ctx() ctx: RequestContext,
+    @Ctx() ctx: AuthenticatedContext,
   ): Promise<Member> {
-    return toMember(await members.createMember(principalOf(ctx), input));
+    return toMember(await members.createMember(ctx, input));
   }
 
   @Mutation(() => Member, { description: 'Moves a member to a team.' })
   async attachMember(
     @Arg('memberId', () => ID) memberId: string,
     @Arg('teamId', () => ID) teamId: string,
-    @Ctx() ctx: RequestContext,
+    @Ctx() ctx: AuthenticatedContext,
   ): Promise<Member> {
-    return toMember(await members.attachMember(principalOf(ctx), memberId, teamId));
+    return toMember(await members.attachMember(ctx, memberId, teamId));
   }
 
   @Mutation(() => ID, { description: 'Deletes a member and its targets; answers the deleted id.' })
-  async deleteMember(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<string> {
-    await members.deleteMember(principalOf(ctx), id);
+  async deleteMember(
+    @Arg('id', () => ID) id: string,
+    @Ctx() ctx: AuthenticatedContext,
+  ): Promise<string> {
+    await members.deleteMember(ctx, id);
     return id;
   }
 
   @FieldResolver(() => Team)
-  async team(@Root() member: Member, @Ctx() ctx: RequestContext): Promise<Team> {
+  async team(@Root() member: Member, @Ctx() ctx: AuthenticatedContext): Promise<Team> {
     const team = await ctx.loaders.teamById.load(member.teamId);
     // Teams are never deleted, so this means the data is inconsistent: say which reference broke.
     if (!team) throw new NotFoundError(`Team ${member.teamId} of member ${member.id} not found`);
@@ -93,15 +97,9 @@ export class MemberResolver {
   async targets(
     @Root() member: Member,
     @Arg('year', () => Int, { nullable: true }) year: number | null,
-    @Ctx() ctx: RequestContext,
+    @Ctx() ctx: AuthenticatedContext,
   ): Promise<TargetSet | null> {
-    assertCanReadTargets(principalOf(ctx), { _id: member.id, teamId: member.teamId });
-    const doc = await ctx.loaders.targetsByMember.load({
-      memberId: member.id,
-      year: resolveTargetYear(year),
-    });
-    if (!doc) return null;
-    const set = toTargetSet(doc);
-    return { ...set, period: toPeriod(set.period) };
+    const set = await findMemberTargets(ctx, member.id, year);
+    return set && { ...set, period: toPeriod(set.period) };
   }
 }

@@ -1,5 +1,5 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../../context/request-context';
+import type { AuthenticatedContext } from '../../context/request-context';
 import { pipelinesOwnedBy } from '../../services/pipeline.service';
 import { Member } from '../member/member.type';
 import { Pipeline, toPipeline } from './pipeline.type';
@@ -11,7 +11,7 @@ export class MemberPipelinesResolver {
     description:
       "The member's own sub-pipelines (one per definition they own deals in), latest snapshot.",
   })
-  async pipelines(@Root() member: Member, @Ctx() ctx: RequestContext): Promise<Pipeline[]> {
+  async pipelines(@Root() member: Member, @Ctx() ctx: AuthenticatedContext): Promise<Pipeline[]> {
     return (await pipelinesOwnedBy(ctx, { memberId: member.id })).map(toPipeline);
   }
 }

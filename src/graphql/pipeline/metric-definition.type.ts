@@ -1,5 +1,5 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import type { MetricDefinition as CatalogueEntry } from '../../services/metrics/catalogue';
+import type { MetricDefinition as CatalogueEntry } from '../../domain/metric-catalogue';
 
 @ObjectType({
   simpleResolvers: true,

@@ -1,5 +1,5 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../../context/request-context';
+import type { AuthenticatedContext } from '../../context/request-context';
 import { listDefinitions } from '../../services/pipeline.service';
 import { Member, toMember } from '../member/member.type';
 import { Team, toTeam } from '../team/team.type';
@@ -9,7 +9,7 @@ import { Stage } from './stage.type';
 @Resolver(() => Opportunity)
 export class OpportunityResolver {
   @FieldResolver(() => Stage)
-  async stage(@Root() opportunity: Opportunity, @Ctx() ctx: RequestContext): Promise<Stage> {
+  async stage(@Root() opportunity: Opportunity, @Ctx() ctx: AuthenticatedContext): Promise<Stage> {
     const definition = (await listDefinitions(ctx, opportunity.snapshotId)).find(
       (d) => d.id === opportunity.definitionId,
     );
@@ -28,7 +28,7 @@ export class OpportunityResolver {
   })
   async member(
     @Root() opportunity: Opportunity,
-    @Ctx() ctx: RequestContext,
+    @Ctx() ctx: AuthenticatedContext,
   ): Promise<Member | null> {
     const member = opportunity.memberId
       ? await ctx.loaders.memberById.load(opportunity.memberId)
@@ -37,7 +37,10 @@ export class OpportunityResolver {
   }
 
   @FieldResolver(() => Team, { nullable: true })
-  async team(@Root() opportunity: Opportunity, @Ctx() ctx: RequestContext): Promise<Team | null> {
+  async team(
+    @Root() opportunity: Opportunity,
+    @Ctx() ctx: AuthenticatedContext,
+  ): Promise<Team | null> {
     const team = opportunity.teamId ? await ctx.loaders.teamById.load(opportunity.teamId) : null;
     return team ? toTeam(team) : null;
   }

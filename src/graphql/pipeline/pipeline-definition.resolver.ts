@@ -1,5 +1,5 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../../context/request-context';
+import type { AuthenticatedContext } from '../../context/request-context';
 import { pipelinesOfDefinition } from '../../services/pipeline.service';
 import { PipelineDefinition } from './pipeline-definition.type';
 import { Pipeline, toPipeline } from './pipeline.type';
@@ -11,7 +11,7 @@ export class PipelineDefinitionResolver {
   })
   async pipelines(
     @Root() definition: PipelineDefinition,
-    @Ctx() ctx: RequestContext,
+    @Ctx() ctx: AuthenticatedContext,
   ): Promise<Pipeline[]> {
     return (await pipelinesOfDefinition(ctx, definition.snapshotId, definition.id)).map(toPipeline);
   }

@@ -1,12 +1,11 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../../context/request-context';
+import type { AuthenticatedContext } from '../../context/request-context';
 import {
   listDefinitions,
   listSnapshots,
   resolveSnapshot,
   snapshotCursor,
 } from '../../services/pipeline.service';
-import { principalOf } from '../member/principal-of';
 import { PipelinePageArgs } from './pipeline.args';
 import { PipelineDefinition, toPipelineDefinition } from './pipeline-definition.type';
 import {
@@ -23,18 +22,16 @@ export class PipelineSnapshotResolver {
   })
   async snapshot(
     @Arg('id', () => ID, { nullable: true }) id: string | null,
-    @Ctx() ctx: RequestContext,
+    @Ctx() ctx: AuthenticatedContext,
   ): Promise<PipelineSnapshot> {
-    principalOf(ctx);
     return toPipelineSnapshot(await resolveSnapshot(ctx, id));
   }
 
   @Query(() => PipelineSnapshotConnection, { description: 'Committed snapshots, newest first.' })
   async snapshots(
     @Args() args: PipelinePageArgs,
-    @Ctx() ctx: RequestContext,
+    @Ctx() ctx: AuthenticatedContext,
   ): Promise<PipelineSnapshotConnection> {
-    principalOf(ctx);
     const page = await listSnapshots(ctx, { first: args.first, after: args.after });
     return {
       edges: page.nodes.map((node) => ({
@@ -48,7 +45,7 @@ export class PipelineSnapshotResolver {
   @FieldResolver(() => [PipelineDefinition], { description: 'By display order.' })
   async definitions(
     @Root() snapshot: PipelineSnapshot,
-    @Ctx() ctx: RequestContext,
+    @Ctx() ctx: AuthenticatedContext,
   ): Promise<PipelineDefinition[]> {
     return (await listDefinitions(ctx, snapshot.id)).map(toPipelineDefinition);
   }

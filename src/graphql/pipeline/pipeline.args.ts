@@ -1,7 +1,7 @@
 import { IsBoolean, IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { PageArgs } from '../common/page.args';
-import { METRIC_NAMES } from '../../services/metrics/catalogue';
+import { METRIC_NAMES } from '../../domain/metric-catalogue';
 import { MAX_DURATION } from '../../services/timeseries.service';
 import { IsEntityId } from '../../validation/rules';
 

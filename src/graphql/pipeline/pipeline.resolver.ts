@@ -1,7 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../../context/request-context';
-import { memberNow, teamNow } from '../../loaders/in-memory';
-import { metricsOf, metricsOfNow } from '../../services/metrics/metrics.service';
+import type { AuthenticatedContext } from '../../context/request-context';
+import { metricsOf } from '../../services/metrics/metrics.service';
 import { parseMetricNames } from '../../services/metrics/select-metrics';
 import {
   definitionOf,
@@ -10,7 +9,6 @@ import {
   opportunityCursor,
 } from '../../services/pipeline.service';
 import { getTimeseries } from '../../services/timeseries.service';
-import { principalOf } from '../member/principal-of';
 import { Member, toMember } from '../member/member.type';
 import { Team, toTeam } from '../team/team.type';
 import { MetricResult, toMetricResult } from './metric-result.type';
@@ -27,15 +25,14 @@ export class PipelineResolver {
     description:
       'A pipeline of a snapshot (the latest by default); NOT_FOUND when it is not in it.',
   })
-  async pipeline(@Args() args: PipelineArgs, @Ctx() ctx: RequestContext): Promise<Pipeline> {
-    principalOf(ctx);
+  async pipeline(@Args() args: PipelineArgs, @Ctx() ctx: AuthenticatedContext): Promise<Pipeline> {
     return toPipeline(await getPipeline(ctx, args.id, args.snapshotId));
   }
 
   @FieldResolver(() => PipelineDefinition)
   async definition(
     @Root() pipeline: Pipeline,
-    @Ctx() ctx: RequestContext,
+    @Ctx() ctx: AuthenticatedContext,
   ): Promise<PipelineDefinition> {
     const definition = await definitionOf(ctx, pipeline);
     if (!definition)
@@ -49,27 +46,23 @@ export class PipelineResolver {
     nullable: true,
     description: 'The team of a TEAM pipeline; null otherwise.',
   })
-  team(@Root() pipeline: Pipeline, @Ctx() ctx: RequestContext): Team | null | Promise<Team | null> {
+  async team(@Root() pipeline: Pipeline, @Ctx() ctx: AuthenticatedContext): Promise<Team | null> {
     if (!pipeline.teamId || pipeline.kind !== 'team') return null;
-    const cached = teamNow(ctx, pipeline.teamId);
-    if (cached !== undefined) return cached && toTeam(cached);
-    return ctx.loaders.teamById.load(pipeline.teamId).then((team) => team && toTeam(team));
+    const team = await ctx.loaders.teamById.load(pipeline.teamId);
+    return team && toTeam(team);
   }
 
   @FieldResolver(() => Member, {
     nullable: true,
     description: 'The member of a MEMBER pipeline; null otherwise (or once the member is deleted).',
   })
-  member(
+  async member(
     @Root() pipeline: Pipeline,
-    @Ctx() ctx: RequestContext,
-  ): Member | null | Promise<Member | null> {
+    @Ctx() ctx: AuthenticatedContext,
+  ): Promise<Member | null> {
     if (!pipeline.memberId || pipeline.kind !== 'member') return null;
-    const cached = memberNow(ctx, pipeline.memberId);
-    if (cached !== undefined) return cached && toMember(cached);
-    return ctx.loaders.memberById
-      .load(pipeline.memberId)
-      .then((member) => member && toMember(member));
+    const member = await ctx.loaders.memberById.load(pipeline.memberId);
+    return member && toMember(member);
   }
 
   @FieldResolver(() => [MetricResult], {
@@ -78,18 +71,13 @@ export class PipelineResolver {
       'metrics derived from targets (quota_attainment, pipeline_coverage) unless the caller may read the targets of every member of the ' +
       'pipeline; named, they are a CONFLICT and FORBIDDEN respectively; an unknown name is BAD_USER_INPUT.',
   })
-  metrics(
+  async metrics(
     @Root() pipeline: Pipeline,
     @Arg('names', () => [String], { nullable: true }) names: string[] | null,
-    @Ctx() ctx: RequestContext,
-  ): MetricResult[] | Promise<MetricResult[]> {
-    const parsed = parseMetricNames(names ?? undefined, 'names');
-    // A dashboard computed again after a write has its data in memory: no loader batch, no promise.
-    const now = metricsOfNow(ctx, pipeline, parsed);
-    if (now) return now.values.map(toMetricResult);
-    return metricsOf(ctx, pipeline, parsed).then((selection) =>
-      selection.values.map(toMetricResult),
-    );
+    @Ctx() ctx: AuthenticatedContext,
+  ): Promise<MetricResult[]> {
+    const selection = await metricsOf(ctx, pipeline, parseMetricNames(names ?? undefined, 'names'));
+    return selection.values.map(toMetricResult);
   }
 
   @FieldResolver(() => MetricSeries, {
@@ -100,7 +88,7 @@ export class PipelineResolver {
   async timeseries(
     @Root() pipeline: Pipeline,
     @Args() args: TimeseriesArgs,
-    @Ctx() ctx: RequestContext,
+    @Ctx() ctx: AuthenticatedContext,
   ): Promise<MetricSeries> {
     return toMetricSeries(
       await getTimeseries(ctx, {
@@ -115,7 +103,7 @@ export class PipelineResolver {
   async opportunities(
     @Root() pipeline: Pipeline,
     @Args() args: OpportunitiesArgs,
-    @Ctx() ctx: RequestContext,
+    @Ctx() ctx: AuthenticatedContext,
   ): Promise<OpportunityConnection> {
     const page = await listOpportunities(ctx, pipeline, args);
     return {

@@ -1,5 +1,5 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../../context/request-context';
+import type { AuthenticatedContext } from '../../context/request-context';
 import { pipelinesOwnedBy } from '../../services/pipeline.service';
 import { Team } from '../team/team.type';
 import { Pipeline, toPipeline } from './pipeline.type';
@@ -10,7 +10,7 @@ export class TeamPipelinesResolver {
   @FieldResolver(() => [Pipeline], {
     description: "The team's sub-pipelines (one per definition it has deals in), latest snapshot.",
   })
-  async pipelines(@Root() team: Team, @Ctx() ctx: RequestContext): Promise<Pipeline[]> {
+  async pipelines(@Root() team: Team, @Ctx() ctx: AuthenticatedContext): Promise<Pipeline[]> {
     return (await pipelinesOwnedBy(ctx, { teamId: team.id })).map(toPipeline);
   }
 }

@@ -1,21 +1,13 @@
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../../context/request-context';
-import { ConflictError } from '../../errors';
-import type { GatewaySync } from '../../sync/gateway-sync';
+import { Arg, Ctx, Extensions, Mutation, Query, Resolver } from 'type-graphql';
+import type { AuthenticatedContext } from '../../context/request-context';
+import { NOT_KEPT } from '../answer-cache.plugin';
 import { latestCrmSync, syncCrmData } from '../../sync/sync.service';
-import { principalOf } from '../member/principal-of';
 import {
   CrmSyncResultType,
   CrmSyncStatusType,
   toCrmSyncResult,
   toCrmSyncStatus,
 } from './crm-sync.type';
-
-function gatewaySync(ctx: RequestContext): GatewaySync {
-  if (ctx.sync === undefined)
-    throw new ConflictError('The HubSpot sync is not available in this process');
-  return ctx.sync;
-}
 
 @Resolver()
 export class SyncResolver {
@@ -30,16 +22,18 @@ export class SyncResolver {
       description: "Passed to the import's guard against losing data by mistake.",
     })
     force: boolean,
-    @Ctx() ctx: RequestContext,
+    @Ctx() ctx: AuthenticatedContext,
   ): Promise<CrmSyncResultType> {
-    return toCrmSyncResult(await syncCrmData(principalOf(ctx), gatewaySync(ctx), { force }));
+    return toCrmSyncResult(await syncCrmData(ctx, { force }));
   }
 
   @Query(() => CrmSyncStatusType, {
     description:
       'Admin only. The latest HubSpot sync and the next scheduled one (GET /crm/syncs/latest).',
   })
-  async crmSyncStatus(@Ctx() ctx: RequestContext): Promise<CrmSyncStatusType> {
-    return toCrmSyncStatus(await latestCrmSync(principalOf(ctx), gatewaySync(ctx), ctx.data));
+  // The status depends on the clock (a lease that ran out, the next run) as much as on the data.
+  @Extensions({ [NOT_KEPT]: true })
+  async crmSyncStatus(@Ctx() ctx: AuthenticatedContext): Promise<CrmSyncStatusType> {
+    return toCrmSyncStatus(await latestCrmSync(ctx));
   }
 }

@@ -1,8 +1,7 @@
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../../context/request-context';
+import type { AuthenticatedContext } from '../../context/request-context';
 import type { TargetSet as TargetSetView } from '../../services/target.service';
 import * as targets from '../../services/target.service';
-import { principalOf } from '../member/principal-of';
 import { toPeriod } from '../settings/period.enum';
 import { MemberTargetsArgs } from './target.args';
 import { SetMemberTargetsInput } from './target.input';
@@ -20,11 +19,9 @@ export class TargetResolver {
   })
   async memberTargets(
     @Args() args: MemberTargetsArgs,
-    @Ctx() ctx: RequestContext,
+    @Ctx() ctx: AuthenticatedContext,
   ): Promise<TargetSet> {
-    return toGraph(
-      await targets.getMemberTargets(principalOf(ctx), ctx.data, args.memberId, args.year),
-    );
+    return toGraph(await targets.getMemberTargets(ctx, args.memberId, args.year));
   }
 
   @Mutation(() => TargetSet, {
@@ -32,10 +29,10 @@ export class TargetResolver {
   })
   async setMemberTargets(
     @Arg('input', () => SetMemberTargetsInput) input: SetMemberTargetsInput,
-    @Ctx() ctx: RequestContext,
+    @Ctx() ctx: AuthenticatedContext,
   ): Promise<TargetSet> {
     return toGraph(
-      await targets.setMemberTargets(principalOf(ctx), {
+      await targets.setMemberTargets(ctx, {
         memberId: input.memberId,
         year: input.year,
         amounts: input.targets,

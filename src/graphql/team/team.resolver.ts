@@ -1,10 +1,9 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../../context/request-context';
+import type { AuthenticatedContext } from '../../context/request-context';
 import { decodeMemberCursor } from '../../services/member-cursor';
 import * as teams from '../../services/team.service';
 import { MemberConnection, toMemberConnection } from '../member/member-connection.type';
 import { toMember } from '../member/member.type';
-import { principalOf } from '../member/principal-of';
 import { TeamMembersArgs } from './team-members.args';
 import { CreateTeamInput } from './team.input';
 import { Team, toTeam } from './team.type';
@@ -12,21 +11,21 @@ import { Team, toTeam } from './team.type';
 @Resolver(() => Team)
 export class TeamResolver {
   @Query(() => [Team], { description: 'Every team, in id order.' })
-  async teams(@Ctx() ctx: RequestContext): Promise<Team[]> {
-    return (await teams.listTeams(principalOf(ctx), ctx.data)).map(toTeam);
+  async teams(@Ctx() ctx: AuthenticatedContext): Promise<Team[]> {
+    return (await teams.listTeams(ctx)).map(toTeam);
   }
 
   @Query(() => Team, { description: 'One team; NOT_FOUND when unknown.' })
-  async team(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<Team> {
-    return toTeam(await teams.getTeam(principalOf(ctx), ctx.data, id));
+  async team(@Arg('id', () => ID) id: string, @Ctx() ctx: AuthenticatedContext): Promise<Team> {
+    return toTeam(await teams.getTeam(ctx, id));
   }
 
   @Mutation(() => Team, { description: 'Admin only; a taken id is a CONFLICT.' })
   async createTeam(
     @Arg('input', () => CreateTeamInput) input: CreateTeamInput,
-    @Ctx() ctx: RequestContext,
+    @Ctx() ctx: AuthenticatedContext,
   ): Promise<Team> {
-    return toTeam(await teams.createTeam(principalOf(ctx), { teamId: input.id, name: input.name }));
+    return toTeam(await teams.createTeam(ctx, { teamId: input.id, name: input.name }));
   }
 
   /**
@@ -38,11 +37,12 @@ export class TeamResolver {
   async members(
     @Root() team: Team,
     @Args() args: TeamMembersArgs,
-    @Ctx() ctx: RequestContext,
+    @Ctx() ctx: AuthenticatedContext,
   ): Promise<MemberConnection> {
-    principalOf(ctx);
     const afterId = args.after ? decodeMemberCursor(args.after, 'after') : null;
     const all = await ctx.loaders.membersByTeam.load(team.id);
+    // Their fields (targets, team) look each member up by id: the same documents, read already.
+    for (const member of all) ctx.loaders.memberById.prime(member._id, member);
     const matching = all.filter(
       (m) => (!args.role || m.role === args.role) && (!afterId || m._id > afterId),
     );

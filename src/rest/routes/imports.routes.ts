@@ -2,7 +2,6 @@ import { importCrmData } from '../../services/import.service';
 import { envelopeSchema } from '../envelope-schema';
 import { CrmImportBody } from '../inputs/crm-import.input';
 import { ok, type RouteDefinition } from '../route-definition';
-import { principalOf } from './principal-of';
 
 const count = { type: 'integer', minimum: 0 };
 
@@ -44,7 +43,7 @@ const importRoute: RouteDefinition<CrmImportBody> = {
   response: IMPORT_RESPONSE,
   handler: async (ctx, input) => {
     const result = await importCrmData(
-      principalOf(ctx),
+      ctx,
       {
         pipelines: input.pipelines,
         owners: input.owners,

@@ -1,3 +1,4 @@
+import type { AuthenticatedContext } from '../../context/request-context';
 import { ErrorCode } from '../../errors';
 import { decodeMemberCursor, encodeMemberCursor } from '../../services/member-cursor';
 import * as members from '../../services/member.service';
@@ -9,7 +10,6 @@ import {
   MemberIdInput,
 } from '../inputs/member.inputs';
 import { ok, type RouteDefinition } from '../route-definition';
-import { principalOf } from './principal-of';
 import { MEMBER_SCHEMA, toRestMember } from './member.view';
 
 const TAG = 'Teams and members';
@@ -24,7 +24,7 @@ const createMemberRoute: RouteDefinition<CreateMemberBody> = {
   input: CreateMemberBody,
   response: envelopeSchema({ member: MEMBER_SCHEMA }, ['member']),
   handler: async (ctx, input) => {
-    const member = await members.createMember(principalOf(ctx), {
+    const member = await members.createMember(ctx, {
       firstname: input.firstname,
       lastname: input.lastname,
       email: input.email,
@@ -48,7 +48,7 @@ const listMembersRoute: RouteDefinition<ListMembersQuery> = {
     ['members', 'next_cursor'],
   ),
   handler: async (ctx, input) => {
-    const page = await members.listMembers(principalOf(ctx), ctx.data, {
+    const page = await members.listMembers(ctx, {
       teamId: input.team_id,
       role: input.role,
       limit: input.limit,
@@ -86,13 +86,13 @@ const attachMemberRoute: RouteDefinition<AttachMemberInput> = {
   input: AttachMemberInput,
   response: envelopeSchema({ team_id: { type: 'string' } }, ['team_id']),
   handler: async (ctx, input) => {
-    const member = await members.attachMember(principalOf(ctx), input.member_id, input.team_id);
+    const member = await members.attachMember(ctx, input.member_id, input.team_id);
     return ok(`Member ${member._id} attached to team ${member.teamId}`, { team_id: member.teamId });
   },
 };
 
-async function deleteHandler(ctx: Parameters<RouteDefinition['handler']>[0], input: MemberIdInput) {
-  await members.deleteMember(principalOf(ctx), input.member_id);
+async function deleteHandler(ctx: AuthenticatedContext, input: MemberIdInput) {
+  await members.deleteMember(ctx, input.member_id);
   return ok(`Member ${input.member_id} deleted`, {});
 }
 

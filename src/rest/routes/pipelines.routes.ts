@@ -1,7 +1,6 @@
 import { BadUserInputError, ErrorCode, type FieldError } from '../../errors';
 import {
   getPipelineMetrics,
-  getPipelineMetricsNow,
   type PipelineMetricsRequest,
 } from '../../services/metrics/metrics.service';
 import type { MetricSelection } from '../../services/metrics/select-metrics';
@@ -21,7 +20,6 @@ import {
   TimeseriesInput,
 } from '../inputs/pipeline.inputs';
 import type { RouteDefinition } from '../route-definition';
-import { principalOf } from './principal-of';
 
 const TAG = 'Pipelines';
 
@@ -86,7 +84,6 @@ const pipelinesRoute: RouteDefinition<PipelinesQuery> = {
     },
   },
   handler: async (ctx, input) => {
-    principalOf(ctx);
     const snapshot = await resolveSnapshot(ctx, input.snapshot_id);
     const definitions = await listDefinitions(ctx, snapshot.id);
     const pipelineDefinitions = await Promise.all(
@@ -141,7 +138,6 @@ const stagesRoute: RouteDefinition<StagesInput> = {
     },
   },
   handler: async (ctx, input) => {
-    principalOf(ctx);
     const definition = await getDefinition(ctx, input.pipeline_definition_id, input.snapshot_id);
     return {
       pipeline_definition_id: definition.id,
@@ -218,13 +214,7 @@ const metricsRoute: RouteDefinition<MetricsInput> = {
     },
   },
   handler: async (ctx, input) => {
-    principalOf(ctx);
     return metricsAnswer(await getPipelineMetrics(ctx, metricsRequest(input)));
-  },
-  handleNow: (ctx, input) => {
-    if (ctx.principal === null) return undefined;
-    const found = getPipelineMetricsNow(ctx, metricsRequest(input));
-    return found && metricsAnswer(found);
   },
 };
 
@@ -264,7 +254,6 @@ const timeseriesRoute: RouteDefinition<TimeseriesInput> = {
     },
   },
   handler: async (ctx, input) => {
-    principalOf(ctx);
     // The nested form wins over the flat one when both are given.
     const metricName = input.metrics?.metric_name ?? input.metric_name;
     const duration = input.metrics?.duration ?? input.duration;

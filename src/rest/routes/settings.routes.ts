@@ -3,7 +3,6 @@ import * as settings from '../../services/settings.service';
 import { envelopeSchema } from '../envelope-schema';
 import { SetCurrencyBody, SetPeriodBody } from '../inputs/settings.inputs';
 import { ok, type RouteDefinition } from '../route-definition';
-import { principalOf } from './principal-of';
 
 const TAG = 'Settings';
 
@@ -25,7 +24,7 @@ const setCurrencyRoute: RouteDefinition<SetCurrencyBody> = {
   input: SetCurrencyBody,
   response: CURRENCY_RESPONSE,
   handler: async (ctx, input) => {
-    const currency = await settings.setCurrency(principalOf(ctx), input.currency);
+    const currency = await settings.setCurrency(ctx, input.currency);
     return ok(`Currency set to ${currency}`, { currency });
   },
 };
@@ -39,8 +38,7 @@ const getCurrencyRoute: RouteDefinition = {
   authenticated: true,
   errors: [ErrorCode.NOT_FOUND],
   response: CURRENCY_RESPONSE,
-  handler: async (ctx) =>
-    ok('Currency found', { currency: await settings.getCurrency(principalOf(ctx), ctx.data) }),
+  handler: async (ctx) => ok('Currency found', { currency: await settings.getCurrency(ctx) }),
 };
 
 const setPeriodRoute: RouteDefinition<SetPeriodBody> = {
@@ -53,11 +51,7 @@ const setPeriodRoute: RouteDefinition<SetPeriodBody> = {
   input: SetPeriodBody,
   response: PERIOD_RESPONSE,
   handler: async (ctx, input) => {
-    const result = await settings.setPeriod(
-      principalOf(ctx),
-      input.period,
-      input.reset_targets === true,
-    );
+    const result = await settings.setPeriod(ctx, input.period, input.reset_targets === true);
     const message = !result.changed
       ? `Period is already ${result.period}`
       : result.targetsDeleted > 0
@@ -77,7 +71,7 @@ const getPeriodRoute: RouteDefinition = {
   errors: [ErrorCode.NOT_FOUND],
   response: PERIOD_RESPONSE,
   handler: async (ctx) => {
-    const { period, values } = await settings.getPeriod(principalOf(ctx), ctx.data);
+    const { period, values } = await settings.getPeriod(ctx);
     return ok('Period found', { period, values });
   },
 };

@@ -1,12 +1,9 @@
-import { ConflictError, ErrorCode } from '../../errors';
+import { ErrorCode } from '../../errors';
 import type { CrmSyncDoc } from '../../models/crm-sync.model';
-import type { RequestContext } from '../../context/request-context';
-import type { GatewaySync } from '../../sync/gateway-sync';
 import { latestCrmSync, syncCrmData } from '../../sync/sync.service';
 import { envelopeSchema } from '../envelope-schema';
 import { CrmSyncBody } from '../inputs/crm-sync.input';
 import { ok, type RouteDefinition } from '../route-definition';
-import { principalOf } from './principal-of';
 
 const count = { type: 'integer', minimum: 0 };
 const nullableString = { type: ['string', 'null'] };
@@ -88,12 +85,6 @@ const LATEST_RESPONSE = envelopeSchema(
   ['configured', 'sync', 'high_water_mark', 'next_run_at'],
 );
 
-function gatewaySync(ctx: RequestContext): GatewaySync {
-  if (ctx.sync === undefined)
-    throw new ConflictError('The HubSpot sync is not available in this process');
-  return ctx.sync;
-}
-
 function iso(date: Date | null): string | null {
   return date === null ? null : date.toISOString();
 }
@@ -138,7 +129,7 @@ const syncRoute: RouteDefinition<CrmSyncBody> = {
   errors: [ErrorCode.CONFLICT, ErrorCode.BAD_GATEWAY],
   response: SYNC_RESPONSE,
   handler: async (ctx, input) => {
-    const result = await syncCrmData(principalOf(ctx), gatewaySync(ctx), { force: input.force });
+    const result = await syncCrmData(ctx, { force: input.force });
     const imported = result.import;
     const { counts } = imported;
     const read = `read ${result.fetched.deals} deals${result.mode === 'incremental' ? ` changed and ${result.fetched.archived} archived` : ''} from HubSpot`;
@@ -169,7 +160,7 @@ const latestRoute: RouteDefinition = {
   authenticated: true,
   response: LATEST_RESPONSE,
   handler: async (ctx) => {
-    const status = await latestCrmSync(principalOf(ctx), gatewaySync(ctx), ctx.data);
+    const status = await latestCrmSync(ctx);
     const message =
       status.latest === null
         ? status.configured

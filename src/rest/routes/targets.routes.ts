@@ -3,7 +3,6 @@ import * as targets from '../../services/target.service';
 import { envelopeSchema } from '../envelope-schema';
 import { GetTargetsInput, SetTargetsBody } from '../inputs/target.inputs';
 import { ok, type RouteDefinition } from '../route-definition';
-import { principalOf } from './principal-of';
 
 const TAG = 'Targets';
 
@@ -45,7 +44,7 @@ const setTargetsRoute: RouteDefinition<SetTargetsBody> = {
   input: SetTargetsBody,
   response: TARGETS_RESPONSE,
   handler: async (ctx, input) => {
-    const set = await targets.setMemberTargets(principalOf(ctx), {
+    const set = await targets.setMemberTargets(ctx, {
       memberId: input.member_id,
       year: input.year,
       amounts: input.targets,
@@ -65,12 +64,7 @@ const getTargetsRoute: RouteDefinition<GetTargetsInput> = {
   input: GetTargetsInput,
   response: TARGETS_RESPONSE,
   handler: async (ctx, input) => {
-    const set = await targets.getMemberTargets(
-      principalOf(ctx),
-      ctx.data,
-      input.member_id,
-      input.year,
-    );
+    const set = await targets.getMemberTargets(ctx, input.member_id, input.year);
     return ok(`Targets found for ${set.year}`, toRest(set));
   },
 };

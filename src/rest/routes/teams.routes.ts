@@ -4,7 +4,6 @@ import type { TeamDoc } from '../../models/team.model';
 import { envelopeSchema } from '../envelope-schema';
 import { CreateTeamBody, TeamIdInput } from '../inputs/team.inputs';
 import { ok, type RouteDefinition } from '../route-definition';
-import { principalOf } from './principal-of';
 
 const TAG = 'Teams and members';
 
@@ -27,7 +26,7 @@ const listTeamsRoute: RouteDefinition = {
   authenticated: true,
   response: envelopeSchema({ teams: { type: 'array', items: TEAM_SCHEMA } }, ['teams']),
   handler: async (ctx) => {
-    const found = await teams.listTeams(principalOf(ctx), ctx.data);
+    const found = await teams.listTeams(ctx);
     return ok(`${found.length} team(s) found`, { teams: found.map(toRestTeam) });
   },
 };
@@ -42,7 +41,7 @@ const createTeamRoute: RouteDefinition<CreateTeamBody> = {
   input: CreateTeamBody,
   response: envelopeSchema({ team: TEAM_SCHEMA }, ['team']),
   handler: async (ctx, input) => {
-    const team = await teams.createTeam(principalOf(ctx), {
+    const team = await teams.createTeam(ctx, {
       teamId: input.team_id,
       name: input.name,
     });
@@ -62,7 +61,7 @@ const getTeamRoute: RouteDefinition<TeamIdInput> = {
   response: envelopeSchema({ team: TEAM_SCHEMA }, ['team']),
   handler: async (ctx, input) =>
     ok('Team found', {
-      team: toRestTeam(await teams.getTeam(principalOf(ctx), ctx.data, input.team_id)),
+      team: toRestTeam(await teams.getTeam(ctx, input.team_id)),
     }),
 };
 

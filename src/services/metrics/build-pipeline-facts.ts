@@ -4,7 +4,7 @@ import { PipelineFactsDoc, PipelineFactsModel } from '../../models/pipeline-fact
 import { PipelineModel, pipelineIdOf } from '../../models/pipeline.model';
 import { SnapshotModel } from '../../models/snapshot.model';
 import type { OpportunityRow } from '../../import/snapshot-writer';
-import { PipelineFactsAccumulator } from './facts';
+import { PipelineFactsAccumulator } from '../../domain/pipeline-facts';
 
 /** How many facts documents go into one insert. */
 const INSERT_BATCH = 500;

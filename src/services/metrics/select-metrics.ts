@@ -6,21 +6,17 @@ import {
   MetricName,
   isMetricName,
   metricDefinition,
-} from './catalogue';
-import { MetricEnvironment, MetricOutcome, evaluateMetric } from './evaluate';
-import { PipelineFacts } from './facts';
+} from '../../domain/metric-catalogue';
+import { MetricEnvironment, evaluateMetric } from '../../domain/evaluate-metric';
+import { PipelineFacts } from '../../domain/pipeline-facts';
 import { WITHHELD_REASON } from './target-access';
+import type {
+  MetricSelection,
+  MetricUnavailable,
+  MetricValue,
+} from '../../domain/metric-selection';
 
-export type MetricValue = Extract<MetricOutcome, { kind: 'value' }>;
-export type MetricUnavailable = Extract<MetricOutcome, { kind: 'unavailable' }>;
-
-export interface MetricSelection {
-  values: MetricValue[];
-  /** Left out of an unfiltered answer because they cannot be computed yet. */
-  omitted: MetricUnavailable[];
-  /** Left out of an unfiltered answer because the caller may not see them (target-access.ts). */
-  withheld: MetricDefinition[];
-}
+export type { MetricSelection, MetricUnavailable, MetricValue };
 
 /**
  * Checks the requested metric names. `undefined` or an empty list means "all". Names may arrive

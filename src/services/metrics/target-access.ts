@@ -1,10 +1,8 @@
-import type { RequestContext } from '../../context/request-context';
+import type { AuthenticatedContext } from '../../context/request-context';
 import { Role } from '../../auth/role';
 import { ForbiddenError } from '../../errors';
-import { membersNow } from '../../loaders/in-memory';
-import type { MemberDoc } from '../../models/member.model';
 import { canReadTargets } from '../member-access';
-import type { MetricDefinition } from './catalogue';
+import type { MetricDefinition } from '../../domain/metric-catalogue';
 
 /**
  * The role table's confidentiality rule, applied to values derived from targets. A metric that
@@ -18,45 +16,17 @@ import type { MetricDefinition } from './catalogue';
  * targets deleted with it and sums nothing, unless a target of theirs is still there.
  */
 export async function mayReadTargetsOfAll(
-  ctx: RequestContext,
+  ctx: AuthenticatedContext,
   memberIds: Iterable<string>,
   targets: ReadonlyArray<{ memberId: string }>,
 ): Promise<boolean> {
-  const others = othersThanCaller(ctx, memberIds);
-  if (typeof others === 'boolean') return others;
-  return mayReadTargetsOf(ctx, others, await ctx.loaders.memberById.loadMany(others), targets);
-}
-
-/** mayReadTargetsOfAll without waiting, when the members are cached (in-memory.ts); undefined otherwise. */
-export function mayReadTargetsOfAllNow(
-  ctx: RequestContext,
-  memberIds: Iterable<string>,
-  targets: ReadonlyArray<{ memberId: string }>,
-): boolean | undefined {
-  const others = othersThanCaller(ctx, memberIds);
-  if (typeof others === 'boolean') return others;
-  const members = membersNow(ctx, others);
-  return members && mayReadTargetsOf(ctx, others, members, targets);
-}
-
-/** The members other than the caller to check; or the answer, where the caller alone decides it. */
-function othersThanCaller(ctx: RequestContext, memberIds: Iterable<string>): string[] | boolean {
-  const principal = ctx.principal;
-  if (principal === null) return false;
+  const { principal } = ctx;
   if (principal.role === Role.ADMIN) return true;
   const others = [...new Set(memberIds)].filter((id) => id !== principal.memberId);
-  return others.length === 0 ? true : others;
-}
-
-function mayReadTargetsOf(
-  ctx: RequestContext,
-  others: readonly string[],
-  members: ReadonlyArray<MemberDoc | Error | null>,
-  targets: ReadonlyArray<{ memberId: string }>,
-): boolean {
+  const members = await ctx.loaders.memberById.loadMany(others);
   return members.every((member, i) => {
     if (member instanceof Error) throw member;
-    if (member) return canReadTargets(ctx.principal!, member);
+    if (member) return canReadTargets(principal, member);
     return !targets.some((target) => target.memberId === others[i]);
   });
 }

@@ -95,7 +95,6 @@ export async function startDatabase(): Promise<TestDatabase> {
   await Promise.all(Object.values(mongoose.models).map((model) => model.init()));
   current = new DataAccess({
     connection: database.connection,
-    embedded: server,
     cacheMaxAgeMs: TEST_CACHE_MAX_AGE_MS,
   });
   await current.ready();

@@ -27,10 +27,13 @@ export async function importScenario(
 ): Promise<ImportedScenario> {
   // Each fixture is a whole picture of its own, unrelated to the one imported before: `force`
   // passes the guard that refuses a full import keeping fewer than half of the latest deals.
-  const result = await importCrmData(ADMIN, {
-    ...toServiceImport(fixture, snapshotAt),
-    force: true,
-  });
+  const result = await importCrmData(
+    { principal: ADMIN },
+    {
+      ...toServiceImport(fixture, snapshotAt),
+      force: true,
+    },
+  );
   const links = await CrmOwnerLinkModel.find({
     _id: trusted({ $in: fixture.owners.map((o) => o.id) }),
   }).lean();

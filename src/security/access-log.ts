@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 
 /** The fields of the one line written per answered request. */
-export interface RequestLine {
+interface AccessLine {
   requestId: string;
   method: string;
   /** The route pattern, not the raw URL (which may carry ids and query values); `unmatched` for none. */
@@ -13,17 +13,16 @@ export interface RequestLine {
   subject: string | null;
 }
 
-/** Writes a request's line; callers check `logger.isLevelEnabled('info')` first, so a silent log costs no fields. */
-export function logRequest(logger: Pick<Logger, 'info'>, line: RequestLine): void {
+function logRequest(logger: Pick<Logger, 'info'>, line: AccessLine): void {
   logger.info({ ...line, durationMs: Math.round(line.durationMs * 10) / 10 }, 'request completed');
 }
 
 /**
  * One structured line per answered request (fastify's own request logging is turned off): request
  * id, method, route pattern, status, duration and the verified token subject. Headers and bodies
- * are never logged. Answers the kept-answer lane sends write the same line there.
+ * are never logged.
  */
-export function registerRequestLog(
+export function registerAccessLog(
   app: FastifyInstance,
   logger: Pick<Logger, 'isLevelEnabled' | 'info'>,
 ): void {

@@ -1,6 +1,6 @@
-import { PeriodSlot, PeriodUnit, periodOf } from '../../domain/period';
-import { MetricDefinition, MetricName } from './catalogue';
-import { DAY_MS, PipelineFacts } from './facts';
+import { PeriodSlot, PeriodUnit, periodOf } from './period';
+import { MetricDefinition, MetricName } from './metric-catalogue';
+import { DAY_MS, PipelineFacts } from './pipeline-facts';
 
 /** What read time adds to the facts: the account settings and the targets that may apply. */
 export interface MetricEnvironment {
