@@ -93,9 +93,9 @@ export class KeptAnswerLane {
       !contexts.knowsCaller(asked.authorization)
     )
       return false;
-    // A rate limit counted with I/O (Redis) would send it to fastify after the wait, to read again.
+    // Counting a request takes a promise: a limited request goes to fastify, whose hook counts it.
     const { budget, limiter } = this.options;
-    if (limiter !== undefined && limiter.limits(url) && !limiter.countsNow) return false;
+    if (limiter !== undefined && limiter.limits(url)) return false;
     let handed = false;
     const handOn = (): void => {
       if (handed) return;
@@ -138,11 +138,7 @@ export class KeptAnswerLane {
     for (const name in DEFAULT_HEADERS)
       fields[name] = DEFAULT_HEADERS[name as keyof typeof DEFAULT_HEADERS];
     fields[REQUEST_ID_HEADER] = ctx.requestId;
-    if (limiter !== undefined && limiter.limits(url)) {
-      const count = limiter.hitNow(limiter.keyOf(principal.subject, undefined));
-      if (count === undefined || limiter.exceeded(count) !== undefined) return false;
-      Object.assign(fields, limiter.fieldsOf(count));
-    }
+    if (limiter !== undefined && limiter.limits(url)) return false;
     fields['content-type'] = JSON_TYPE;
     fields['content-length'] = kept.body.length;
     response.writeHead(kept.status, fields);
