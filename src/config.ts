@@ -39,8 +39,12 @@ export interface GatewayConfig {
   rateLimit: number;
   /** RATE_LIMIT_WINDOW in seconds, default 60. */
   rateLimitWindowSeconds: number;
-  /** RATE_LIMIT_REDIS_URL: share the counters through Redis (`redis://host:port`); unset: in memory. */
-  rateLimitRedisUrl: string | undefined;
+  /**
+   * RATE_LIMIT_REDIS_URL: share the counters through Redis,
+   * `redis://[[user]:password@]host[:port][/db]` (`rediss://` for TLS); unset: in memory. A Secret:
+   * the URL may hold a password.
+   */
+  rateLimitRedisUrl: Secret | undefined;
   /**
    * REQUEST_TIMEOUT_MS, default 10000: a request still unanswered then gets 503, or 408 and a closed
    * connection when its body has not all arrived (0 turns it off).
@@ -161,6 +165,30 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
+/**
+ * A Redis URL as ioredis reads it: `redis://` or `rediss://` (TLS), a host, optional credentials,
+ * port and db number, no query (ioredis would take it as client options). The messages never
+ * show the value, which may hold a password.
+ */
+function redisUrl(name: string, raw: string | undefined): Secret | undefined {
+  if (raw === undefined) return undefined;
+  const expected = `${name} must look like redis://[[user]:password@]host[:port][/db] (rediss:// for TLS)`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${expected}; the value set is not a URL`);
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    throw new ConfigError(`${expected}; the value set has another scheme`);
+  if (url.hostname === '') throw new ConfigError(`${expected}; the value set names no host`);
+  if (url.pathname !== '' && url.pathname !== '/' && !/^\/\d+$/.test(url.pathname))
+    throw new ConfigError(`${expected}; the path after the host must be a db number (/0, /1, …)`);
+  if (url.search !== '' || url.hash !== '')
+    throw new ConfigError(`${expected}; the value set has a query or fragment (?… or #…)`);
+  return new Secret(raw);
+}
+
 /** Reads and validates the configuration; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): GatewayConfig {
   const logLevel = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
@@ -190,12 +218,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       `INTROSPECTION must be one of admins, all, off, got "${env.INTROSPECTION}"`,
     );
   }
-  const rateLimitRedisUrl = text(env, 'RATE_LIMIT_REDIS_URL');
-  if (rateLimitRedisUrl !== undefined && !/^redis:\/\/[^/\s]+/.test(rateLimitRedisUrl)) {
-    throw new ConfigError(
-      `RATE_LIMIT_REDIS_URL must look like redis://host:port, got "${rateLimitRedisUrl}"`,
-    );
-  }
+  const rateLimitRedisUrl = redisUrl('RATE_LIMIT_REDIS_URL', text(env, 'RATE_LIMIT_REDIS_URL'));
   const jwtSecret = text(env, 'JWT_SECRET');
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
     throw new ConfigError(`JWT_SECRET must be at least 32 characters, got ${jwtSecret.length}`);

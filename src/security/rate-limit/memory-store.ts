@@ -10,11 +10,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  hit(key: string, windowMs: number): WindowCount {
-    return this.hitNow(key, windowMs);
-  }
-
-  hitNow(key: string, windowMs: number): WindowCount {
+  async hit(key: string, windowMs: number): Promise<WindowCount> {
     const now = this.now();
     if (now >= this.nextSweep) {
       for (const [k, entry] of this.windows) if (entry.endsAt <= now) this.windows.delete(k);

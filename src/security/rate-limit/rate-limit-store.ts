@@ -8,12 +8,15 @@ export interface WindowCount {
 
 /**
  * Where request counts live: in memory for one instance (the default), in Redis when instances
- * share the limit. `hit` counts one request for `key` in a fixed window of `windowMs`; a store that
- * needs no I/O answers at once (no promise to wait for on every request).
+ * share the limit. `hit` counts one request for `key` in a fixed window of `windowMs`.
  */
 export interface RateLimitStore {
-  hit(key: string, windowMs: number): WindowCount | Promise<WindowCount>;
-  /** `hit` for a store that never needs I/O (absent on those that may). */
-  hitNow?(key: string, windowMs: number): WindowCount;
+  hit(key: string, windowMs: number): Promise<WindowCount>;
+  /**
+   * Called once before the app listens, for a store that connects somewhere. Rejects with a
+   * ConfigError when the store refuses the configuration (the gateway does not start); with any
+   * other error when the store cannot be reached yet (the gateway starts, requests go uncounted).
+   */
+  open?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -15,9 +15,8 @@ export interface RateLimitOptions {
 export type RateLimitFields = Record<'ratelimit-policy' | 'ratelimit', string>;
 
 /**
- * The rules of the rate limit, shared by the fastify hook (rate-limit.hook.ts) and the kept-answer
- * lane (rest/kept-answer-lane.ts), so a request is limited alike whichever way it is answered:
- * per verified token subject, else per client address, in fixed windows.
+ * The rules of the rate limit, applied by its fastify hook (rate-limit.hook.ts): per verified
+ * token subject, else per client address, in fixed windows.
  */
 export class RateLimiter {
   private readonly windowMs: number;
@@ -41,18 +40,8 @@ export class RateLimiter {
   }
 
   /** Counts one request. */
-  hit(key: string): WindowCount | Promise<WindowCount> {
+  hit(key: string): Promise<WindowCount> {
     return this.options.store.hit(key, this.windowMs);
-  }
-
-  /** Whether hitNow counts (the store answers without I/O). */
-  get countsNow(): boolean {
-    return this.options.store.hitNow !== undefined;
-  }
-
-  /** Counts one request where the store answers without I/O; undefined, counting nothing, where it cannot. */
-  hitNow(key: string): WindowCount | undefined {
-    return this.options.store.hitNow?.(key, this.windowMs);
   }
 
   /** The fields every limited answer carries. */
@@ -69,6 +58,11 @@ export class RateLimiter {
     return count.count > this.options.limit
       ? new TooManyRequestsError(resetSecondsOf(count))
       : undefined;
+  }
+
+  /** Readies the store (see RateLimitStore.open). */
+  async open(): Promise<void> {
+    await this.options.store.open?.();
   }
 
   close(): Promise<void> {
