@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ROUTES } from '../../src/rest/routes';
-import { openApiPath } from '../../src/docs/openapi/openapi-document';
+import { openApiPath } from '../../src/openapi/openapi-document';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 import { validateOpenApi } from './validate-openapi';
 

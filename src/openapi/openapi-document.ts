@@ -1,5 +1,5 @@
-import { ErrorCode, HTTP_STATUS } from '../../errors/error-code';
-import type { RouteDefinition } from '../../rest/route-definition';
+import { ErrorCode, HTTP_STATUS } from '../errors/error-code';
+import type { RouteDefinition } from '../rest/route-definition';
 import { classSchemaParts, objectSchema, SchemaRegistry } from './class-schema';
 import { ERROR_RESPONSES, routeErrorCodes } from './error-responses';
 import type { JsonSchema } from './json-schema';

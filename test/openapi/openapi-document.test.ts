@@ -1,9 +1,5 @@
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import {
-  buildOpenApiDocument,
-  openApiPath,
-  operationId,
-} from '../../src/docs/openapi/openapi-document';
+import { buildOpenApiDocument, openApiPath, operationId } from '../../src/openapi/openapi-document';
 import { ErrorCode } from '../../src/errors';
 import { ok, type RouteDefinition } from '../../src/rest/route-definition';
 import {

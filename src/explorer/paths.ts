@@ -25,7 +25,7 @@ export function projectRoot(from: string = __dirname): string {
 
 /** Where the browser sources of the explorer live (always read from `src/`, also when running from `dist/`). */
 export function explorerSourceDir(root: string = projectRoot()): string {
-  return join(root, 'src', 'docs', 'graphiql', 'client');
+  return join(root, 'src', 'explorer', 'client');
 }
 
 /** Where the built, hashed explorer assets and their manifest are written and served from. */

@@ -139,7 +139,7 @@ function readdirSafe(dir: string): string[] {
   }
 }
 
-// `node dist/src/docs/graphiql/build-assets.js [--force]`: run by `npm run build` (postbuild).
+// `node dist/src/explorer/build-assets.js [--force]`: run by `npm run build` (postbuild).
 if (require.main === module) {
   buildExplorerAssets({ force: process.argv.includes('--force') }).then(
     ({ manifest, built }) => {

@@ -4,7 +4,7 @@ import type { ValidationMetadata } from 'class-validator/types/metadata/Validati
 import type { MetadataStorage as TransformerMetadata } from 'class-transformer/types/MetadataStorage';
 import type { JsonSchema, ObjectSchemaParts } from './json-schema';
 import { ruleSchema } from './rule-schema';
-import type { ClassType } from '../../validation/class-type';
+import type { ClassType } from '../validation/class-type';
 
 // class-transformer keeps `@Type()` targets in a storage its index does not export; its CommonJS
 // build has it at this path (the types live apart from it, hence the typed require).
