@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RouteDefinition } from '../rest/route-definition';
-import { projectRoot } from '../explorer/paths';
+import { projectRoot } from '../project-root';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi-document';
 
 const DESCRIPTION = [
