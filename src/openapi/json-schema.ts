@@ -6,3 +6,13 @@ export interface ObjectSchemaParts {
   properties: Record<string, JsonSchema>;
   required: string[];
 }
+
+/** `{ type: object, properties, required, additionalProperties: false }`: unknown fields are rejected. */
+export function objectSchema(parts: ObjectSchemaParts): JsonSchema {
+  return {
+    type: 'object',
+    properties: parts.properties,
+    ...(parts.required.length > 0 ? { required: parts.required } : {}),
+    additionalProperties: false,
+  };
+}

@@ -1,8 +1,8 @@
 import { ErrorCode, HTTP_STATUS } from '../errors/error-code';
 import type { RouteDefinition } from '../rest/route-definition';
-import { classSchemaParts, objectSchema, SchemaRegistry } from './class-schema';
 import { ERROR_RESPONSES, routeErrorCodes } from './error-responses';
-import type { JsonSchema } from './json-schema';
+import { InputSchemas } from './input-schemas';
+import { objectSchema, type JsonSchema } from './json-schema';
 
 export interface OpenApiInfo {
   title: string;
@@ -105,11 +105,9 @@ function errorResponse(route: RouteDefinition, code: ErrorCode): JsonSchema {
   };
 }
 
-function operation(route: RouteDefinition, registry: SchemaRegistry): JsonSchema {
+function operation(route: RouteDefinition, inputs: InputSchemas): JsonSchema {
   const pathNames = pathParameterNames(route.path);
-  const parts = route.input
-    ? classSchemaParts(route.input, registry)
-    : { properties: {}, required: [] };
+  const parts = route.input ? inputs.partsOf(route.input) : { properties: {}, required: [] };
   const parameters: JsonSchema[] = pathNames.map((name) => ({
     name,
     in: 'path',
@@ -170,7 +168,7 @@ export function buildOpenApiDocument(
   routes: readonly RouteDefinition[],
   info: OpenApiInfo,
 ): OpenApiDocument {
-  const registry = new SchemaRegistry();
+  const inputs = new InputSchemas();
   const paths: Record<string, Record<string, unknown>> = {};
   const tags: string[] = [];
   const usedCodes = new Set<ErrorCode>();
@@ -182,7 +180,7 @@ export function buildOpenApiDocument(
       throw new Error(
         `Expected one RouteDefinition per method and path, got two for ${route.method} ${route.path}`,
       );
-    item[method] = operation(route, registry);
+    item[method] = operation(route, inputs);
     if (!tags.includes(route.tag)) tags.push(route.tag);
     for (const code of routeErrorCodes(route)) usedCodes.add(code);
   }
@@ -205,7 +203,7 @@ export function buildOpenApiDocument(
     tags: tags.map((name) => ({ name })),
     paths,
     components: {
-      schemas: { ErrorEnvelope: ERROR_ENVELOPE, FieldError: FIELD_ERROR, ...registry.components },
+      schemas: { ErrorEnvelope: ERROR_ENVELOPE, FieldError: FIELD_ERROR, ...inputs.components },
       responses,
       securitySchemes: {
         [BEARER]: {
