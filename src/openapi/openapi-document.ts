@@ -10,6 +10,14 @@ export interface OpenApiInfo {
   description?: string;
 }
 
+/** What the document says beyond the routes: where they are served and what each tag groups. */
+export interface OpenApiSetting {
+  /** The `servers` list; OpenAPI's own default (`/`) when omitted. */
+  servers?: { url: string; description?: string }[];
+  /** A description for each tag the routes use (keyed by tag name). */
+  tagDescriptions?: Readonly<Record<string, string>>;
+}
+
 /** An OpenAPI 3.1 document as plain JSON data. */
 export type OpenApiDocument = Record<string, unknown> & {
   openapi: '3.1.0';
@@ -167,6 +175,7 @@ function operation(route: RouteDefinition, inputs: InputSchemas): JsonSchema {
 export function buildOpenApiDocument(
   routes: readonly RouteDefinition[],
   info: OpenApiInfo,
+  setting: OpenApiSetting = {},
 ): OpenApiDocument {
   const inputs = new InputSchemas();
   const paths: Record<string, Record<string, unknown>> = {};
@@ -200,7 +209,11 @@ export function buildOpenApiDocument(
       version: info.version,
       ...(info.description ? { description: info.description } : {}),
     },
-    tags: tags.map((name) => ({ name })),
+    ...(setting.servers ? { servers: setting.servers } : {}),
+    tags: tags.map((name) => {
+      const description = setting.tagDescriptions?.[name];
+      return description === undefined ? { name } : { name, description };
+    }),
     paths,
     components: {
       schemas: { ErrorEnvelope: ERROR_ENVELOPE, FieldError: FIELD_ERROR, ...inputs.components },

@@ -49,6 +49,17 @@ describe('GET /openapi.json', () => {
     expect(result).toMatchObject({ valid: true, version: '3.1' });
   });
 
+  it('names the gateway it is fetched from as its server, whatever Host the request carried', async () => {
+    const expected = [{ url: '/', description: expect.stringContaining('fetched from') }];
+    expect(document.servers).toEqual(expected);
+    const forged = await gateway.request<Json>('GET', '/openapi.json', {
+      token: null,
+      headers: { host: 'attacker.example', 'x-forwarded-host': 'attacker.example' },
+    });
+    expect(forged.status).toBe(200);
+    expect(forged.body.servers).toEqual(expected);
+  });
+
   it('describes every route of the REST contract', () => {
     const routes = contractRoutes(readFileSync(CONTRACT, 'utf8'));
     expect(routes.length).toBeGreaterThanOrEqual(20);
