@@ -32,7 +32,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/docs/graphiql/client/**'],
+    files: ['src/explorer/client/**'],
     languageOptions: { globals: { ...globals.browser } },
   },
   {

@@ -24,8 +24,8 @@ const base = {
 // Left out, by folder:
 // - test/store: the store's own suites (wire, storage, durability, its CLI); its conformance suite
 //   runs against a MongoDB by URI by hand (docs/embedded-store.md);
-// - test/docs: the documents (executed-docs runs the real entry on the embedded demo company) and
-//   the HTTP descriptions (GraphiQL, OpenAPI), which do not read the database;
+// - test/docs: the documents (executed-docs runs the real entry on the embedded demo company);
+// - test/explorer, test/openapi: GraphiQL and the OpenAPI document, which do not read the database;
 // - test/e2e (not part of npm test), test/bench (benchmarks, not tests);
 // - test/domain, test/loaders, test/validation, test/cache, test/metrics/evaluate: pure functions;
 // - test/metrics/metrics-read-cost, test/performance: count the commands a read sends with the

@@ -12,10 +12,12 @@ const stamp = path.join(root, 'dist', '.build-stamp');
 /** What the build reads: the sources it compiles and bundles, and the settings it compiles with. */
 const inputs = ['src', 'test', 'tsconfig.json', 'package-lock.json'];
 
+// A folder's own time counts too: it changes when an entry is added, removed or renamed, which
+// a moved or deleted source (whose file keeps its old time, or is gone) would not show otherwise.
 function newestChange(file) {
   const stats = statSync(file);
   if (!stats.isDirectory()) return stats.mtimeMs;
-  let newest = 0;
+  let newest = stats.mtimeMs;
   for (const entry of readdirSync(file))
     newest = Math.max(newest, newestChange(path.join(file, entry)));
   return newest;

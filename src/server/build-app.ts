@@ -13,7 +13,7 @@ import { TokenSigner } from '../auth/jwt';
 import { loadSecrets, type GatewaySecrets } from '../auth/secrets';
 import type { GatewayConfig } from '../config';
 import { MethodNotAllowedError, NotFoundError } from '../errors';
-import { graphiqlPlugin } from '../docs/graphiql/graphiql.plugin';
+import { graphiqlPlugin } from '../explorer/graphiql.plugin';
 import { mountGraphQL } from '../graphql/apollo';
 import { buildGatewaySchema } from '../graphql/build-schema';
 import type { RestRouteConfig } from '../rest/register-routes';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { buildExplorerAssets } from '../../src/docs/graphiql/build-assets';
+import { buildExplorerAssets } from '../../src/explorer/build-assets';
 import { startEntry, type StartedEntry } from './start-entry';
 
 /**

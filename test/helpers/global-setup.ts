@@ -1,4 +1,4 @@
-import { buildExplorerAssets } from '../../src/docs/graphiql/build-assets';
+import { buildExplorerAssets } from '../../src/explorer/build-assets';
 
 /**
  * Runs once before any test worker starts. Every gateway a test starts serves the GraphiQL page,

@@ -1,5 +1,5 @@
 import type { RouteDefinition } from '../route-definition';
-import { openApiRoute } from './docs.routes';
+import { openApiRoute } from './openapi.routes';
 import { importsRoutes } from './imports.routes';
 import { membersRoutes } from './members.routes';
 import { operationsRoutes } from './operations.routes';

@@ -1,5 +1,5 @@
-import { gatewayOpenApiDocument } from '../../docs/openapi/gateway-openapi';
-import type { OpenApiDocument } from '../../docs/openapi/openapi-document';
+import { gatewayOpenApiDocument } from '../../openapi/gateway-openapi';
+import type { OpenApiDocument } from '../../openapi/openapi-document';
 import type { RouteDefinition } from '../route-definition';
 
 /**

@@ -1,5 +1,5 @@
 import { print } from 'graphql';
-import { ExplorerOverviewDocument } from '../../generated/graphql';
+import { ExplorerOverviewDocument } from '../generated/graphql';
 
 /** Longest line of the how-to above the default query, in characters. */
 export const EXPLORER_HOWTO_WIDTH = 30;

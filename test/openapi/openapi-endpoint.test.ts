@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ROUTES } from '../../src/rest/routes';
-import { openApiPath } from '../../src/docs/openapi/openapi-document';
+import { openApiPath } from '../../src/openapi/openapi-document';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 import { validateOpenApi } from './validate-openapi';
 
@@ -47,6 +47,17 @@ describe('GET /openapi.json', () => {
     const result = validateOpenApi(document);
     expect(result.errors).toBeNull();
     expect(result).toMatchObject({ valid: true, version: '3.1' });
+  });
+
+  it('names the gateway it is fetched from as its server, whatever Host the request carried', async () => {
+    const expected = [{ url: '/', description: expect.stringContaining('fetched from') }];
+    expect(document.servers).toEqual(expected);
+    const forged = await gateway.request<Json>('GET', '/openapi.json', {
+      token: null,
+      headers: { host: 'attacker.example', 'x-forwarded-host': 'attacker.example' },
+    });
+    expect(forged.status).toBe(200);
+    expect(forged.body.servers).toEqual(expected);
   });
 
   it('describes every route of the REST contract', () => {

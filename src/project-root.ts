@@ -22,13 +22,3 @@ export function projectRoot(from: string = __dirname): string {
     dir = parent;
   }
 }
-
-/** Where the browser sources of the explorer live (always read from `src/`, also when running from `dist/`). */
-export function explorerSourceDir(root: string = projectRoot()): string {
-  return join(root, 'src', 'docs', 'graphiql', 'client');
-}
-
-/** Where the built, hashed explorer assets and their manifest are written and served from. */
-export function explorerAssetDir(root: string = projectRoot()): string {
-  return join(root, 'dist', 'graphiql');
-}

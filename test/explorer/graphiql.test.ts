@@ -1,6 +1,6 @@
-import { buildExplorerAssets } from '../../src/docs/graphiql/build-assets';
-import { EXPLORER_DEFAULT_QUERY, EXPLORER_HOWTO_WIDTH } from '../../src/docs/graphiql/defaults';
-import { EXPLORER_CSP } from '../../src/docs/graphiql/explorer-page';
+import { buildExplorerAssets } from '../../src/explorer/build-assets';
+import { EXPLORER_DEFAULT_QUERY, EXPLORER_HOWTO_WIDTH } from '../../src/explorer/defaults';
+import { EXPLORER_CSP } from '../../src/explorer/explorer-page';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 
 const BROWSER_ACCEPT =

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readAssetManifest } from '../../src/docs/graphiql/asset-manifest';
-import { buildExplorerAssets, explorerInputsHash } from '../../src/docs/graphiql/build-assets';
-import { extractDataUrls } from '../../src/docs/graphiql/extract-data-urls';
-import { explorerAssetDir } from '../../src/docs/graphiql/paths';
-import { renderExplorerPage } from '../../src/docs/graphiql/explorer-page';
+import { readAssetManifest } from '../../src/explorer/asset-manifest';
+import { buildExplorerAssets, explorerInputsHash } from '../../src/explorer/build-assets';
+import { extractDataUrls } from '../../src/explorer/extract-data-urls';
+import { explorerAssetDir } from '../../src/explorer/paths';
+import { renderExplorerPage } from '../../src/explorer/explorer-page';
 
 describe('extractDataUrls', () => {
   it('moves base64 and percent-encoded data URLs into named files', () => {

@@ -1,5 +1,5 @@
-import { ErrorCode, HTTP_STATUS } from '../../errors/error-code';
-import type { RouteDefinition } from '../../rest/route-definition';
+import { ErrorCode, HTTP_STATUS } from '../errors/error-code';
+import type { RouteDefinition } from '../rest/route-definition';
 import type { JsonSchema } from './json-schema';
 
 /** One documented error answer: its component name and what it means for a client. */

@@ -1,9 +1,15 @@
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Type } from 'class-transformer';
 import {
-  buildOpenApiDocument,
-  openApiPath,
-  operationId,
-} from '../../src/docs/openapi/openapi-document';
+  IsArray,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { buildOpenApiDocument, openApiPath, operationId } from '../../src/openapi/openapi-document';
 import { ErrorCode } from '../../src/errors';
 import { ok, type RouteDefinition } from '../../src/rest/route-definition';
 import {
@@ -245,5 +251,41 @@ describe('buildOpenApiDocument', () => {
     expect(() =>
       buildOpenApiDocument([routes[0]!, routes[0]!], { title: 'T', version: '1' }),
     ).toThrow('Expected one RouteDefinition per method and path, got two for GET /healthz');
+  });
+
+  it('documents a list of nested inputs as items referring to one component', () => {
+    class BatchInput {
+      @IsArray()
+      @ValidateNested({ each: true })
+      @Type(() => MemberOfInput)
+      members!: MemberOfInput[];
+    }
+    const batch = buildOpenApiDocument([{ ...routes[1]!, input: BatchInput } as RouteDefinition], {
+      title: 'T',
+      version: '1',
+    }) as Json;
+    const schema =
+      batch.paths['/teams/members'].post.requestBody.content['application/json'].schema;
+    expect(schema.properties.members).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/MemberOfInput' },
+    });
+    expect(batch.components.schemas.MemberOfInput.required).toEqual(['team_id']);
+  });
+
+  it('refuses two nested input classes of the same name, whose $refs would be one', () => {
+    const Other = (() => {
+      class MemberOfInput {
+        @IsString() name!: string;
+      }
+      return MemberOfInput;
+    })();
+    class OtherInput {
+      @IsNestedInput(() => Other) memberOf!: object;
+    }
+    const clash: RouteDefinition = { ...routes[0]!, path: '/other', input: OtherInput };
+    expect(() => buildOpenApiDocument([routes[1]!, clash], { title: 'T', version: '1' })).toThrow(
+      'Expected one nested input class named MemberOfInput, got two: rename one of them',
+    );
   });
 });

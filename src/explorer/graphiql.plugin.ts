@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { NotFoundError, ServiceUnavailableError } from '../../errors';
-import { cachePolicy } from '../../security/security-headers';
+import { NotFoundError, ServiceUnavailableError } from '../errors';
+import { cachePolicy } from '../security/security-headers';
 import { type AssetManifest, readAssetManifest } from './asset-manifest';
 import { assetContentType } from './content-types';
 import { EXPLORER_DEFAULT_HEADERS, EXPLORER_DEFAULT_QUERY } from './defaults';

@@ -1,13 +1,21 @@
-import { ErrorCode, HTTP_STATUS } from '../../errors/error-code';
-import type { RouteDefinition } from '../../rest/route-definition';
-import { classSchemaParts, objectSchema, SchemaRegistry } from './class-schema';
+import { ErrorCode, HTTP_STATUS } from '../errors/error-code';
+import type { RouteDefinition } from '../rest/route-definition';
 import { ERROR_RESPONSES, routeErrorCodes } from './error-responses';
-import type { JsonSchema } from './json-schema';
+import { InputSchemas } from './input-schemas';
+import { objectSchema, type JsonSchema } from './json-schema';
 
 export interface OpenApiInfo {
   title: string;
   version: string;
   description?: string;
+}
+
+/** What the document says beyond the routes: where they are served and what each tag groups. */
+export interface OpenApiSetting {
+  /** The `servers` list; OpenAPI's own default (`/`) when omitted. */
+  servers?: { url: string; description?: string }[];
+  /** A description for each tag the routes use (keyed by tag name). */
+  tagDescriptions?: Readonly<Record<string, string>>;
 }
 
 /** An OpenAPI 3.1 document as plain JSON data. */
@@ -105,11 +113,9 @@ function errorResponse(route: RouteDefinition, code: ErrorCode): JsonSchema {
   };
 }
 
-function operation(route: RouteDefinition, registry: SchemaRegistry): JsonSchema {
+function operation(route: RouteDefinition, inputs: InputSchemas): JsonSchema {
   const pathNames = pathParameterNames(route.path);
-  const parts = route.input
-    ? classSchemaParts(route.input, registry)
-    : { properties: {}, required: [] };
+  const parts = route.input ? inputs.partsOf(route.input) : { properties: {}, required: [] };
   const parameters: JsonSchema[] = pathNames.map((name) => ({
     name,
     in: 'path',
@@ -169,8 +175,9 @@ function operation(route: RouteDefinition, registry: SchemaRegistry): JsonSchema
 export function buildOpenApiDocument(
   routes: readonly RouteDefinition[],
   info: OpenApiInfo,
+  setting: OpenApiSetting = {},
 ): OpenApiDocument {
-  const registry = new SchemaRegistry();
+  const inputs = new InputSchemas();
   const paths: Record<string, Record<string, unknown>> = {};
   const tags: string[] = [];
   const usedCodes = new Set<ErrorCode>();
@@ -182,7 +189,7 @@ export function buildOpenApiDocument(
       throw new Error(
         `Expected one RouteDefinition per method and path, got two for ${route.method} ${route.path}`,
       );
-    item[method] = operation(route, registry);
+    item[method] = operation(route, inputs);
     if (!tags.includes(route.tag)) tags.push(route.tag);
     for (const code of routeErrorCodes(route)) usedCodes.add(code);
   }
@@ -202,10 +209,14 @@ export function buildOpenApiDocument(
       version: info.version,
       ...(info.description ? { description: info.description } : {}),
     },
-    tags: tags.map((name) => ({ name })),
+    ...(setting.servers ? { servers: setting.servers } : {}),
+    tags: tags.map((name) => {
+      const description = setting.tagDescriptions?.[name];
+      return description === undefined ? { name } : { name, description };
+    }),
     paths,
     components: {
-      schemas: { ErrorEnvelope: ERROR_ENVELOPE, FieldError: FIELD_ERROR, ...registry.components },
+      schemas: { ErrorEnvelope: ERROR_ENVELOPE, FieldError: FIELD_ERROR, ...inputs.components },
       responses,
       securitySchemes: {
         [BEARER]: {

@@ -3,7 +3,8 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import { basename, extname, join } from 'node:path';
 import { type AssetManifest, MANIFEST_FILE, readAssetManifest } from './asset-manifest';
 import { extractDataUrls } from './extract-data-urls';
-import { explorerAssetDir, explorerSourceDir, projectRoot } from './paths';
+import { projectRoot } from '../project-root';
+import { explorerAssetDir, explorerSourceDir } from './paths';
 
 /** Packages whose version changes the bundle. */
 const BUNDLED_PACKAGES = ['graphiql', '@graphiql/react', 'react', 'react-dom', 'esbuild'];
@@ -139,7 +140,7 @@ function readdirSafe(dir: string): string[] {
   }
 }
 
-// `node dist/src/docs/graphiql/build-assets.js [--force]`: run by `npm run build` (postbuild).
+// `node dist/src/explorer/build-assets.js [--force]`: run by `npm run build` (postbuild).
 if (require.main === module) {
   buildExplorerAssets({ force: process.argv.includes('--force') }).then(
     ({ manifest, built }) => {

@@ -1,4 +1,4 @@
-import { prefersHtml } from '../../src/docs/graphiql/prefers-html';
+import { prefersHtml } from '../../src/explorer/prefers-html';
 
 describe('prefersHtml', () => {
   it('is true for what browsers send when navigating', () => {
