@@ -38,7 +38,6 @@ async function startInstance(
   const config = { ...loadConfig({ LOG_LEVEL: 'silent', ...env }), port: 0, host: '127.0.0.1' };
   return buildApp({
     connection: a.connection,
-    embedded: null,
     config,
     secrets: { jwtSecret: a.jwtSecret, adminToken: a.adminToken, generatedAdminToken: null },
     logStream,
