@@ -24,6 +24,7 @@ import { CreateMemberInput } from './member.input';
 import { MembersArgs } from './member.args';
 import { Member, toMember } from './member.type';
 import { principalOf } from './principal-of';
+import { pageComplexity } from '../../security/field-costs';
 
 @Resolver(() => Member)
 export class MemberResolver {
@@ -43,6 +44,7 @@ export class MemberResolver {
 
   @Query(() => MemberConnection, {
     description: 'Members in stable order, filtered by team and role.',
+    complexity: pageComplexity,
   })
   async members(@Args() args: MembersArgs, @Ctx() ctx: RequestContext): Promise<MemberConnection> {
     const page = await members.listMembers(principalOf(ctx), ctx.data, {

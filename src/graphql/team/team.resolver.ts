@@ -8,10 +8,11 @@ import { principalOf } from '../member/principal-of';
 import { TeamMembersArgs } from './team-members.args';
 import { CreateTeamInput } from './team.input';
 import { Team, toTeam } from './team.type';
+import { listComplexity, pageComplexity } from '../../security/field-costs';
 
 @Resolver(() => Team)
 export class TeamResolver {
-  @Query(() => [Team], { description: 'Every team, in id order.' })
+  @Query(() => [Team], { description: 'Every team, in id order.', complexity: listComplexity })
   async teams(@Ctx() ctx: RequestContext): Promise<Team[]> {
     return (await teams.listTeams(principalOf(ctx), ctx.data)).map(toTeam);
   }
@@ -34,7 +35,7 @@ export class TeamResolver {
    * teams of a query load their members in one batch (membersByTeam); the page is then cut from
    * the team's list, since a team is small and a per-team query would defeat the batch.
    */
-  @FieldResolver(() => MemberConnection)
+  @FieldResolver(() => MemberConnection, { complexity: pageComplexity })
   async members(
     @Root() team: Team,
     @Args() args: TeamMembersArgs,
