@@ -1,3 +1,4 @@
+import { MAIN_FIXTURE, toImportBody } from '../pipelines/fixtures/crm-fixture';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 import { countCommands } from './write-counter';
 
@@ -121,5 +122,58 @@ describe('GraphQL input errors are 400s, never internal', () => {
     expect(deepest.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(deepest.body.errors[0].message).not.toMatch(/nested deeper/);
     expect(logged).toEqual([]);
+  });
+});
+
+describe('metric values that are not finite', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startGateway();
+    expect(
+      (await gw.request('POST', '/settings/currencies', { body: { currency: 'eur' } })).status,
+    ).toBe(200);
+    expect(
+      (await gw.request('POST', '/settings/periods', { body: { period: 'quarterly' } })).status,
+    ).toBe(200);
+    // Two open deals of 1.7e308: each amount is finite, their sum is not.
+    const fixture = {
+      ...MAIN_FIXTURE,
+      deals: MAIN_FIXTURE.deals.map((deal) =>
+        deal.id === '1001' || deal.id === '1002' ? { ...deal, amount: '1.7e308' } : deal,
+      ),
+    };
+    const imported = await gw.request('POST', '/crm/imports', {
+      body: toImportBody(fixture, '2026-05-20T12:00:00Z'),
+    });
+    expect(imported.status).toBe(200);
+  });
+  afterAll(async () => {
+    await gw.stop();
+  });
+
+  it('are null in GraphQL as in REST, and the pipeline stays readable', async () => {
+    const rest = await gw.request('GET', '/pipelines/metrics', { query: { pipeline_id: 'sales' } });
+    expect(rest.status).toBe(200);
+    const restValues = Object.fromEntries(
+      rest.body.metrics.map((m: any) => [m.metric_definition.api_codename, m.metric_value.value]),
+    );
+    expect(restValues.pipeline_value).toBeNull();
+
+    const gql = await gw.graphql(
+      '{ pipeline(id: "sales") { metrics { definition { apiCodename } value } timeseries(metric: "pipeline_value", duration: 2) { points { value } } } }',
+    );
+    expect(gql.status).toBe(200);
+    expect(gql.body.errors).toBeUndefined();
+    const gqlValues = Object.fromEntries(
+      gql.body.data.pipeline.metrics.map((m: any) => [m.definition.apiCodename, m.value]),
+    );
+    expect(gqlValues).toEqual(restValues);
+    expect(gql.body.data.pipeline.timeseries.points.at(-1)).toEqual({ value: null });
+    // The dashboard reads every pipeline of the snapshot, that one included.
+    const dashboard = await gw.graphql(
+      '{ snapshot { definitions { pipelines { id metrics { value } } } } }',
+    );
+    expect(dashboard.status).toBe(200);
+    expect(dashboard.body.errors).toBeUndefined();
   });
 });
