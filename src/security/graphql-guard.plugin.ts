@@ -10,7 +10,7 @@ import {
 import { LRUCache } from 'lru-cache';
 import { Role } from '../auth/role';
 import type { RequestContext } from '../context/request-context';
-import { BadUserInputError, ErrorCode, ErrorWithCode } from '../errors';
+import { BadUserInputError, ErrorCode, ErrorWithCode, HTTP_STATUS } from '../errors';
 import { GRAPHQL_LIMITS, INTROSPECTION_FIELDS, tooDeepVariable } from './graphql-limits';
 import { estimateCost, QUERY_COST } from './query-cost';
 
@@ -48,6 +48,17 @@ function refused(message: string): ErrorWithCode {
 
 const LOWER_IT =
   'lower page sizes, time-series durations or metric counts, or select fewer nested lists';
+
+/**
+ * graphql-js's error about a variable or an argument value, with its message and locations, as
+ * Apollo answers those it finds at execution: BAD_USER_INPUT, HTTP 400 (formatError passes it).
+ */
+function userInputError(error: GraphQLError): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    extensions: { code: ErrorCode.BAD_USER_INPUT, http: { status: HTTP_STATUS.BAD_USER_INPUT } },
+  });
+}
 
 /** The variables the operation declares, by name; the others are dropped, as execution ignores them. */
 function declaredVariables(
@@ -117,9 +128,7 @@ export function graphqlGuardPlugin(options: {
       cost = estimateCost(schema, document, operation, variables, maxCost + 1);
     } catch (error) {
       if (!(error instanceof GraphQLError)) throw error;
-      if (error.message !== TOO_MANY_NODES)
-        // What execution would answer about the variables and argument values.
-        throw new BadUserInputError(error.message);
+      if (error.message !== TOO_MANY_NODES) throw userInputError(error);
       cost = Infinity;
     }
     if (key !== undefined) costs.set(key, cost);

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   buildSchema,
+  Kind,
   parse,
   specifiedRules,
   validate,
@@ -105,7 +106,16 @@ function graphqlProblem(block: FencedBlock): string | null {
   for (const operation of document.definitions.filter(
     (d): d is OperationDefinitionNode => d.kind === 'OperationDefinition',
   )) {
-    const cost = estimateCost(costSchema, document, operation);
+    // Variables come from the shell when the block runs; ids and cursors do not change a cost.
+    const variables: Record<string, unknown> = {};
+    for (const definition of operation.variableDefinitions ?? []) {
+      const { type, variable, defaultValue } = definition;
+      if (type.kind !== Kind.NON_NULL_TYPE || defaultValue) continue;
+      if (type.type.kind !== Kind.NAMED_TYPE || !['ID', 'String'].includes(type.type.name.value))
+        return `variable $${variable.name.value}: the cost check has no stand-in value for its type`;
+      variables[variable.name.value] = 'x';
+    }
+    const cost = estimateCost(costSchema, document, operation, variables);
     if (cost > QUERY_COST.maxCost) return `costs ${cost}, over the limit of ${QUERY_COST.maxCost}`;
   }
   return null;
