@@ -2,7 +2,7 @@ import { Schema, model } from 'mongoose';
 import type { DayBucket, PipelineFacts } from '../domain/pipeline-facts';
 
 /**
- * Precomputed aggregates of one pipeline in one snapshot (see `services/metrics/facts.ts`).
+ * Precomputed aggregates of one pipeline in one snapshot (see `domain/pipeline-facts.ts`).
  * `_id` is `<snapshotId>:<pipelineId>`, so reads are by primary key. Written by
  * `buildPipelineFacts()` before the snapshot is committed; immutable afterwards. The day buckets
  * are stored packed (`packedDays`, packed-day-buckets.ts): they are most of a snapshot's bytes.

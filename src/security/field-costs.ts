@@ -1,23 +1,20 @@
+import type { ComplexityEstimator } from 'graphql-query-complexity';
 import { METRIC_NAMES } from '../domain/metric-catalogue';
 import { MAX_DURATION } from '../services/timeseries.service';
+import { QUERY_COST } from './query-cost';
+
+/**
+ * The `complexity` of the fields whose cost is not 1 plus what they select (query-cost.ts), set on
+ * them with type-graphql's `@Field({ complexity })`. Arguments are the values execution will see:
+ * variables coerced, defaults applied.
+ */
 
 /**
  * Estimated cost of one facts evaluation: one metric of one pipeline for one period. A point of a
  * series takes about 15 µs of CPU with its completion; at 3 (plus 1 per selected field) a cost
- * unit of a series is as much CPU as one of any other field (QUERY_COST), and the longest series
- * accepted under every pipeline of every definition is 49 periods.
+ * unit of a series is as much CPU as one of any other field.
  */
 export const EVALUATION_COST = 3;
-
-/** How a field's cost follows from its arguments (variables and defaults applied, not coerced). */
-export interface FieldCost {
-  /** Work of one resolution of the field, beyond the 1 every field costs. */
-  work?(args: Readonly<Record<string, unknown>>): number;
-  /** Length of the list the field returns, instead of the assumed list size. */
-  items?(args: Readonly<Record<string, unknown>>): number;
-  /** Lengths of the list fields selected directly below the field, by name. */
-  lists?(args: Readonly<Record<string, unknown>>): ReadonlyMap<string, number>;
-}
 
 /** An integer from 1 to `max`; anything else is `max`: validation refuses it later, and here it must not lower the estimate. */
 export function countFrom(value: unknown, max: number): number {
@@ -39,26 +36,26 @@ export function metricCount(names: unknown): number {
   return distinct.size === 0 ? METRIC_NAMES.length : Math.min(distinct.size, METRIC_NAMES.length);
 }
 
+/** A list of unknown length: what it selects, `defaultListSize` times. */
+export const listComplexity: ComplexityEstimator = ({ childComplexity }) =>
+  1 + QUERY_COST.defaultListSize * childComplexity;
+
+/** A page (`first`, default from the schema): what it selects, once per item of the page. */
+export const pageComplexity: ComplexityEstimator = ({ args, childComplexity }) =>
+  1 + countFrom(args.first, QUERY_COST.maxPageSize) * childComplexity;
+
+/** A list whose length the field above already counted (a page's `edges`, a series' `points`). */
+export const countedListComplexity: ComplexityEstimator = ({ childComplexity }) =>
+  1 + childComplexity;
+
+/** `Pipeline.metrics`: one evaluation and one result per metric asked for (eight without `names`). */
+export const metricsComplexity: ComplexityEstimator = ({ args, childComplexity }) =>
+  1 + metricCount(args.names) * (EVALUATION_COST + childComplexity);
+
 /**
- * Fields whose work or list length depends on their arguments, by `Type.field`. Every other field
- * costs 1, a list multiplies what it selects by QUERY_COST.defaultListSize, and a field with a
- * `first` argument is a page (query-cost.ts).
+ * `Pipeline.timeseries`: one evaluation per period, and what the series selects once per period
+ * (its points, and the few fields beside them, which are counted per period too: a slight
+ * overestimate that keeps the model to one figure per field).
  */
-export const FIELD_COSTS: ReadonlyMap<string, FieldCost> = new Map<string, FieldCost>([
-  [
-    // One evaluation per period, and as many points.
-    'Pipeline.timeseries',
-    {
-      work: (args) => countFrom(args.duration, MAX_DURATION) * EVALUATION_COST,
-      lists: (args) => new Map([['points', countFrom(args.duration, MAX_DURATION)]]),
-    },
-  ],
-  [
-    // One evaluation per metric asked for (all eight without `names`), and at most as many results.
-    'Pipeline.metrics',
-    {
-      work: (args) => metricCount(args.names) * EVALUATION_COST,
-      items: (args) => metricCount(args.names),
-    },
-  ],
-]);
+export const timeseriesComplexity: ComplexityEstimator = ({ args, childComplexity }) =>
+  1 + countFrom(args.duration, MAX_DURATION) * (EVALUATION_COST + childComplexity);

@@ -8,6 +8,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { ErrorCode } from '../errors';
+import { INPUT_LIMITS } from '../validation/limits';
 
 /**
  * Abuse limits on GraphQL documents, checked as validation rules: they run after parsing and
@@ -24,6 +25,8 @@ export const GRAPHQL_LIMITS = {
   maxDirectives: 50,
   /** Lexical tokens in one document; enforced by the parser (`parseOptions.maxTokens`). */
   maxTokens: 1000,
+  /** Deepest nesting of the request's variables: the same as a REST body's (INPUT_LIMITS). */
+  maxVariableDepth: INPUT_LIMITS.maxDepth,
 } as const;
 
 /** Root fields of introspection; `__typename` is not one (it reads nothing). */
@@ -138,4 +141,26 @@ export function maxDirectivesRule(
 /** The rules Apollo runs beside graphql-js's own. */
 export function graphqlLimitRules(): ValidationRule[] {
   return [maxDepthRule(), maxAliasesRule(), maxDirectivesRule()];
+}
+
+/**
+ * The first variable holding objects or arrays nested deeper than `maxDepth` levels (counted as a
+ * REST body's: the variables object is level 0, a variable's value level 1), or undefined. Walked
+ * without recursion, and before anything else walks them, so hostile nesting cannot overflow the
+ * stack.
+ */
+export function tooDeepVariable(
+  variables: Readonly<Record<string, unknown>>,
+  maxDepth: number = GRAPHQL_LIMITS.maxVariableDepth,
+): string | undefined {
+  const stack: Array<{ value: unknown; depth: number; name: string }> = [];
+  for (const name of Object.keys(variables)) stack.push({ value: variables[name], depth: 1, name });
+  while (stack.length > 0) {
+    const { value, depth, name } = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= maxDepth) return name;
+    for (const item of Array.isArray(value) ? value : Object.values(value))
+      stack.push({ value: item, depth: depth + 1, name });
+  }
+  return undefined;
 }

@@ -83,6 +83,8 @@ export function monitored(uri: string): string {
   return url.toString();
 }
 
+const HEARTBEATS: ReadonlySet<string> = new Set(['hello', 'isMaster', 'ismaster']);
+
 /**
  * Calls `listener` for each command sent to the database from this process, until the returned
  * function is called: the embedded server's `command` event when it runs here, else the driver's
@@ -96,7 +98,8 @@ export function watchCommands(
   listener: CommandListener,
 ): () => void {
   const requests: CommandListener = (name, db, body) => {
-    if (body.comment !== CONTENT_CHECK_COMMENT) listener(name, db, body);
+    // The embedded server sees the driver's heartbeats (`hello`) as commands; monitoring does not.
+    if (body.comment !== CONTENT_CHECK_COMMENT && !HEARTBEATS.has(name)) listener(name, db, body);
   };
   if (server) {
     server.on('command', requests);

@@ -120,7 +120,7 @@ describe('GraphQL abuse limits (refused before any resolver or database work)', 
   });
 
   it('refuses a flood of long time series (finding 5) with its cost, before any work', async () => {
-    // definitions (10) × pipelines (10) × 14 × (1 + 104 evaluations × 3 + points (1 + 104)): 585 212.
+    // definitions (10) × pipelines (10) × 14 × (1 + 104 periods × (3 + points 1 + value 1)): 729 412.
     const series = Array.from(
       { length: 14 },
       (_, i) => `a${i + 1}: timeseries(metric: "win_rate", duration: 104) { points { value } }`,
@@ -128,7 +128,7 @@ describe('GraphQL abuse limits (refused before any resolver or database work)', 
     const error = await refused(`query { snapshot { definitions { pipelines { ${series} } } } }`);
     expect(error).toEqual({
       message:
-        'Query cost 585212 exceeds the limit of 20000 (lower page sizes, time-series durations or metric counts, or select fewer nested lists)',
+        'Query cost 729412 exceeds the limit of 20000 (lower page sizes, time-series durations or metric counts, or select fewer nested lists)',
       extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
     });
     // A member is refused alike; the duration of a variable's default counts too.
@@ -138,11 +138,26 @@ describe('GraphQL abuse limits (refused before any resolver or database work)', 
       memberToken,
     );
     expect(member.status).toBe(400);
-    expect(member.body.errors[0].message).toMatch(/^Query cost 585212 /);
+    expect(member.body.errors[0].message).toMatch(/^Query cost 729412 /);
     const defaulted =
       'query($d: Int! = 104) { snapshot { definitions { pipelines { timeseries(metric: "win_rate", duration: $d) { points { value } } } } } }';
-    expect((await refused(defaulted)).message).toMatch(/^Query cost 41812 /);
+    expect((await refused(defaulted)).message).toMatch(/^Query cost 52112 /);
     expect((await gw.graphql(defaulted, { d: 8 })).status).not.toBe(400);
+  });
+
+  it('refuses a document whose fragments expand past the limit, before counting it all', async () => {
+    const spreads = (name: string) => Array.from({ length: 40 }, () => `...${name}`).join(' ');
+    const fields = Array.from({ length: 40 }, () => 'role').join(' ');
+    const bomb = `{ viewer { ...A } } fragment A on Viewer { ${spreads('B')} }
+      fragment B on Viewer { ${spreads('C')} } fragment C on Viewer { ${fields} }`;
+    const expected = {
+      message:
+        'Query cost exceeds the limit of 20000: the operation has more than 20000 fields once its fragments are expanded (lower page sizes, time-series durations or metric counts, or select fewer nested lists)',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    };
+    expect(await refused(bomb)).toEqual(expected);
+    // The refusal is kept: the same document again is refused alike.
+    expect(await refused(bomb)).toEqual(expected);
   });
 
   it('counts metrics by the number evaluated: all eight without names', async () => {

@@ -1,7 +1,16 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildSchema, parse, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import {
+  getNamedType,
+  getNullableType,
+  isCompositeType,
+  isListType,
+  isObjectType,
+  parse,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { buildGatewaySchema } from '../../src/graphql/build-schema';
 import { metricCount } from '../../src/security/field-costs';
 import { estimateCost, QUERY_COST } from '../../src/security/query-cost';
@@ -11,13 +20,14 @@ beforeAll(async () => {
   schema = await buildGatewaySchema();
 });
 
-function cost(
-  query: string,
-  variables?: Record<string, unknown>,
-  on: GraphQLSchema = schema,
-): number {
+function cost(query: string, variables?: Record<string, unknown>): number {
   const document = parse(query);
-  return estimateCost(on, document, document.definitions[0] as OperationDefinitionNode, variables);
+  return estimateCost(
+    schema,
+    document,
+    document.definitions[0] as OperationDefinitionNode,
+    variables,
+  );
 }
 
 /** `pipeline(id)` is no list: what it selects counts once. */
@@ -35,23 +45,29 @@ describe('query cost estimate', () => {
     // A variable neither sent nor defaulted leaves the argument to its default.
     expect(cost(page('(first: $n)', '($n: Int)'))).toBe(8_111);
     // What validation refuses later must not lower the estimate.
-    for (const odd of ['ten', 0, -1, 2.5, null, 1e9])
+    for (const odd of [0, -1, 1e9])
       expect(cost(page('(first: $n)', '($n: Int)'), { n: odd })).toBe(40_111);
   });
 
-  it('takes the default from the schema, not from a constant', () => {
-    const small = buildSchema(
-      'type Query { items(first: Int = 7): Page } type Page { edges: [Edge] } type Edge { node: Item } type Item { id: ID }',
+  it('throws what execution would for variables that do not coerce and for an explicit null', () => {
+    const page = (variables: string) =>
+      `query${variables} { snapshots(first: $n) { edges { node { id } } } }`;
+    expect(() => cost(page('($n: Int)'), { n: 'ten' })).toThrow(
+      /^Variable "\$n" got invalid value "ten"; Int cannot represent non-integer value/,
     );
-    // items 1 + 7 × (edges 1 + node (1 + id 1)) = 22
-    expect(cost('{ items { edges { node { id } } } }', undefined, small)).toBe(22);
+    expect(() => cost(page('($n: Int)'), { n: 2.5 })).toThrow(/^Variable "\$n" got invalid value/);
+    // An explicit null overrides the variable's default, and `first` must not be null.
+    expect(() => cost(page('($n: Int = 100)'), { n: null })).toThrow(
+      'Argument "first" of non-null type "Int!" must not be null.',
+    );
+    expect(cost(page('($n: Int = 100)'))).toBe(1 + 100 * 3);
   });
 
-  it('counts a time series as its duration in evaluations and points', () => {
-    // pipeline 1 + timeseries (1 + 10 × 3) + points (1 + 10 × value 1) = 43
+  it('counts a time series as its duration in evaluations, with what it selects per period', () => {
+    // pipeline 1 + timeseries (1 + 10 × (3 + points (1 + value 1))) = 52
     expect(
       cost(onePipeline('timeseries(metric: "win_rate", duration: 10) { points { value } }')),
-    ).toBe(43);
+    ).toBe(52);
     expect(
       cost(
         onePipeline(
@@ -59,7 +75,7 @@ describe('query cost estimate', () => {
           '($d: Int! = 10)',
         ),
       ),
-    ).toBe(43);
+    ).toBe(52);
     expect(
       cost(
         onePipeline(
@@ -68,24 +84,25 @@ describe('query cost estimate', () => {
         ),
         { d: 104 },
       ),
-    ).toBe(1 + 1 + 312 + 105);
-    // Every field of a point counts per point; the series' own fields once.
+    ).toBe(1 + 1 + 104 * 5);
+    // The series' own fields count per period as well.
     expect(
       cost(
         onePipeline(
           'timeseries(metric: "win_rate", duration: 10) { unit points { period value } }',
         ),
       ),
-    ).toBe(1 + 1 + 30 + 1 + 1 + 10 * 2);
+    ).toBe(1 + 1 + 10 * (3 + 1 + 1 + 2));
+    // An out-of-range duration counts as the longest.
     expect(
       cost(
         onePipeline(
           'timeseries(metric: "win_rate", duration: $d) { points { value } }',
           '($d: Int!)',
         ),
-        { d: 'lots' },
+        { d: 1000 },
       ),
-    ).toBe(1 + 1 + 312 + 105);
+    ).toBe(1 + 1 + 104 * 5);
   });
 
   it('prices the flood of finding 5 far over the limit', () => {
@@ -93,7 +110,8 @@ describe('query cost estimate', () => {
       { length: 14 },
       (_, i) => `a${i}: timeseries(metric: "win_rate", duration: 104) { points { value } }`,
     ).join(' ');
-    expect(cost(`{ snapshot { definitions { pipelines { ${series} } } } }`)).toBe(585_212);
+    // snapshot 1 + definitions (1 + 10 × (pipelines 1 + 10 × 14 × (1 + 104 × 5)))
+    expect(cost(`{ snapshot { definitions { pipelines { ${series} } } } }`)).toBe(729_412);
   });
 
   it('counts metrics by the number evaluated, eight without names', () => {
@@ -131,6 +149,30 @@ describe('query cost estimate', () => {
     expect(cost(page)).toBe(
       cost('{ teams { pipelines { opportunities { edges { node { id } } } } } }'),
     );
+  });
+
+  it('declares a complexity on every list and page of objects: none falls back to 1', () => {
+    const undeclared: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith('__')) continue;
+      for (const field of Object.values(type.getFields())) {
+        const many =
+          field.args.some((argument) => argument.name === 'first') ||
+          (isListType(getNullableType(field.type)) && isCompositeType(getNamedType(field.type)));
+        if (many && field.extensions.complexity === undefined)
+          undeclared.push(`${type.name}.${field.name}`);
+      }
+    }
+    expect(undeclared).toEqual([]);
+  });
+
+  it('stops counting a document that expands to more fields than the limit', () => {
+    const fields = Array.from({ length: 40 }, () => 'role').join(' ');
+    const spreads = (name: string) => Array.from({ length: 40 }, () => `...${name}`).join(' ');
+    // 40 × 40 × 40 fields once expanded, in a few hundred tokens.
+    const bomb = `{ viewer { ...A } } fragment A on Viewer { ${spreads('B')} }
+      fragment B on Viewer { ${spreads('C')} } fragment C on Viewer { ${fields} }`;
+    expect(() => cost(bomb)).toThrow('Query exceeds the maximum allowed number of nodes.');
   });
 
   it('keeps the explorer default query well under the limit', () => {

@@ -2,6 +2,7 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { CrmImportResult } from '../../services/import.service';
 import { CrmImportMode } from './crm-import.input';
 import { PipelineSnapshot, toPipelineSnapshot } from '../pipeline/pipeline-snapshot.type';
+import { listComplexity } from '../../security/field-costs';
 
 @ObjectType({ simpleResolvers: true, description: 'What an import counted.' })
 export class CrmImportCounts {
@@ -82,7 +83,7 @@ export class CrmImportResultType {
   @Field(() => CrmImportChanges)
   changes!: CrmImportChanges;
 
-  @Field(() => [CrmImportSkipped])
+  @Field(() => [CrmImportSkipped], { complexity: listComplexity })
   skipped!: CrmImportSkipped[];
 
   @Field({

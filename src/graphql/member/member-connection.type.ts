@@ -2,6 +2,7 @@ import { Field, ObjectType } from 'type-graphql';
 import { encodeMemberCursor } from '../../services/member-cursor';
 import { Member } from './member.type';
 import { PageInfo } from './page-info.type';
+import { countedListComplexity } from '../../security/field-costs';
 
 @ObjectType({ simpleResolvers: true })
 export class MemberEdge {
@@ -14,7 +15,7 @@ export class MemberEdge {
 
 @ObjectType({ simpleResolvers: true, description: 'A page of members in stable (id) order.' })
 export class MemberConnection {
-  @Field(() => [MemberEdge])
+  @Field(() => [MemberEdge], { complexity: countedListComplexity })
   edges!: MemberEdge[];
 
   @Field(() => PageInfo)

@@ -22,6 +22,7 @@ import { MemberConnection, toMemberConnection } from './member-connection.type';
 import { CreateMemberInput } from './member.input';
 import { MembersArgs } from './member.args';
 import { Member, toMember } from './member.type';
+import { pageComplexity } from '../../security/field-costs';
 
 @Resolver(() => Member)
 export class MemberResolver {
@@ -41,6 +42,7 @@ export class MemberResolver {
 
   @Query(() => MemberConnection, {
     description: 'Members in stable order, filtered by team and role.',
+    complexity: pageComplexity,
   })
   async members(
     @Args() args: MembersArgs,

@@ -13,7 +13,8 @@ export class MetricResult {
   @Field(() => Float, {
     nullable: true,
     description:
-      'Null when the formula divides by zero (no closed deal in the period...). Percentages are 0–100.',
+      'Null when the formula divides by zero (no closed deal in the period...) or its result is not a finite number ' +
+      '(amounts too large to add up). Percentages are 0–100.',
   })
   value!: number | null;
 
@@ -21,6 +22,19 @@ export class MetricResult {
   unit!: string;
 }
 
+/**
+ * A metric value as GraphQL's Float can carry it: a value that is not finite (amounts whose sum
+ * overflows) is null, as REST's JSON renders it, rather than a serialisation error that would
+ * fail every metric read of the pipeline.
+ */
+export function finiteOrNull(value: number | null): number | null {
+  return value !== null && Number.isFinite(value) ? value : null;
+}
+
 export function toMetricResult(value: MetricValue): MetricResult {
-  return { definition: toMetricDefinition(value.definition), value: value.value, unit: value.unit };
+  return {
+    definition: toMetricDefinition(value.definition),
+    value: finiteOrNull(value.value),
+    unit: value.unit,
+  };
 }

@@ -2,6 +2,8 @@ import { Field, Float, Int, ObjectType } from 'type-graphql';
 import type { Timeseries } from '../../services/timeseries.service';
 import { Period, toPeriod } from '../settings/period.enum';
 import { MetricDefinition, toMetricDefinition } from './metric-definition.type';
+import { finiteOrNull } from './metric-result.type';
+import { countedListComplexity } from '../../security/field-costs';
 
 @ObjectType({ simpleResolvers: true, description: 'One period of a metric series.' })
 export class MetricSeriesPoint {
@@ -19,7 +21,8 @@ export class MetricSeriesPoint {
 
   @Field(() => Float, {
     nullable: true,
-    description: 'The metric at the last snapshot inside the period; null where there is none.',
+    description:
+      'The metric at the last snapshot inside the period; null where there is none, or where it is not a finite number.',
   })
   value!: number | null;
 }
@@ -38,7 +41,7 @@ export class MetricSeries {
   @Field(() => Period)
   period!: Period;
 
-  @Field(() => [MetricSeriesPoint])
+  @Field(() => [MetricSeriesPoint], { complexity: countedListComplexity })
   points!: MetricSeriesPoint[];
 }
 
@@ -47,6 +50,6 @@ export function toMetricSeries(series: Timeseries): MetricSeries {
     metric: toMetricDefinition(series.definition),
     unit: series.unit,
     period: toPeriod(series.period),
-    points: series.points,
+    points: series.points.map((point) => ({ ...point, value: finiteOrNull(point.value) })),
   };
 }

@@ -1,6 +1,7 @@
 import { Field, ObjectType } from 'type-graphql';
 import { PageInfo } from '../member/page-info.type';
 import { Opportunity } from './opportunity.type';
+import { countedListComplexity } from '../../security/field-costs';
 
 @ObjectType({ simpleResolvers: true })
 export class OpportunityEdge {
@@ -13,7 +14,7 @@ export class OpportunityEdge {
 
 @ObjectType({ simpleResolvers: true, description: 'A page of opportunities in deal-id order.' })
 export class OpportunityConnection {
-  @Field(() => [OpportunityEdge])
+  @Field(() => [OpportunityEdge], { complexity: countedListComplexity })
   edges!: OpportunityEdge[];
 
   @Field(() => PageInfo)

@@ -1,6 +1,7 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import type { DefinitionView } from '../../domain/snapshot-views';
 import { Stage } from './stage.type';
+import { listComplexity } from '../../security/field-costs';
 
 /** A CRM pipeline definition (HubSpot deal pipeline) in one snapshot. `pipelines` is a field resolver. */
 @ObjectType({
@@ -14,7 +15,7 @@ export class PipelineDefinition {
   @Field()
   label!: string;
 
-  @Field(() => [Stage], { description: 'Ordered by `order`.' })
+  @Field(() => [Stage], { description: 'Ordered by `order`.', complexity: listComplexity })
   stages!: Stage[];
 
   /** Not a GraphQL field: the snapshot the definition belongs to. */

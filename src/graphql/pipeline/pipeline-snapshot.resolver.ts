@@ -13,6 +13,7 @@ import {
   PipelineSnapshotConnection,
   toPipelineSnapshot,
 } from './pipeline-snapshot.type';
+import { listComplexity, pageComplexity } from '../../security/field-costs';
 
 @Resolver(() => PipelineSnapshot)
 export class PipelineSnapshotResolver {
@@ -27,7 +28,10 @@ export class PipelineSnapshotResolver {
     return toPipelineSnapshot(await resolveSnapshot(ctx, id));
   }
 
-  @Query(() => PipelineSnapshotConnection, { description: 'Committed snapshots, newest first.' })
+  @Query(() => PipelineSnapshotConnection, {
+    description: 'Committed snapshots, newest first.',
+    complexity: pageComplexity,
+  })
   async snapshots(
     @Args() args: PipelinePageArgs,
     @Ctx() ctx: AuthenticatedContext,
@@ -42,7 +46,10 @@ export class PipelineSnapshotResolver {
     };
   }
 
-  @FieldResolver(() => [PipelineDefinition], { description: 'By display order.' })
+  @FieldResolver(() => [PipelineDefinition], {
+    description: 'By display order.',
+    complexity: listComplexity,
+  })
   async definitions(
     @Root() snapshot: PipelineSnapshot,
     @Ctx() ctx: AuthenticatedContext,

@@ -1,6 +1,7 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import type { SnapshotView } from '../../domain/snapshot-views';
 import { PageInfo } from '../member/page-info.type';
+import { countedListComplexity } from '../../security/field-costs';
 
 /** A committed pipeline snapshot. `definitions` is a field resolver. */
 @ObjectType({
@@ -30,7 +31,7 @@ export class PipelineSnapshotEdge {
 
 @ObjectType({ simpleResolvers: true, description: 'A page of snapshots, newest first.' })
 export class PipelineSnapshotConnection {
-  @Field(() => [PipelineSnapshotEdge])
+  @Field(() => [PipelineSnapshotEdge], { complexity: countedListComplexity })
   edges!: PipelineSnapshotEdge[];
 
   @Field(() => PageInfo)

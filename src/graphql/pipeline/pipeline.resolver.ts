@@ -18,6 +18,11 @@ import { toOpportunity } from './opportunity.type';
 import { OpportunitiesArgs, PipelineArgs, TimeseriesArgs } from './pipeline.args';
 import { PipelineDefinition, toPipelineDefinition } from './pipeline-definition.type';
 import { Pipeline, toPipeline } from './pipeline.type';
+import {
+  metricsComplexity,
+  pageComplexity,
+  timeseriesComplexity,
+} from '../../security/field-costs';
 
 @Resolver(() => Pipeline)
 export class PipelineResolver {
@@ -70,6 +75,7 @@ export class PipelineResolver {
       'Metrics for the period containing the snapshot. Without `names`, metrics that cannot be computed yet are left out, and so are ' +
       'metrics derived from targets (quota_attainment, pipeline_coverage) unless the caller may read the targets of every member of the ' +
       'pipeline; named, they are a CONFLICT and FORBIDDEN respectively; an unknown name is BAD_USER_INPUT.',
+    complexity: metricsComplexity,
   })
   async metrics(
     @Root() pipeline: Pipeline,
@@ -84,6 +90,7 @@ export class PipelineResolver {
     description:
       'One metric over the last `duration` periods; CONFLICT when the period is not set; FORBIDDEN for a metric derived from targets ' +
       'unless the caller may read the targets of every member of the pipeline.',
+    complexity: timeseriesComplexity,
   })
   async timeseries(
     @Root() pipeline: Pipeline,
@@ -99,7 +106,7 @@ export class PipelineResolver {
     );
   }
 
-  @FieldResolver(() => OpportunityConnection)
+  @FieldResolver(() => OpportunityConnection, { complexity: pageComplexity })
   async opportunities(
     @Root() pipeline: Pipeline,
     @Args() args: OpportunitiesArgs,

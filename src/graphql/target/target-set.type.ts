@@ -1,5 +1,6 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { Period } from '../settings/period.enum';
+import { listComplexity } from '../../security/field-costs';
 
 @ObjectType({ simpleResolvers: true, description: 'The target for one period.' })
 export class TargetAmount {
@@ -27,6 +28,6 @@ export class TargetSet {
   @Field({ description: 'The currency in force when the targets were set.' })
   currency!: string;
 
-  @Field(() => [TargetAmount])
+  @Field(() => [TargetAmount], { complexity: listComplexity })
   targets!: TargetAmount[];
 }

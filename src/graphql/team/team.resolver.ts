@@ -7,10 +7,11 @@ import { toMember } from '../member/member.type';
 import { TeamMembersArgs } from './team-members.args';
 import { CreateTeamInput } from './team.input';
 import { Team, toTeam } from './team.type';
+import { listComplexity, pageComplexity } from '../../security/field-costs';
 
 @Resolver(() => Team)
 export class TeamResolver {
-  @Query(() => [Team], { description: 'Every team, in id order.' })
+  @Query(() => [Team], { description: 'Every team, in id order.', complexity: listComplexity })
   async teams(@Ctx() ctx: AuthenticatedContext): Promise<Team[]> {
     return (await teams.listTeams(ctx)).map(toTeam);
   }
@@ -33,7 +34,7 @@ export class TeamResolver {
    * teams of a query load their members in one batch (membersByTeam); the page is then cut from
    * the team's list, since a team is small and a per-team query would defeat the batch.
    */
-  @FieldResolver(() => MemberConnection)
+  @FieldResolver(() => MemberConnection, { complexity: pageComplexity })
   async members(
     @Root() team: Team,
     @Args() args: TeamMembersArgs,
