@@ -29,7 +29,14 @@ import {
   latestCommittedSnapshot,
   nextSeq,
 } from '../import/import-base';
-import { checkKeptDeals, checkUsableDeals } from '../import/import-guard';
+import {
+  checkKeptDeals,
+  checkPipelinesLeft,
+  checkRemovedDeals,
+  checkSnapshotAt,
+  checkUsableDeals,
+} from '../import/import-guard';
+import { incrementalRows, type IncrementalRows, mergeByDealId } from '../import/incremental-rows';
 import { linkedOwners } from '../import/linked-owners';
 import { ImportQueue } from '../import/import-queue';
 import { pruneSnapshots } from '../import/prune-snapshots';
@@ -170,11 +177,19 @@ async function importExclusively(
   );
   const existing = await findImported(sourceHash);
   if (existing) return existing;
-  if (!validated.force) {
-    checkUsableDeals(validated.documents, data, validated.mode);
-    if (!incremental && latest && !latest.demo) checkKeptDeals(data, await baseDealIds(latest));
-  }
   const importedAt = options.now ?? new Date();
+  const rows = base
+    ? incrementalRows(await baseOpportunities(base), data, !validated.documents.pipelines)
+    : null;
+  if (!validated.force) {
+    checkSnapshotAt(validated.snapshotAt, importedAt);
+    checkUsableDeals(validated.documents, data, validated.mode);
+    if (latest && !latest.demo) {
+      checkPipelinesLeft(data, latest.counts.pipelines);
+      if (rows) checkRemovedDeals(rows.removed, rows.base);
+      else if (!incremental) checkKeptDeals(data, await baseDealIds(latest));
+    }
+  }
   const importId = randomUUID();
   const onProgress = options.onProgress ?? (() => undefined);
   let result: CrmImportResult;
@@ -187,7 +202,7 @@ async function importExclusively(
       sourceHash,
       incremental,
       demo: options.demo === true,
-      base: base ? { snapshot: base, keepsDefinitions: !validated.documents.pipelines } : null,
+      base: rows,
       onProgress,
       renewLease,
     });
@@ -271,8 +286,8 @@ interface WriteContext {
   sourceHash: string;
   incremental: boolean;
   demo: boolean;
-  /** Incremental: the snapshot whose deals stand unless carried (null on an empty database); whether its definitions stand too. */
-  base: { snapshot: SnapshotDoc; keepsDefinitions: boolean } | null;
+  /** Incremental: what becomes of the latest snapshot's deals (null on an empty database, and for full imports). */
+  base: IncrementalRows | null;
   onProgress: (progress: ImportProgress) => void;
   /** Extends the database's import lease; called after each snapshot written. */
   renewLease: () => Promise<void>;
@@ -357,13 +372,10 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     }
     const carried = data.deals.map((deal) => opportunityRow(currentState(deal), ownerOf));
     if (!ctx.base) return carried;
-    const base = await baseOpportunities(ctx.base.snapshot);
-    const kept = keptRows(base, data, ctx.base.keepsDefinitions, skipped);
-    const carriedIds = new Set(data.deals.map((d) => d.dealId));
+    skipped.push(...ctx.base.left);
     changes.updated = carried.length;
-    changes.removed =
-      base.length - kept.length - base.filter((row) => carriedIds.has(row.dealId)).length;
-    return mergeByDealId(kept, carried);
+    changes.removed = ctx.base.removed;
+    return mergeByDealId(ctx.base.kept, carried);
   };
   const plan = [
     ...backfilled.map((s) => ({ ...s, current: false })),
@@ -402,55 +414,6 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     mode,
     changes,
   };
-}
-
-/**
- * The latest snapshot's opportunities an incremental import keeps: every deal it does not carry
- * and does not remove. With new `pipelines`, a kept deal whose pipeline or stage is gone leaves
- * (reported), as a full import would skip it, and its outcome follows its stage's new metadata.
- */
-function keptRows(
-  base: OpportunityRow[],
-  data: NormalisedCrmData,
-  definitionsKept: boolean,
-  skipped: SkippedItem[],
-): OpportunityRow[] {
-  const carried = new Set(data.deals.map((d) => d.dealId));
-  const removed = new Set(data.removedDealIds);
-  const definitions = new Map(data.definitions.map((d) => [d.definitionId, d]));
-  const kept: OpportunityRow[] = [];
-  for (const row of base) {
-    if (carried.has(row.dealId) || removed.has(row.dealId)) continue;
-    if (definitionsKept) {
-      kept.push(row);
-      continue;
-    }
-    const stage = definitions.get(row.definitionId)?.stages.find((s) => s.id === row.stageId);
-    if (!stage) {
-      skipped.push({
-        id: row.dealId,
-        reason: `deal kept from the latest snapshot is in stage "${row.stageId}" of pipeline "${row.definitionId}", which the imported pipelines no longer have; left out of every metric`,
-      });
-      continue;
-    }
-    kept.push({
-      ...row,
-      outcome: stage.isClosed ? (stage.probability === 1 ? 'won' : 'lost') : 'open',
-    });
-  }
-  return kept;
-}
-
-/** Two lists of rows sorted by deal id, merged into one sorted by deal id (the ids are disjoint). */
-function mergeByDealId(a: OpportunityRow[], b: OpportunityRow[]): OpportunityRow[] {
-  const merged: OpportunityRow[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && a[i].dealId < b[j].dealId)) merged.push(a[i++]);
-    else merged.push(b[j++]);
-  }
-  return merged;
 }
 
 /** Backfill follows the configured period unit, quarterly when none is set. */
