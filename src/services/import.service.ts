@@ -21,7 +21,8 @@ import {
 import { sourceHashOf } from '../import/source-hash';
 import { type ImportMode, RawCrmImport, validateCrmDocuments } from '../import/validate-documents';
 import { SnapshotModel, type SnapshotDoc } from '../models/snapshot.model';
-import { ConflictError } from '../errors';
+import { ConflictError, NotFoundError } from '../errors';
+import { PrunedSnapshotModel, type PrunedSnapshotDoc } from '../models/pruned-snapshot.model';
 import {
   baseDealIds,
   baseDefinitions,
@@ -39,7 +40,7 @@ import {
 import { incrementalRows, type IncrementalRows, mergeByDealId } from '../import/incremental-rows';
 import { linkedOwners } from '../import/linked-owners';
 import { ImportQueue } from '../import/import-queue';
-import { pruneSnapshots } from '../import/prune-snapshots';
+import { pruneSnapshots, removalMessage, removeSnapshotAsAdmin } from '../import/prune-snapshots';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../domain/snapshot-retention';
 import { buildPipelineFacts } from './metrics/build-pipeline-facts';
 import { requireAdmin } from './member-access';
@@ -229,6 +230,72 @@ async function importExclusively(
   });
   onProgress({ step: 'committing', done: 1, total: 1 });
   return result;
+}
+
+/** What removing a snapshot did. */
+export interface RemovedSnapshot {
+  snapshotId: string;
+  snapshotAt: Date;
+  /** The latest committed snapshot once it is gone: what reads naming no snapshot see; null when none is left. */
+  latest: { snapshotId: string; snapshotAt: Date } | null;
+}
+
+/**
+ * Removes a committed snapshot (DEL /pipelines/snapshots/{id}, the removeSnapshot mutation), so a
+ * bad import can be undone: the way retention removes one (src/import/prune-snapshots.ts), its
+ * record kept so that a read naming it answers 404 saying an admin removed it. Reads naming no
+ * snapshot then see the latest one left by `snapshotAt`. Members, teams and owner links the
+ * import created stay, as they do when retention removes its snapshot. Admin only (403); unknown
+ * or already removed: 404; still being imported (pending), or another import running: 409.
+ * Runs under the import lease, like an import, since it rewrites what the next import builds on.
+ */
+export async function removeSnapshot(
+  principal: Principal,
+  snapshotId: string,
+  options: { queue?: ImportQueue; now?: Date } = {},
+): Promise<RemovedSnapshot> {
+  requireAdmin(principal, 'remove a snapshot');
+  await removableSnapshot(snapshotId);
+  const queue = options.queue ?? new ImportQueue();
+  return queue.exclusive(async () => {
+    const holder = randomUUID();
+    await acquireImportLease(holder);
+    try {
+      // As for an import: under the lease, a pending snapshot is what an import that stopped left.
+      await queue.settleLeftovers();
+      await discardPendingImports();
+      const snapshot = await removableSnapshot(snapshotId);
+      await removeSnapshotAsAdmin(snapshot, { now: options.now });
+      const latest = await latestCommittedSnapshot();
+      return {
+        snapshotId,
+        snapshotAt: snapshot.snapshotAt,
+        latest: latest ? { snapshotId: latest._id, snapshotAt: latest.snapshotAt } : null,
+      };
+    } finally {
+      await releaseImportLease(holder).catch(() => undefined);
+    }
+  });
+}
+
+/** The committed snapshot `snapshotId`; 404 when there is none (saying why when it was removed), 409 while it is pending. */
+async function removableSnapshot(
+  snapshotId: string,
+): Promise<{ _id: string; seq: number; snapshotAt: Date }> {
+  const snapshot = await SnapshotModel.findById(snapshotId, {
+    seq: 1,
+    snapshotAt: 1,
+    status: 1,
+  }).lean<SnapshotDoc>();
+  if (snapshot?.status === 'committed')
+    return { _id: snapshot._id, seq: snapshot.seq, snapshotAt: snapshot.snapshotAt };
+  if (snapshot) {
+    throw new ConflictError(
+      `Snapshot ${snapshotId} is being imported: it can be removed once its import has committed`,
+    );
+  }
+  const removed = await PrunedSnapshotModel.findById(snapshotId).lean<PrunedSnapshotDoc>();
+  throw new NotFoundError(removed ? removalMessage(removed) : `Snapshot ${snapshotId} not found`);
 }
 
 /**
