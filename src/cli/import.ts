@@ -15,8 +15,9 @@ or more pages of GET /crm/v3/objects/deals. Uses MONGODB_URI, else the embedded 
 
   --incremental  the deals carried are the ones that changed; the others keep their state, archived
                  ones leave; the pipelines and owners files may be left out
-  --force        import even when the guard refuses (no usable deal, or a full import keeping fewer
-                 than half of the latest snapshot's deals)
+  --force        import even when the guard refuses (no usable deal, a full import keeping fewer
+                 than half of the latest snapshot's deals, an incremental one removing more than
+                 half, no pipeline left, or a --snapshot-at more than 5 minutes ahead)
   --home-currency  the portal's companyCurrency (GET /account-info/v3/details), to count deals in
                  other currencies than the configured one with amount_in_home_currency`;
 

@@ -13,7 +13,8 @@ Syncs from HubSpot once, as POST /crm/syncs does: the first sync reads everythin
 deals changed since the last committed sync. Needs HUBSPOT_TOKEN (HUBSPOT_BASE_URL optional). Uses
 MONGODB_URI, else the embedded database in DATA_DIR (stop a gateway running on that directory first).
 
-  --force   import even when the import's guard would refuse (fewer than half of the deals kept)
+  --force   import even when the import's guard would refuse (fewer than half of the deals kept,
+            more than half removed, or no pipeline left)
 
 Exit status: 0 committed, 1 failed (nothing kept), 2 usage, 3 another sync is running or the sync
 is not configured.`;

@@ -10,6 +10,25 @@ export interface ImportCurrencies {
 
 export type DealAmount = { kind: 'ok'; value: number } | { kind: 'skip'; reason: string };
 
+/**
+ * The largest amount a deal may have (10^15, a thousand trillion in any currency): larger ones,
+ * and the ones too large to be a number at all (`1e309`, `Infinity`), are skipped with a reason.
+ * Bounded so, a sum of amounts over any number of deals stays a finite number (10^15 × 10^290
+ * deals is still one), so no metric can become Infinity.
+ */
+export const MAX_AMOUNT = 1e15;
+
+/** The reason for an amount that does not parse: out of range when it is a number too large to be one. */
+function unparsable(key: string, raw: string): string {
+  return Math.abs(Number(raw)) === Infinity
+    ? outOfRange(key, raw)
+    : `has ${key} "${raw}", which is not a number`;
+}
+
+function outOfRange(key: string, raw: unknown): string {
+  return `has ${key} "${text(raw)}", outside the amounts counted (0 to 1e15)`;
+}
+
 const HOME_CURRENCY_SOURCE =
   "the portal's companyCurrency from HubSpot GET /account-info/v3/details";
 
@@ -25,11 +44,11 @@ export function dealAmount(
   currencies: ImportCurrencies,
 ): DealAmount {
   const amount = parseNumber(props.amount);
-  if (amount.kind === 'invalid')
-    return { kind: 'skip', reason: `has amount "${amount.raw}", which is not a number` };
-  if (amount.kind === 'ok' && amount.value < 0)
-    return { kind: 'skip', reason: `has a negative amount "${amount.value}"` };
   if (amount.kind === 'absent') return { kind: 'ok', value: 0 };
+  if (amount.kind === 'invalid') return { kind: 'skip', reason: unparsable('amount', amount.raw) };
+  if (amount.value < 0) return { kind: 'skip', reason: `has a negative amount "${amount.value}"` };
+  if (amount.value > MAX_AMOUNT)
+    return { kind: 'skip', reason: outOfRange('amount', props.amount) };
   const code = text(props.deal_currency_code)?.toUpperCase();
   const counting = currencies.configured ?? currencies.home;
   if (code === undefined || code === counting) return { kind: 'ok', value: amount.value };
@@ -52,6 +71,12 @@ export function dealAmount(
     };
   }
   const home = parseNumber(props.amount_in_home_currency);
+  if (home.kind === 'ok' && home.value > MAX_AMOUNT) {
+    return {
+      kind: 'skip',
+      reason: `is in ${code}, not the configured ${counting}, and ${outOfRange('amount_in_home_currency', props.amount_in_home_currency)}`,
+    };
+  }
   if (home.kind !== 'ok' || home.value < 0) {
     const got =
       home.kind === 'absent'

@@ -1,5 +1,6 @@
 import { DefinitionModel } from '../models/definition.model';
 import { heldAt, OpportunityModel } from '../models/opportunity.model';
+import { PrunedSnapshotModel } from '../models/pruned-snapshot.model';
 import { SnapshotModel, type SnapshotDoc } from '../models/snapshot.model';
 import type { NormalisedDefinition } from './normalised.types';
 import { opportunitiesAt, type OpportunityRow } from './snapshot-writer';
@@ -42,8 +43,19 @@ export async function baseDealIds(snapshot: SnapshotDoc): Promise<Set<string>> {
   return new Set(docs.map((d) => d.dealId));
 }
 
-/** The seq of the next snapshot written: one past the highest any snapshot has. */
+/**
+ * The seq of the next snapshot written: one past the highest any snapshot has, or had. A removed
+ * snapshot's seq is never given again: an opportunity version closed at it must not hold in a
+ * later snapshot (an admin may remove the latest written one, whose seq would be next otherwise).
+ */
 export async function nextSeq(): Promise<number> {
-  const last = await SnapshotModel.findOne({}, { seq: 1 }).sort({ seq: -1 }).lean();
-  return typeof last?.seq === 'number' ? last.seq + 1 : 1;
+  const [last, removed] = await Promise.all([
+    SnapshotModel.findOne({}, { seq: 1 }).sort({ seq: -1 }).lean(),
+    PrunedSnapshotModel.findOne({}, { seq: 1 }).sort({ seq: -1 }).lean(),
+  ]);
+  const highest = Math.max(
+    typeof last?.seq === 'number' ? last.seq : 0,
+    typeof removed?.seq === 'number' ? removed.seq : 0,
+  );
+  return highest + 1;
 }

@@ -68,6 +68,48 @@ export function checkKeptDeals(data: NormalisedCrmData, latestDealIds: Set<strin
   );
 }
 
+/**
+ * An incremental import (a sync's included) that removes more than half of the latest snapshot's
+ * deals is refused: what it archives, the deals it carries that are no longer usable, and the
+ * kept deals whose stage its pipelines no longer have.
+ */
+export function checkRemovedDeals(removed: number, latestDeals: number): void {
+  if (removed * 2 <= latestDeals) return;
+  throw new ConflictError(
+    `This incremental import removes ${removed} of the latest snapshot's ${latestDeals} deals (more than half): ` +
+      `the deals it archives, those it carries that are no longer usable, and those whose stage its pipelines no longer have all leave; ${OVERRIDE}`,
+  );
+}
+
+/**
+ * An import that leaves no pipeline, when the latest snapshot had some, is refused: every deal
+ * would leave with them. A full import in that case has no usable deal and is refused before.
+ */
+export function checkPipelinesLeft(data: NormalisedCrmData, latestPipelines: number): void {
+  if (data.definitions.length > 0 || latestPipelines === 0) return;
+  throw new ConflictError(
+    `This import leaves no pipeline (the latest snapshot has ${latestPipelines}): its pipelines.results holds none that is not archived, ` +
+      `so every deal would leave. To keep the latest snapshot's pipelines, leave pipelines out of an incremental import; ${OVERRIDE}`,
+  );
+}
+
+/** How far ahead of the clock `snapshot_at` may be: clocks differ a little, exports take time. */
+export const MAX_SNAPSHOT_AHEAD_MS = 5 * 60_000;
+
+/**
+ * A `snapshot_at` more than MAX_SNAPSHOT_AHEAD_MS after `now` is refused: reads take the latest
+ * snapshot by the moment it represents, so one dated ahead would stay the latest, hiding every
+ * later import from reads that name no snapshot, and retention counts its window from it.
+ */
+export function checkSnapshotAt(snapshotAt: Date | null, now: Date): void {
+  if (snapshotAt === null || snapshotAt.getTime() - now.getTime() <= MAX_SNAPSHOT_AHEAD_MS) return;
+  throw new ConflictError(
+    `snapshot_at ${snapshotAt.toISOString()} is in the future (the gateway's clock says ${now.toISOString()}; at most ` +
+      `${MAX_SNAPSHOT_AHEAD_MS / 60_000} minutes ahead are accepted): a snapshot dated ahead would stay the latest, hiding every later ` +
+      `import from reads that name no snapshot. Send the moment the data was read; ${OVERRIDE}`,
+  );
+}
+
 function hasValue(value: unknown): boolean {
   return (
     value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '')

@@ -5,7 +5,11 @@ import { DefinitionModel } from '../models/definition.model';
 import { OPEN_SEQ, OpportunityModel } from '../models/opportunity.model';
 import { PipelineFactsModel } from '../models/pipeline-facts.model';
 import { PipelineModel } from '../models/pipeline.model';
-import { PrunedSnapshotModel, type PrunedSnapshotDoc } from '../models/pruned-snapshot.model';
+import {
+  PrunedSnapshotModel,
+  type PrunedSnapshotDoc,
+  type SnapshotRemover,
+} from '../models/pruned-snapshot.model';
 import { SnapshotModel } from '../models/snapshot.model';
 import { readAccountSettings } from '../services/settings.service';
 
@@ -69,10 +73,51 @@ export async function pruneSnapshots(options: PruneOptions): Promise<string[]> {
       seq: s.seq,
       snapshotAt: new Date(s.snapshotAt),
       prunedAt,
+      removedBy: 'retention' as const,
       retentionDays: options.retentionDays,
       done: false,
     }));
   if (fresh.length === 0 && unfinished.length === 0) return [];
+  return carryOutRemovals(unfinished, fresh, step);
+}
+
+/**
+ * Removes one committed snapshot an admin names (DEL /pipelines/snapshots/{id}), as retention
+ * removes one, recorded as the admin's. Any removal cut short is finished with it. Runs under the
+ * import lease. Whatever snapshot is then the latest by `snapshotAt` is what reads see.
+ */
+export async function removeSnapshotAsAdmin(
+  snapshot: { _id: string; seq: number; snapshotAt: Date },
+  options: { now?: Date; afterStep?: (step: PruneStep) => void } = {},
+): Promise<void> {
+  const unfinished = await PrunedSnapshotModel.find({ done: false }).lean<PrunedSnapshotDoc[]>();
+  // One cut short between its record and the removal of the snapshot is already on its way out.
+  const fresh = unfinished.some((s) => s._id === snapshot._id)
+    ? []
+    : [
+        {
+          _id: snapshot._id,
+          seq: snapshot.seq,
+          snapshotAt: new Date(snapshot.snapshotAt),
+          prunedAt: options.now ?? new Date(),
+          removedBy: 'admin' as const,
+          retentionDays: null,
+          done: false,
+        },
+      ];
+  await carryOutRemovals(unfinished, fresh, options.afterStep ?? (() => undefined));
+}
+
+/**
+ * The steps of a removal once decided: `fresh` recorded, then the snapshot records of `fresh`
+ * and of the `unfinished` ones removed, then what they held, then every record marked done.
+ * Answers the ids removed.
+ */
+async function carryOutRemovals(
+  unfinished: PrunedSnapshotDoc[],
+  fresh: Array<PrunedSnapshotDoc & { removedBy: SnapshotRemover }>,
+  step: (step: PruneStep) => void,
+): Promise<string[]> {
   if (fresh.length > 0) {
     await PrunedSnapshotModel.bulkWrite(
       fresh.map((doc) => ({
@@ -126,4 +171,20 @@ async function removeUnheldVersions(removedSeqs: number[]): Promise<void> {
       toSeq: trusted({ $lte: before }),
     });
   }
+}
+
+/** Why a removed snapshot is gone, for the 404 of a request naming it. */
+export function removalMessage(
+  removed: Pick<
+    PrunedSnapshotDoc,
+    '_id' | 'snapshotAt' | 'prunedAt' | 'removedBy' | 'retentionDays'
+  >,
+): string {
+  const named = `Snapshot ${removed._id} (${new Date(removed.snapshotAt).toISOString()})`;
+  if (removed.removedBy === 'admin')
+    return `${named} was removed by an admin on ${new Date(removed.prunedAt).toISOString()}`;
+  return (
+    `${named} was removed by retention (SNAPSHOT_RETENTION_DAYS=${removed.retentionDays}): ` +
+    'older snapshots are kept only as the last one of each period'
+  );
 }

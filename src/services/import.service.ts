@@ -21,7 +21,8 @@ import {
 import { sourceHashOf } from '../import/source-hash';
 import { type ImportMode, RawCrmImport, validateCrmDocuments } from '../import/validate-documents';
 import { SnapshotModel, type SnapshotDoc } from '../models/snapshot.model';
-import { ConflictError } from '../errors';
+import { ConflictError, NotFoundError } from '../errors';
+import { PrunedSnapshotModel, type PrunedSnapshotDoc } from '../models/pruned-snapshot.model';
 import {
   baseDealIds,
   baseDefinitions,
@@ -29,10 +30,17 @@ import {
   latestCommittedSnapshot,
   nextSeq,
 } from '../import/import-base';
-import { checkKeptDeals, checkUsableDeals } from '../import/import-guard';
+import {
+  checkKeptDeals,
+  checkPipelinesLeft,
+  checkRemovedDeals,
+  checkSnapshotAt,
+  checkUsableDeals,
+} from '../import/import-guard';
+import { incrementalRows, type IncrementalRows, mergeByDealId } from '../import/incremental-rows';
 import { linkedOwners } from '../import/linked-owners';
 import { ImportQueue } from '../import/import-queue';
-import { pruneSnapshots } from '../import/prune-snapshots';
+import { pruneSnapshots, removalMessage, removeSnapshotAsAdmin } from '../import/prune-snapshots';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../domain/snapshot-retention';
 import { buildPipelineFacts } from './metrics/build-pipeline-facts';
 import { requireAdmin } from './member-access';
@@ -176,11 +184,19 @@ async function importExclusively(
   );
   const existing = await findImported(sourceHash);
   if (existing) return existing;
-  if (!validated.force) {
-    checkUsableDeals(validated.documents, data, validated.mode);
-    if (!incremental && latest && !latest.demo) checkKeptDeals(data, await baseDealIds(latest));
-  }
   const importedAt = options.now ?? new Date();
+  const rows = base
+    ? incrementalRows(await baseOpportunities(base), data, !validated.documents.pipelines)
+    : null;
+  if (!validated.force) {
+    checkSnapshotAt(validated.snapshotAt, importedAt);
+    checkUsableDeals(validated.documents, data, validated.mode);
+    if (latest && !latest.demo) {
+      checkPipelinesLeft(data, latest.counts.pipelines);
+      if (rows) checkRemovedDeals(rows.removed, rows.base);
+      else if (!incremental) checkKeptDeals(data, await baseDealIds(latest));
+    }
+  }
   const importId = randomUUID();
   const onProgress = options.onProgress ?? (() => undefined);
   let result: CrmImportResult;
@@ -193,7 +209,7 @@ async function importExclusively(
       sourceHash,
       incremental,
       demo: options.demo === true,
-      base: base ? { snapshot: base, keepsDefinitions: !validated.documents.pipelines } : null,
+      base: rows,
       onProgress,
       renewLease,
     });
@@ -220,6 +236,72 @@ async function importExclusively(
   });
   onProgress({ step: 'committing', done: 1, total: 1 });
   return result;
+}
+
+/** What removing a snapshot did. */
+export interface RemovedSnapshot {
+  snapshotId: string;
+  snapshotAt: Date;
+  /** The latest committed snapshot once it is gone: what reads naming no snapshot see; null when none is left. */
+  latest: { snapshotId: string; snapshotAt: Date } | null;
+}
+
+/**
+ * Removes a committed snapshot (DEL /pipelines/snapshots/{id}, the removeSnapshot mutation), so a
+ * bad import can be undone: the way retention removes one (src/import/prune-snapshots.ts), its
+ * record kept so that a read naming it answers 404 saying an admin removed it. Reads naming no
+ * snapshot then see the latest one left by `snapshotAt`. Members, teams and owner links the
+ * import created stay, as they do when retention removes its snapshot. Admin only (403); unknown
+ * or already removed: 404; still being imported (pending), or another import running: 409.
+ * Runs under the import lease, like an import, since it rewrites what the next import builds on.
+ */
+export async function removeSnapshot(
+  ctx: ImportCaller,
+  snapshotId: string,
+  options: { queue?: ImportQueue; now?: Date } = {},
+): Promise<RemovedSnapshot> {
+  requireAdmin(ctx.principal, 'remove a snapshot');
+  await removableSnapshot(snapshotId);
+  const queue = options.queue ?? new ImportQueue();
+  return queue.exclusive(async () => {
+    const holder = randomUUID();
+    await acquireImportLease(holder);
+    try {
+      // As for an import: under the lease, a pending snapshot is what an import that stopped left.
+      await queue.settleLeftovers();
+      await discardPendingImports();
+      const snapshot = await removableSnapshot(snapshotId);
+      await removeSnapshotAsAdmin(snapshot, { now: options.now });
+      const latest = await latestCommittedSnapshot();
+      return {
+        snapshotId,
+        snapshotAt: snapshot.snapshotAt,
+        latest: latest ? { snapshotId: latest._id, snapshotAt: latest.snapshotAt } : null,
+      };
+    } finally {
+      await releaseImportLease(holder).catch(() => undefined);
+    }
+  });
+}
+
+/** The committed snapshot `snapshotId`; 404 when there is none (saying why when it was removed), 409 while it is pending. */
+async function removableSnapshot(
+  snapshotId: string,
+): Promise<{ _id: string; seq: number; snapshotAt: Date }> {
+  const snapshot = await SnapshotModel.findById(snapshotId, {
+    seq: 1,
+    snapshotAt: 1,
+    status: 1,
+  }).lean<SnapshotDoc>();
+  if (snapshot?.status === 'committed')
+    return { _id: snapshot._id, seq: snapshot.seq, snapshotAt: snapshot.snapshotAt };
+  if (snapshot) {
+    throw new ConflictError(
+      `Snapshot ${snapshotId} is being imported: it can be removed once its import has committed`,
+    );
+  }
+  const removed = await PrunedSnapshotModel.findById(snapshotId).lean<PrunedSnapshotDoc>();
+  throw new NotFoundError(removed ? removalMessage(removed) : `Snapshot ${snapshotId} not found`);
 }
 
 /**
@@ -277,8 +359,8 @@ interface WriteContext {
   sourceHash: string;
   incremental: boolean;
   demo: boolean;
-  /** Incremental: the snapshot whose deals stand unless carried (null on an empty database); whether its definitions stand too. */
-  base: { snapshot: SnapshotDoc; keepsDefinitions: boolean } | null;
+  /** Incremental: what becomes of the latest snapshot's deals (null on an empty database, and for full imports). */
+  base: IncrementalRows | null;
   onProgress: (progress: ImportProgress) => void;
   /** Extends the database's import lease; called after each snapshot written. */
   renewLease: () => Promise<void>;
@@ -363,13 +445,10 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     }
     const carried = data.deals.map((deal) => opportunityRow(currentState(deal), ownerOf));
     if (!ctx.base) return carried;
-    const base = await baseOpportunities(ctx.base.snapshot);
-    const kept = keptRows(base, data, ctx.base.keepsDefinitions, skipped);
-    const carriedIds = new Set(data.deals.map((d) => d.dealId));
+    skipped.push(...ctx.base.left);
     changes.updated = carried.length;
-    changes.removed =
-      base.length - kept.length - base.filter((row) => carriedIds.has(row.dealId)).length;
-    return mergeByDealId(kept, carried);
+    changes.removed = ctx.base.removed;
+    return mergeByDealId(ctx.base.kept, carried);
   };
   const plan = [
     ...backfilled.map((s) => ({ ...s, current: false })),
@@ -408,55 +487,6 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     mode,
     changes,
   };
-}
-
-/**
- * The latest snapshot's opportunities an incremental import keeps: every deal it does not carry
- * and does not remove. With new `pipelines`, a kept deal whose pipeline or stage is gone leaves
- * (reported), as a full import would skip it, and its outcome follows its stage's new metadata.
- */
-function keptRows(
-  base: OpportunityRow[],
-  data: NormalisedCrmData,
-  definitionsKept: boolean,
-  skipped: SkippedItem[],
-): OpportunityRow[] {
-  const carried = new Set(data.deals.map((d) => d.dealId));
-  const removed = new Set(data.removedDealIds);
-  const definitions = new Map(data.definitions.map((d) => [d.definitionId, d]));
-  const kept: OpportunityRow[] = [];
-  for (const row of base) {
-    if (carried.has(row.dealId) || removed.has(row.dealId)) continue;
-    if (definitionsKept) {
-      kept.push(row);
-      continue;
-    }
-    const stage = definitions.get(row.definitionId)?.stages.find((s) => s.id === row.stageId);
-    if (!stage) {
-      skipped.push({
-        id: row.dealId,
-        reason: `deal kept from the latest snapshot is in stage "${row.stageId}" of pipeline "${row.definitionId}", which the imported pipelines no longer have; left out of every metric`,
-      });
-      continue;
-    }
-    kept.push({
-      ...row,
-      outcome: stage.isClosed ? (stage.probability === 1 ? 'won' : 'lost') : 'open',
-    });
-  }
-  return kept;
-}
-
-/** Two lists of rows sorted by deal id, merged into one sorted by deal id (the ids are disjoint). */
-function mergeByDealId(a: OpportunityRow[], b: OpportunityRow[]): OpportunityRow[] {
-  const merged: OpportunityRow[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    if (j >= b.length || (i < a.length && a[i].dealId < b[j].dealId)) merged.push(a[i++]);
-    else merged.push(b[j++]);
-  }
-  return merged;
 }
 
 /** Backfill follows the configured period unit, quarterly when none is set. */

@@ -2,6 +2,7 @@ import { trusted } from 'mongoose';
 import type { AuthenticatedContext } from '../context/request-context';
 import { BadUserInputError, NotFoundError } from '../errors';
 import { LATEST } from '../loaders/pipeline.loaders';
+import { removalMessage } from '../import/prune-snapshots';
 import { rowOf, type OpportunityRow } from '../import/snapshot-writer';
 import { heldAt, OpportunityModel } from '../models/opportunity.model';
 import { PrunedSnapshotModel, type PrunedSnapshotDoc } from '../models/pruned-snapshot.model';
@@ -56,7 +57,7 @@ export function opportunityCursor(opportunity: Pick<OpportunityView, 'id'>): str
 
 /**
  * The snapshot a read is about: `snapshotId` when given (404 if it is unknown, not committed or
- * removed by retention, which the message says), else the latest committed one (404 before the
+ * removed, which the message says), else the latest committed one (404 before the
  * first import).
  */
 export async function resolveSnapshot(
@@ -74,7 +75,7 @@ export async function resolveSnapshot(
   return latest;
 }
 
-/** The 404 of a snapshot id no committed snapshot has: why, when retention removed it. */
+/** The 404 of a snapshot id no committed snapshot has: why, when it was removed. */
 async function snapshotNotFound(
   ctx: AuthenticatedContext,
   snapshotId: string,
@@ -86,9 +87,9 @@ async function snapshotNotFound(
 }
 
 /**
- * The 404 saying retention removed `snapshotId`, or null when it did not. Also asked when a read of
- * a snapshot that was there when the request began finds it gone: retention removed it meanwhile,
- * which is the client's 404, not a broken import.
+ * The 404 saying `snapshotId` was removed (by retention, or by an admin), or null when it was not.
+ * Also asked when a read of a snapshot that was there when the request began finds it gone: it was
+ * removed meanwhile, which is the client's 404, not a broken import.
  */
 export async function removedByRetention(
   _ctx: AuthenticatedContext,
@@ -96,13 +97,11 @@ export async function removedByRetention(
 ): Promise<NotFoundError | null> {
   const pruned = await PrunedSnapshotModel.findById(snapshotId, {
     snapshotAt: 1,
+    prunedAt: 1,
+    removedBy: 1,
     retentionDays: 1,
   }).lean<PrunedSnapshotDoc>();
-  if (!pruned) return null;
-  return new NotFoundError(
-    `Snapshot ${snapshotId} (${new Date(pruned.snapshotAt).toISOString()}) was removed by retention (SNAPSHOT_RETENTION_DAYS=${pruned.retentionDays}): ` +
-      'older snapshots are kept only as the last one of each period',
-  );
+  return pruned ? new NotFoundError(removalMessage(pruned)) : null;
 }
 
 /** The definitions of a snapshot, by display order. */

@@ -169,6 +169,37 @@ describe('HubSpot sync over HTTP', () => {
     await expectMetricsMatch();
   });
 
+  it('fails a sync that would remove more than half of the deals, naming why in the answer and the run; forced it commits', async () => {
+    const deals = hubspot.dataset.deals.filter((d) => !d.archived);
+    const modified = new Date(NOW + 60_000).toISOString();
+    const gone = deals.slice(0, Math.floor(deals.length / 2) + 1);
+    for (const deal of gone) Object.assign(deal, { archived: true, archivedAt: modified });
+    const before = await SnapshotModel.countDocuments();
+    const markBefore = (await gateway.request('GET', '/crm/syncs/latest')).body.high_water_mark;
+
+    const refused = await gateway.request('POST', '/crm/syncs');
+    const reason =
+      `This incremental import removes ${gone.length} of the latest snapshot's ${deals.length} deals (more than half): ` +
+      'the deals it archives, those it carries that are no longer usable, and those whose stage its pipelines no longer have all leave; ' +
+      'send "force": true (CLI --force) to import it anyway';
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ message: reason, success: false, statusCode: 409 });
+    expect(await SnapshotModel.countDocuments()).toBe(before);
+    const latest = await gateway.request('GET', '/crm/syncs/latest');
+    expect(latest.body).toMatchObject({
+      high_water_mark: markBefore,
+      sync: { mode: 'incremental', outcome: 'failed', error: reason },
+    });
+
+    const forced = await gateway.request('POST', '/crm/syncs', { body: { force: true } });
+    expect(forced.status).toBe(200);
+    expect(forced.body).toMatchObject({
+      mode: 'incremental',
+      counts: { deals: deals.length - gone.length },
+    });
+    await expectMetricsMatch();
+  });
+
   it('answers 409 while another sync holds the lease, and 403 to a non-admin', async () => {
     const until = new Date(Date.now() + 60_000);
     await CrmSyncStateModel.updateOne(

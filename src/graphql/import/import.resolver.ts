@@ -1,8 +1,9 @@
-import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import type { AuthenticatedContext } from '../../context/request-context';
-import { importCrmData } from '../../services/import.service';
+import { importCrmData, removeSnapshot } from '../../services/import.service';
 import { CrmImportInput } from './crm-import.input';
 import { CrmImportResultType, toCrmImportResult } from './crm-import-result.type';
+import { RemovedSnapshotType, toRemovedSnapshot } from './removed-snapshot.type';
 
 @Resolver()
 export class ImportResolver {
@@ -29,5 +30,16 @@ export class ImportResolver {
       { queue: ctx.access.imports, retentionDays: ctx.access.snapshotRetentionDays },
     );
     return toCrmImportResult(result);
+  }
+
+  @Mutation(() => RemovedSnapshotType, {
+    description:
+      'Admin only. Removes a snapshot as retention would (the same as DEL /pipelines/snapshots/{id}): reading it answers NOT_FOUND naming the removal, and reads naming no snapshot see the latest one left. NOT_FOUND when unknown, CONFLICT while it is being imported.',
+  })
+  async removeSnapshot(
+    @Arg('id', () => ID) id: string,
+    @Ctx() ctx: AuthenticatedContext,
+  ): Promise<RemovedSnapshotType> {
+    return toRemovedSnapshot(await removeSnapshot(ctx, id, { queue: ctx.access.imports }));
   }
 }

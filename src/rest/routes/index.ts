@@ -5,6 +5,7 @@ import { membersRoutes } from './members.routes';
 import { operationsRoutes } from './operations.routes';
 import { pipelinesRoutes } from './pipelines.routes';
 import { settingsRoutes } from './settings.routes';
+import { snapshotsRoutes } from './snapshots.routes';
 import { syncsRoutes } from './syncs.routes';
 import { targetsRoutes } from './targets.routes';
 import { teamsRoutes } from './teams.routes';
@@ -22,6 +23,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...targetsRoutes,
   ...settingsRoutes,
   ...pipelinesRoutes,
+  ...snapshotsRoutes,
   ...importsRoutes,
   ...syncsRoutes,
   openApiRoute(() => ROUTES),

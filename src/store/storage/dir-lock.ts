@@ -1,7 +1,8 @@
 import {
   closeSync,
+  fstatSync,
   fsyncSync,
-  linkSync,
+  ftruncateSync,
   openSync,
   readFileSync,
   statSync,
@@ -9,47 +10,43 @@ import {
   writeSync,
 } from 'node:fs';
 import { join, sep } from 'node:path';
+import { tryLock, unlock } from 'fs-native-extensions';
 import { PRIVATE_FILE_MODE } from './private-dir';
 
 export const LOCK_FILE_NAME = 'mongod.lock';
 
-/** Another live process holds the data directory. */
+/** Another process, or another store in this one, holds the data directory. */
 export class DirectoryInUseError extends Error {
   constructor(
     readonly dir: string,
+    /** The holder's pid as its lock file says; -1 while it has not written it yet. */
     readonly pid: number,
     readonly lockFile: string,
   ) {
-    super(`Data directory ${dir} is in use by process ${pid} (lock file ${lockFile})`);
+    super(
+      `Data directory ${dir} is in use by ${pid > 0 ? `process ${pid}` : 'another process'} (lock file ${lockFile})`,
+    );
     this.name = 'DirectoryInUseError';
   }
 }
 
-/** True if a process with this pid exists (EPERM: it exists but belongs to another user). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
- * An exclusive lock on a data directory: `mongod.lock` holding the owner's pid. Two processes
- * must never append to the same journal. A lock left by a dead process (crash, SIGKILL) is taken
- * over; a lock held by a live process is a DirectoryInUseError.
+ * An exclusive lock on a data directory: two stores must never append to the same journal.
  *
- * The lock file appears with its content already in it: the pid is written to a private temp file
- * which is then hard-linked to `mongod.lock` (link fails with EEXIST exactly like O_EXCL). So a
- * reader never sees an empty lock file from a process that is still starting.
+ * The lock is the operating system's, on `mongod.lock` (fs-native-extensions: an open file
+ * description lock on Linux, `flock` on macOS, `LockFileEx` on Windows). The kernel releases it
+ * when the holder's descriptor closes, which happens as a process dies, before its parent has
+ * reaped it: a process just killed never holds the directory, and a pid reused by an unrelated
+ * process never looks like a holder. The lock belongs to the open file, not to the process, so a
+ * second store in the same process is refused too. The file carries the holder's pid only to name
+ * it in the refusal.
  */
 export class DirLock {
   private released = false;
 
   private constructor(
     readonly path: string,
-    private readonly ino: number,
+    private readonly fd: number,
   ) {}
 
   /** Takes the lock on `dir` (which must exist) or throws DirectoryInUseError. */
@@ -57,67 +54,64 @@ export class DirLock {
     const path = join(dir, LOCK_FILE_NAME);
     // The message shows the directory as the caller named it (e.g. "./data/mongod.lock").
     const shown = `${dir.replace(/[\\/]+$/, '')}${sep}${LOCK_FILE_NAME}`;
-    const temp = join(dir, `${LOCK_FILE_NAME}.${process.pid}.tmp`);
-    const fd = openSync(temp, 'w', PRIVATE_FILE_MODE);
-    try {
-      writeSync(fd, `${process.pid}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    try {
-      // Two attempts: the second follows the removal of a stale lock.
-      for (let attempt = 0; attempt < 2; attempt++) {
-        try {
-          linkSync(temp, path);
-          return new DirLock(path, statSync(path).ino);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        }
-        const holder = readHolder(path);
-        if (holder === undefined) continue; // removed meanwhile: try again
-        if (holder.pid !== undefined && isAlive(holder.pid)) {
-          throw new DirectoryInUseError(dir, holder.pid, shown);
-        }
-        // Stale: remove it only if it is still the same file we read (another process may have
-        // taken it over between our read and now).
-        try {
-          const now = readHolder(path);
-          if (now?.ino === holder.ino && now.pid === holder.pid) unlinkSync(path);
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        }
+    // A few attempts: each lost one is a holder that removed the file as it let go.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const fd = openSync(path, 'a+', PRIVATE_FILE_MODE);
+      let kept = false;
+      try {
+        if (!tryLock(fd)) throw new DirectoryInUseError(dir, holderPid(path) ?? -1, shown);
+        // The holder before may have removed the file after this one opened it: the lock is then
+        // on a file nobody else can find, and the path has to be opened again.
+        if (!samePath(fd, path)) continue;
+        ftruncateSync(fd, 0);
+        writeSync(fd, `${process.pid}\n`);
+        fsyncSync(fd);
+        kept = true;
+        return new DirLock(path, fd);
+      } finally {
+        // Closing the descriptor lets go of its lock.
+        if (!kept) closeSync(fd);
       }
-      const holder = readHolder(path);
-      throw new DirectoryInUseError(dir, holder?.pid ?? -1, shown);
-    } finally {
-      unlinkSync(temp);
     }
+    throw new DirectoryInUseError(dir, holderPid(path) ?? -1, shown);
   }
 
-  /** Removes the lock file if it is still ours. Idempotent. */
+  /** Removes the lock file and lets go of the lock. Idempotent. */
   release(): void {
     if (this.released) return;
     this.released = true;
     try {
-      // Inode numbers are reused at once, so the pid inside must match too.
-      const holder = readHolder(this.path);
-      if (holder?.ino === this.ino && holder.pid === process.pid) unlinkSync(this.path);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      // Removed while still held, so no other process can take a lock on a file about to vanish
+      // without seeing it vanish (acquire checks the path); removed only if it is still ours.
+      if (samePath(this.fd, this.path)) unlinkSync(this.path);
+    } finally {
+      unlock(this.fd);
+      closeSync(this.fd);
     }
   }
 }
 
-/** The pid in a lock file (undefined if unreadable garbage), or undefined if there is no file. */
-function readHolder(path: string): { pid: number | undefined; ino: number } | undefined {
+/** Whether `path` still names the file open as `fd`. */
+function samePath(fd: number, path: string): boolean {
+  const open = fstatSync(fd);
   try {
-    const ino = statSync(path).ino;
-    const text = readFileSync(path, 'utf8').trim();
-    const pid = /^\d+$/.test(text) ? Number(text) : undefined;
-    return { pid: pid !== undefined && pid > 0 ? pid : undefined, ino };
+    const named = statSync(path);
+    return named.ino === open.ino && named.dev === open.dev;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw err;
   }
+}
+
+/** The pid a lock file names, for the refusal; undefined when it names none or cannot be read. */
+function holderPid(path: string): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8').trim();
+  } catch (err) {
+    // Gone meanwhile, or (Windows) a region the holder's lock keeps from being read.
+    if (typeof (err as NodeJS.ErrnoException).code === 'string') return undefined;
+    throw err;
+  }
+  return /^\d+$/.test(text) && Number(text) > 0 ? Number(text) : undefined;
 }

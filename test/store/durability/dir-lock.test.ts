@@ -10,6 +10,57 @@ afterEach(() => dirs.cleanup());
 
 const deadPid = (): number => spawnSync(process.execPath, ['-e', '']).pid as number;
 
+const ROOT = join(__dirname, '../../..');
+
+/**
+ * Another process holding `dir` through DirLock, started by a shell that then becomes `sleep`:
+ * `sleep` never reaps its children, so once killed the holder stays a zombie until `stop()`.
+ */
+async function lockHolder(dir: string): Promise<{ pid: number; stop(): void }> {
+  const script =
+    "const { DirLock } = require('./src/store/storage/dir-lock');" +
+    'DirLock.acquire(process.env.LOCK_DIR); console.log(process.pid); setInterval(() => {}, 60000);';
+  const shell = spawn(
+    'sh',
+    ['-c', '"$NODE" -r ./test/helpers/ts-register.js -e "$SCRIPT" & exec sleep 60'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NODE: process.execPath, SCRIPT: script, LOCK_DIR: dir },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const pid = await new Promise<number>((resolve, reject) => {
+    shell.stdout!.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+    shell.once('exit', (code) => reject(new Error(`the lock holder exited (${code})`)));
+  });
+  return {
+    pid,
+    stop() {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      shell.kill('SIGKILL');
+    },
+  };
+}
+
+/** The state letter of /proc/<pid>/stat (`Z`: a zombie); undefined when there is no such process. */
+function processState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return undefined;
+  }
+}
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(condition()).toBe(true);
+}
+
 describe('data directory lock', () => {
   it('refuses a second journal on a directory in use, naming the holder', async () => {
     const dir = dirs.make();
@@ -36,19 +87,49 @@ describe('data directory lock', () => {
     lock.release();
   });
 
-  it('refuses a lock held by another live process', async () => {
+  it('refuses a lock held by another live process, naming it', async () => {
     const dir = dirs.make();
-    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], {
-      stdio: 'ignore',
-    });
+    const holder = await lockHolder(dir);
     try {
-      writeFileSync(join(dir, 'mongod.lock'), `${holder.pid}\n`);
       await expect(new FileJournal(dir).open()).rejects.toThrow(
-        `is in use by process ${holder.pid}`,
+        `Data directory ${dir} is in use by process ${holder.pid} (lock file ${dir}/mongod.lock)`,
       );
       expect(readFileSync(join(dir, 'mongod.lock'), 'utf8')).toBe(`${holder.pid}\n`);
     } finally {
-      holder.kill('SIGKILL');
+      holder.stop();
+    }
+  });
+
+  it('takes the directory of a holder killed a moment ago, before its parent has reaped it', async () => {
+    const dir = dirs.make();
+    const holder = await lockHolder(dir);
+    try {
+      process.kill(holder.pid, 'SIGKILL');
+      await waitFor(() => processState(holder.pid) === 'Z');
+      // A zombie: its pid still answers signal 0, and its lock file still names it.
+      expect(() => process.kill(holder.pid, 0)).not.toThrow();
+      expect(readFileSync(join(dir, 'mongod.lock'), 'utf8')).toBe(`${holder.pid}\n`);
+      const journal = new FileJournal(dir);
+      await journal.open();
+      expect(readFileSync(join(dir, 'mongod.lock'), 'utf8')).toBe(`${process.pid}\n`);
+      await journal.close();
+    } finally {
+      holder.stop();
+    }
+  });
+
+  it('ignores a lock file naming a live process that holds no lock', async () => {
+    const dir = dirs.make();
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], {
+      stdio: 'ignore',
+    });
+    try {
+      writeFileSync(join(dir, 'mongod.lock'), `${other.pid}\n`);
+      const lock = DirLock.acquire(dir);
+      expect(readFileSync(join(dir, 'mongod.lock'), 'utf8')).toBe(`${process.pid}\n`);
+      lock.release();
+    } finally {
+      other.kill('SIGKILL');
     }
   });
 
