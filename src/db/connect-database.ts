@@ -62,12 +62,9 @@ export async function connectDatabase(options: ConnectDatabaseOptions = {}): Pro
     if (!options.inMemory && options.dataDir === undefined)
       throw new Error('connectDatabase: the embedded server needs a dataDir, or inMemory');
     const dataDir = options.inMemory ? null : options.dataDir!;
-    // In process, not in a worker thread: measured with `npm run bench:store` (placement section,
-    // test/bench/results/store.json; mixed mongoose load, 32 in flight, 2 shared CPUs), a worker
-    // did not win clearly: 268 vs 351 requests/s in process with no gateway work per request,
-    // 352 vs 315 with 200 µs of it, the rounds overlapping either way. A worker adds a thread hop
-    // per message and a second lifecycle (start, crash, stop) to own, and the version counters
-    // every request reads (src/data/version-clock.ts) would cost a round trip instead of a lookup.
+    // In process, not in a worker thread: a worker did not win clearly in `npm run bench:store`
+    // (docs/performance.md), and it adds a thread hop per message and a second lifecycle (start,
+    // crash, stop) to own.
     embedded = await EmbeddedMongoServer.start({ privateSocket: true, dataDir });
     uri = embedded.uri;
     dbName ??= EMBEDDED_DB_NAME;

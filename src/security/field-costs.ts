@@ -10,9 +10,9 @@ import { QUERY_COST } from './query-cost';
  */
 
 /**
- * Estimated cost of one facts evaluation: one metric of one pipeline for one period. A point of a
- * series takes about 15 µs of CPU with its completion; at 3 (plus 1 per selected field) a cost
- * unit of a series is as much CPU as one of any other field.
+ * Estimated cost of one facts evaluation: one metric of one pipeline for one period. At 3 (plus 1
+ * per selected field) a cost unit of a series is about as much CPU as one of any other field
+ * (docs/performance.md).
  */
 export const EVALUATION_COST = 3;
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AuthenticatedContext } from '../context/request-context';
+import type { Principal } from '../auth/principal';
 import type { PeriodUnit } from '../domain/period';
 import { backfillPeriodEnds } from '../import/backfill-periods';
 import { buildPipelines } from '../import/build-pipelines';
@@ -111,7 +111,9 @@ export interface ImportOptions {
  * Who imports: a request's context, or the CLI, the demo seed and the sync, which act as the
  * system with an admin's rights and have no request.
  */
-export type ImportCaller = Pick<AuthenticatedContext, 'principal'>;
+export interface ImportCaller {
+  principal: Principal;
+}
 
 /** A snapshot keeps at most this many skipped items; the answer of the import itself has them all. */
 export const MAX_STORED_SKIPPED = 10_000;
