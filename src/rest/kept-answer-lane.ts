@@ -9,7 +9,6 @@ import type { Logger } from 'pino';
 import type { RequestContext } from '../context/request-context';
 import type { DataAccess } from '../data/data-access';
 import type { RateLimiter } from '../security/rate-limit/rate-limiter';
-import type { RequestBudget } from '../security/request-budget';
 import { logRequest } from '../security/request-log';
 import { DEFAULT_HEADERS } from '../security/security-headers';
 import { REQUEST_ID_HEADER, requestIdFor } from '../server/request-id';
@@ -25,8 +24,6 @@ export interface KeptAnswerLaneOptions {
   /** The rate limit, when one is set (RATE_LIMIT > 0). */
   limiter?: RateLimiter;
   logger: Pick<Logger, 'isLevelEnabled' | 'info'>;
-  /** REQUEST_TIMEOUT_MS, when set: a request waiting here for the versions counts against it. */
-  budget?: RequestBudget;
 }
 
 /**
@@ -94,7 +91,7 @@ export class KeptAnswerLane {
     )
       return false;
     // A rate limit counted with I/O (Redis) would send it to fastify after the wait, to read again.
-    const { budget, limiter } = this.options;
+    const { limiter } = this.options;
     if (limiter !== undefined && limiter.limits(url) && !limiter.countsNow) return false;
     let handed = false;
     const handOn = (): void => {
@@ -102,7 +99,6 @@ export class KeptAnswerLane {
       handed = true;
       rest(request, response);
     };
-    budget?.watch(request, handOn);
     access.requestThen((_error, data) => {
       // A failed read: the full way reads again and answers its error.
       if (handed || data === undefined) return handOn();
@@ -115,7 +111,6 @@ export class KeptAnswerLane {
       }
       if (!answered) return handOn();
       handed = true;
-      budget?.settle(request);
     });
     return true;
   }

@@ -18,15 +18,13 @@ import { graphiqlPlugin } from '../docs/graphiql/graphiql.plugin';
 import { mountGraphQL } from '../graphql/apollo';
 import { buildGatewaySchema } from '../graphql/build-schema';
 import { AnswerRecipes } from '../rest/answer-recipes';
-import { KeptAnswerLane } from '../rest/kept-answer-lane';
 import type { RestRouteConfig } from '../rest/register-routes';
 import { registerRestRoutes } from '../rest/register-routes';
 import type { RouteDefinition } from '../rest/route-definition';
 import { ROUTES } from '../rest/routes';
 import { classifyError } from './classify-error';
 import { ContextBuilder } from './context-builder';
-import { handleClientError } from './client-error';
-import { createHttpServer, type DelMethodMode } from './create-http-server';
+import { HttpEdge } from './http-edge';
 import { shapeErrorBody } from './error-envelope';
 import { registerJsonBodyParser } from './json-body-parser';
 import { logDestination } from './log-destination';
@@ -38,7 +36,6 @@ import { RateLimiter } from '../security/rate-limit/rate-limiter';
 import { RedisRateLimitStore } from '../security/rate-limit/redis-store';
 import { registerRequestLog } from '../security/request-log';
 import { registerRequestSubject } from '../security/request-subject';
-import { RequestBudget } from '../security/request-budget';
 import { registerRequestTimeout } from '../security/request-timeout';
 import { setSecurityHeaders } from '../security/security-headers';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
@@ -59,8 +56,6 @@ export interface BuildAppOptions {
   logger?: Logger;
   /** Where that default logger writes (stdout when omitted: JSON lines, readable ones on a terminal); tests capture the log stream with it. */
   logStream?: DestinationStream;
-  /** How `DEL` requests are accepted; the fastest this Node allows when omitted (tests set both). */
-  delMethodMode?: DelMethodMode;
   /** HubSpot client settings beyond HUBSPOT_BASE_URL and HUBSPOT_TOKEN (tests shorten the backoff). */
   hubspotClient?: Omit<HubSpotClientOptions, 'baseUrl' | 'token'>;
 }
@@ -109,9 +104,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         })
       : undefined;
   const recipes = new AnswerRecipes();
-  // Made once the contexts are (below); the server offers it no request before the app listens.
-  // eslint-disable-next-line prefer-const -- assigned once the contexts exist (below)
-  let lane: KeptAnswerLane | undefined;
 
   /** What every answer starts with: the security headers and the request id. */
   function startReply(request: FastifyRequest, reply: FastifyReply): void {
@@ -132,22 +124,22 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       .send(shapeErrorBody(clientError, route));
   }
 
+  const edge = new HttpEdge({
+    limits: {
+      requestTimeoutMs: config.requestTimeoutMs,
+      headersTimeoutMs: config.headersTimeoutMs,
+      keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+      maxConnections: config.maxConnections,
+      maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+    },
+    log: logger,
+  });
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
     genReqId: requestIdFor,
-    serverFactory: (handler) =>
-      createHttpServer(handler, {
-        answerFirst: (request, response, rest) => lane?.serve(request, response, rest) ?? false,
-        delMethodMode: options.delMethodMode,
-        limits: {
-          requestBudgetMs: config.requestTimeoutMs,
-          headersTimeoutMs: config.headersTimeoutMs,
-          keepAliveTimeoutMs: config.keepAliveTimeoutMs,
-          maxConnections: config.maxConnections,
-        },
-      }),
-    clientErrorHandler: handleClientError,
+    serverFactory: (handler) => edge.createServer(handler),
+    clientErrorHandler: edge.handleClientError,
     // Requests fastify refuses before routing (a path that does not percent-decode, a parameter
     // over the length limit) run no hook: they get the headers and the envelope here.
     frameworkErrors: (error, request, reply) => {
@@ -173,9 +165,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clientOptions: options.hubspotClient,
   });
   const contexts = new ContextBuilder(authenticator, signer, access, sync);
-  const budget =
-    config.requestTimeoutMs > 0 ? new RequestBudget(config.requestTimeoutMs) : undefined;
-  lane = new KeptAnswerLane({ access, contexts, recipes, limiter, logger, budget });
 
   const methods = new MethodTable();
   app.addHook('onRoute', (route) => methods.add(route.url, route.method));
@@ -185,7 +174,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     startReply(request, reply);
     done();
   });
-  registerRequestTimeout(app, budget);
+  registerRequestTimeout(app, config.requestTimeoutMs);
   registerRequestSubject(app, authenticator);
   registerRequestLog(app, logger);
   if (limiter) registerRateLimit(app, limiter);

@@ -147,6 +147,13 @@ export class DelMethodRewriter {
     return out;
   }
 
+  /** The bytes push has held back (the start of a head or chunk line not all received yet), once. */
+  rest(): Buffer {
+    const held = this.pending;
+    this.pending = Buffer.alloc(0);
+    return held;
+  }
+
   private passthrough(out: Buffer[], rest: Buffer): Buffer[] {
     this.state = { kind: 'passthrough' };
     if (rest.length > 0) out.push(rest);

@@ -18,7 +18,6 @@ import { connectDatabase } from '../../src/db/connect-database';
 import { MemberModel } from '../../src/models/member.model';
 import { seedDemo } from '../../src/seed/seed-demo';
 import { buildApp } from '../../src/server/build-app';
-import { tuneRuntime } from '../../src/server/tune-runtime';
 
 /** Commands the driver sends on its own (monitoring, sessions): not round trips of a request. */
 const HEARTBEATS = new Set([
@@ -60,7 +59,6 @@ function send(message: GatewayAnswer): void {
 }
 
 async function main(): Promise<void> {
-  tuneRuntime(); // as the entry does
   const dealsArg = process.argv.indexOf('--deals');
   const deals = dealsArg > 0 ? Number(process.argv[dealsArg + 1]) : 3000;
   if (!Number.isInteger(deals) || deals < 1)

@@ -1,8 +1,7 @@
 import net from 'node:net';
 import { loadConfig } from '../../src/config';
 import type { RouteDefinition } from '../../src/rest/route-definition';
-import { latestBudgetAnswerMs } from '../../src/security/request-timeout';
-import { nodeRequestTimeoutMs } from '../../src/server/create-http-server';
+import { nodeRequestTimeoutMs } from '../../src/server/http-edge';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 
 const ADMIN_TOKEN = 'admin-secret-for-slow-clients-0123456789';
@@ -254,22 +253,24 @@ describe('the server limits by default', () => {
   it('has Node answer a late request only after the gateway would have (its answer carries the request id)', () => {
     const config = loadConfig({});
     const limits = {
-      requestBudgetMs: config.requestTimeoutMs,
+      requestTimeoutMs: config.requestTimeoutMs,
       headersTimeoutMs: config.headersTimeoutMs,
       keepAliveTimeoutMs: config.keepAliveTimeoutMs,
       maxConnections: config.maxConnections,
+      maxConnectionsPerAddress: config.maxConnectionsPerAddress,
     };
     expect(limits).toEqual({
-      requestBudgetMs: 10_000,
+      requestTimeoutMs: 10_000,
       headersTimeoutMs: 10_000,
       keepAliveTimeoutMs: 5_000,
       maxConnections: 1024,
+      maxConnectionsPerAddress: 256,
     });
-    // Headers may take up to headersTimeout; the gateway's 408 comes at most one sweep after the budget.
+    // Headers may take up to headersTimeout; the gateway's 408 comes when its time-out ends.
     expect(nodeRequestTimeoutMs(limits)).toBeGreaterThan(
-      limits.headersTimeoutMs + latestBudgetAnswerMs(limits.requestBudgetMs),
+      limits.headersTimeoutMs + limits.requestTimeoutMs,
     );
-    expect(nodeRequestTimeoutMs({ ...limits, requestBudgetMs: 0 })).toBe(300_000);
+    expect(nodeRequestTimeoutMs({ ...limits, requestTimeoutMs: 0 })).toBe(300_000);
   });
 
   it('sets them on the server fastify listens on', async () => {
@@ -280,12 +281,10 @@ describe('the server limits by default', () => {
         headersTimeout: server.headersTimeout,
         requestTimeout: server.requestTimeout,
         keepAliveTimeout: server.keepAliveTimeout,
-        maxConnections: server.maxConnections,
       }).toEqual({
         headersTimeout: 10_000,
-        requestTimeout: 22_000,
+        requestTimeout: 21_000,
         keepAliveTimeout: 5_000,
-        maxConnections: 1024,
       });
     } finally {
       await gw.stop();
