@@ -1,3 +1,4 @@
+import http from 'node:http';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
@@ -37,6 +38,7 @@ import { RedisRateLimitStore } from '../security/rate-limit/redis-store';
 import { registerRequestLog } from '../security/request-log';
 import { registerRequestSubject } from '../security/request-subject';
 import { registerRequestTimeout } from '../security/request-timeout';
+import { registerUrlLimit } from '../security/url-limit';
 import { setSecurityHeaders } from '../security/security-headers';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 import type { HubSpotClientOptions } from '../crm/hubspot/hubspot-client';
@@ -141,12 +143,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     serverFactory: (handler) => edge.createServer(handler),
     clientErrorHandler: edge.handleClientError,
     // Requests fastify refuses before routing (a path that does not percent-decode, a parameter
-    // over the length limit) run no hook: they get the headers and the envelope here.
+    // over the router's length limit, which build-app sets out of reach) run no hook: they get the
+    // headers and the envelope here.
     frameworkErrors: (error, request, reply) => {
       startReply(request, reply);
       renderError(error, request, reply);
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    // A path parameter as long as a request head may be: the router then matches every request
+    // it can, and a URL over MAX_URL_BYTES is answered 414 by the hooks (security/url-limit.ts).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: http.maxHeaderSize },
     // One line per request from src/security/request-log.ts instead (route, status, subject).
     logController: new LogController({ disableRequestLogging: true }),
     // No child logger per request (pino serialises and redacts its bindings each time, a few
@@ -178,6 +183,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerRequestSubject(app, authenticator);
   registerRequestLog(app, logger);
   if (limiter) registerRateLimit(app, limiter);
+  registerUrlLimit(app);
   registerJsonBodyParser(app);
 
   app.setErrorHandler(renderError);
