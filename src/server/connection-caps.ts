@@ -11,7 +11,7 @@ export interface ConnectionCapLimits {
 
 /**
  * Internal: how many connections the server keeps open, in total and per client address, decided
- * as each one arrives (a 'connection' listener placed before the HTTP server's own). A connection
+ * as each one arrives, before the HTTP server reads it (http-edge.ts). A connection
  * over a cap is closed before a byte of it is read: no answer can be framed yet. When the total cap
  * is reached, idle kept-alive connections (no request being received, no answer owed) are closed
  * first, and the new connection is refused only when none was idle. So a client holding many
@@ -27,16 +27,18 @@ export class ConnectionCaps {
     private readonly limits: ConnectionCapLimits,
   ) {}
 
-  /** The 'connection' listener. */
-  readonly admit = (connection: Duplex): void => {
-    // A connection the server gives itself again (del-method-handover.ts) was counted as a socket.
-    if (!(connection instanceof net.Socket)) return;
+  /**
+   * Whether the HTTP server may serve `connection`; if not, it has been closed. A connection the
+   * server gives itself again (del-method-handover.ts) was counted as the socket it wraps.
+   */
+  admit(connection: Duplex): boolean {
+    if (!(connection instanceof net.Socket)) return true;
     const address = connection.remoteAddress ?? '';
     const fromAddress = this.byAddress.get(address) ?? 0;
     const { maxConnectionsPerAddress } = this.limits;
     if ((maxConnectionsPerAddress > 0 && fromAddress >= maxConnectionsPerAddress) || !this.room()) {
       connection.destroy();
-      return;
+      return false;
     }
     this.open.add(connection);
     this.byAddress.set(address, fromAddress + 1);
@@ -46,7 +48,8 @@ export class ConnectionCaps {
       if (left > 0) this.byAddress.set(address, left);
       else this.byAddress.delete(address);
     });
-  };
+    return true;
+  }
 
   /** Whether one more connection fits under the total cap, once idle ones are closed if needed. */
   private room(): boolean {

@@ -77,8 +77,16 @@ export class HttpEdge {
       },
     );
     server.keepAliveTimeout = limits.keepAliveTimeoutMs;
-    // Before the HTTP server's own listener, which starts reading the connection.
-    server.prependListener('connection', new ConnectionCaps(server, limits).admit);
+    // The HTTP server's own 'connection' listener (it starts parsing) runs only for a connection
+    // the caps admit: one refused costs its accept and close, which matters when a client
+    // reopens refused connections as fast as they close.
+    const caps = new ConnectionCaps(server, limits);
+    const serve = server.listeners('connection') as Array<(connection: Duplex) => void>;
+    server.removeAllListeners('connection');
+    server.on('connection', (connection: Duplex) => {
+      if (!caps.admit(connection)) return;
+      for (const listener of serve) listener.call(server, connection);
+    });
     this.server = server;
     return server;
   }
