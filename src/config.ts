@@ -61,8 +61,18 @@ export interface GatewayConfig {
   cacheMaxAgeMs: number;
   /** KEEP_ALIVE_TIMEOUT_MS, default 5000: an idle kept-alive connection is closed then (above a proxy's idle timeout). */
   keepAliveTimeoutMs: number;
-  /** MAX_CONNECTIONS, default 1024: connections beyond are closed as they arrive (0 turns the cap off). */
+  /**
+   * MAX_CONNECTIONS, default 1024: open connections at most. At the cap, idle kept-alive
+   * connections are closed to make room; when none is idle, a new connection is closed as it
+   * arrives (0 turns the cap off).
+   */
   maxConnections: number;
+  /**
+   * MAX_CONNECTIONS_PER_ADDRESS, default 256: open connections from one client address at most;
+   * more are closed as they arrive (0 turns the cap off). Behind a reverse proxy every connection
+   * comes from the proxy's address: raise it to MAX_CONNECTIONS there.
+   */
+  maxConnectionsPerAddress: number;
   /** SHUTDOWN_GRACE_MS, default 30000: on SIGTERM/SIGINT, the longest wait for in-flight requests (imports included). */
   shutdownGraceMs: number;
   /** INTROSPECTION, default `admins`: who may query `__schema`/`__type` (`admins`, `all`, `off`). */
@@ -257,6 +267,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
     cacheMaxAgeMs: integer(env, 'CACHE_MAX_AGE_MS', 5_000, 0, 86_400_000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 1024, 0, 1_000_000),
+    maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 1_000_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 3_600_000),
     introspection,
     logLevel: logLevel as LogLevel,

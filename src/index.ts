@@ -7,11 +7,9 @@ import { seedDemoIfEmpty } from './seed/seed-demo';
 import { formatBanner } from './server/banner';
 import { buildApp } from './server/build-app';
 import { installGracefulShutdown } from './server/shutdown';
-import { tuneRuntime } from './server/tune-runtime';
 
 /** Boots the gateway: configuration, database (and its start-up step), app, listen. No logic here. */
 async function main(): Promise<void> {
-  tuneRuntime();
   const config = loadConfig();
   const database = await connectDatabase({ uri: config.mongodbUri, dataDir: config.dataDir });
   await ensureIndexes();

@@ -66,6 +66,13 @@ export class PayloadTooLargeError extends ErrorWithCode {
   }
 }
 
+/** The request target (path and query) is longer than the gateway serves. */
+export class UriTooLongError extends ErrorWithCode {
+  constructor(limitBytes: number) {
+    super(`The URL is longer than the limit of ${limitBytes} bytes`, ErrorCode.URI_TOO_LONG);
+  }
+}
+
 export class UnsupportedMediaTypeError extends ErrorWithCode {
   constructor(contentType: string | undefined) {
     super(

@@ -53,6 +53,10 @@ export const ERROR_RESPONSES: Record<ErrorCode, ErrorResponseSpec> = {
     name: 'PayloadTooLarge',
     description: 'The body is over the limit (1 MiB by default)',
   },
+  [ErrorCode.URI_TOO_LONG]: {
+    name: 'UriTooLong',
+    description: 'The URL (path and query) is over 8 KiB',
+  },
   [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: {
     name: 'UnsupportedMediaType',
     description: 'The body is not JSON',

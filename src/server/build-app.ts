@@ -1,3 +1,4 @@
+import http from 'node:http';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
@@ -22,8 +23,7 @@ import type { RouteDefinition } from '../rest/route-definition';
 import { ROUTES } from '../rest/routes';
 import { classifyError } from './classify-error';
 import { ContextBuilder } from './context-builder';
-import { handleClientError } from './client-error';
-import { createHttpServer, type DelMethodMode } from './create-http-server';
+import { HttpEdge } from './http-edge';
 import { shapeErrorBody } from './error-envelope';
 import { registerJsonBodyParser } from './json-body-parser';
 import { logDestination } from './log-destination';
@@ -35,8 +35,8 @@ import { RateLimiter } from '../security/rate-limit/rate-limiter';
 import { RedisRateLimitStore } from '../security/rate-limit/redis-store';
 import { registerAccessLog } from '../security/access-log';
 import { registerAuthentication } from '../security/authentication.hook';
-import { RequestBudget } from '../security/request-budget';
 import { registerRequestTimeout } from '../security/request-timeout';
+import { registerUrlLimit } from '../security/url-limit';
 import { setSecurityHeaders } from '../security/security-headers';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 import type { HubSpotClientOptions } from '../crm/hubspot/hubspot-client';
@@ -54,8 +54,6 @@ export interface BuildAppOptions {
   logger?: Logger;
   /** Where that default logger writes (stdout when omitted: JSON lines, readable ones on a terminal); tests capture the log stream with it. */
   logStream?: DestinationStream;
-  /** How `DEL` requests are accepted; the fastest this Node allows when omitted (tests set both). */
-  delMethodMode?: DelMethodMode;
   /** HubSpot client settings beyond HUBSPOT_BASE_URL and HUBSPOT_TOKEN (tests shorten the backoff). */
   hubspotClient?: Omit<HubSpotClientOptions, 'baseUrl' | 'token'>;
 }
@@ -122,28 +120,32 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       .send(shapeErrorBody(clientError, route));
   }
 
+  const edge = new HttpEdge({
+    limits: {
+      requestTimeoutMs: config.requestTimeoutMs,
+      headersTimeoutMs: config.headersTimeoutMs,
+      keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+      maxConnections: config.maxConnections,
+      maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+    },
+    log: logger,
+  });
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
     genReqId: requestIdFor,
-    serverFactory: (handler) =>
-      createHttpServer(handler, {
-        delMethodMode: options.delMethodMode,
-        limits: {
-          requestBudgetMs: config.requestTimeoutMs,
-          headersTimeoutMs: config.headersTimeoutMs,
-          keepAliveTimeoutMs: config.keepAliveTimeoutMs,
-          maxConnections: config.maxConnections,
-        },
-      }),
-    clientErrorHandler: handleClientError,
+    serverFactory: (handler) => edge.createServer(handler),
+    clientErrorHandler: edge.handleClientError,
     // Requests fastify refuses before routing (a path that does not percent-decode, a parameter
-    // over the length limit) run no hook: they get the headers and the envelope here.
+    // over the router's length limit, which build-app sets out of reach) run no hook: they get the
+    // headers and the envelope here.
     frameworkErrors: (error, request, reply) => {
       startReply(request, reply);
       renderError(error, request, reply);
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    // A path parameter as long as a request head may be: the router then matches every request
+    // it can, and a URL over MAX_URL_BYTES is answered 414 by the hooks (security/url-limit.ts).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: http.maxHeaderSize },
     // One line per request from src/security/access-log.ts instead (route, status, subject).
     logController: new LogController({ disableRequestLogging: true }),
   });
@@ -158,8 +160,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clientOptions: options.hubspotClient,
   });
   const contexts = new ContextBuilder(signer, access, sync);
-  const budget =
-    config.requestTimeoutMs > 0 ? new RequestBudget(config.requestTimeoutMs) : undefined;
 
   const methods = new MethodTable();
   app.addHook('onRoute', (route) => methods.add(route.url, route.method));
@@ -168,10 +168,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     startReply(request, reply);
     done();
   });
-  registerRequestTimeout(app, budget);
+  registerRequestTimeout(app, config.requestTimeoutMs);
   registerAuthentication(app, authenticator, access);
   registerAccessLog(app, logger);
   if (limiter) registerRateLimit(app, limiter);
+  registerUrlLimit(app);
   registerJsonBodyParser(app);
 
   app.setErrorHandler(renderError);

@@ -8,7 +8,6 @@ import { TEST_CACHE_MAX_AGE_MS } from './cache-window';
 import type { RouteDefinition } from '../../src/rest/route-definition';
 import { MemberModel } from '../../src/models/member.model';
 import { buildApp, type BuildAppOptions } from '../../src/server/build-app';
-import type { DelMethodMode } from '../../src/server/create-http-server';
 import { connectDatabase } from '../../src/db/connect-database';
 import { ensureIndexes } from '../../src/db/ensure-indexes';
 import type { EmbeddedMongoServer } from '../../src/store/server';
@@ -30,8 +29,6 @@ export interface StartGatewayOptions {
   extraRoutes?: readonly RouteDefinition[];
   /** Receives the gateway's log lines (set LOG_LEVEL in env to see more than nothing). */
   logStream?: { write(line: string): void };
-  /** How the server accepts `DEL` (default: the fastest this Node allows). */
-  delMethodMode?: DelMethodMode;
   /** HubSpot client settings beyond HUBSPOT_BASE_URL and HUBSPOT_TOKEN (shorter backoff for tests). */
   hubspotClient?: BuildAppOptions['hubspotClient'];
 }
@@ -155,7 +152,6 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
     secrets: { jwtSecret, adminToken, generatedAdminToken: null },
     extraRoutes: options.extraRoutes,
     logStream: options.logStream,
-    delMethodMode: options.delMethodMode,
     hubspotClient: options.hubspotClient,
   });
   // Unique indexes must exist before the first write a test makes, as at start-up.

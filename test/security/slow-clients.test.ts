@@ -1,8 +1,7 @@
 import net from 'node:net';
 import { loadConfig } from '../../src/config';
 import type { RouteDefinition } from '../../src/rest/route-definition';
-import { latestBudgetAnswerMs } from '../../src/security/request-timeout';
-import { nodeRequestTimeoutMs } from '../../src/server/create-http-server';
+import { nodeRequestTimeoutMs } from '../../src/server/http-edge';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 
 const ADMIN_TOKEN = 'admin-secret-for-slow-clients-0123456789';
@@ -203,6 +202,39 @@ describe('slow clients (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS and KEEP_ALIVE_TI
     expect(closedAfter).toBeLessThan(2500);
   });
 
+  it('keeps the same limits on a connection that sent DEL (closed when idle, 408 for headers that never end, 408 for a late body)', async () => {
+    const del = `DEL /teams/members?member_id=nobody HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\n\r\n`;
+    const idle = connect(gw.port);
+    idle.write(del);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(idle.answers().map((a) => [a.status, a.headers['keep-alive']])).toEqual([
+      [404, 'timeout=1'],
+    ]);
+    const idleClosedAfter = await idle.closed;
+    expect(idleClosedAfter).toBeGreaterThanOrEqual(1000);
+    expect(idleClosedAfter).toBeLessThan(3500);
+
+    const slowHead = connect(gw.port);
+    slowHead.write(del + 'GET /healthz HTTP/1.1\r\nHost: x\r\n');
+    void slowHead.trickle('X-Slow: ' + 'a'.repeat(60), 500);
+    const slowClosedAfter = await slowHead.closed;
+    expect(slowClosedAfter).toBeLessThan(3500);
+    expect(slowHead.answers().map((a) => [a.status, a.body.message])).toEqual([
+      [404, 'Member nobody not found'],
+      [408, 'The request was not received in time'],
+    ]);
+
+    const body = JSON.stringify({ team_id: 'slow-after-del', name: 'Slow' });
+    const lateBody = connect(gw.port);
+    lateBody.write(del + postHead('/teams', body.length));
+    void lateBody.trickle(body, 1000);
+    expect(await lateBody.closed).toBeLessThan(3500);
+    expect(lateBody.answers().map((a) => [a.status, a.body.message])).toEqual([
+      [404, 'Member nobody not found'],
+      [408, 'The request body was not received within 1000 ms'],
+    ]);
+  });
+
   it('cuts off headers that never finish after HEADERS_TIMEOUT_MS, and a connection that sends nothing', async () => {
     const slow = connect(gw.port);
     const silent = connect(gw.port);
@@ -254,22 +286,24 @@ describe('the server limits by default', () => {
   it('has Node answer a late request only after the gateway would have (its answer carries the request id)', () => {
     const config = loadConfig({});
     const limits = {
-      requestBudgetMs: config.requestTimeoutMs,
+      requestTimeoutMs: config.requestTimeoutMs,
       headersTimeoutMs: config.headersTimeoutMs,
       keepAliveTimeoutMs: config.keepAliveTimeoutMs,
       maxConnections: config.maxConnections,
+      maxConnectionsPerAddress: config.maxConnectionsPerAddress,
     };
     expect(limits).toEqual({
-      requestBudgetMs: 10_000,
+      requestTimeoutMs: 10_000,
       headersTimeoutMs: 10_000,
       keepAliveTimeoutMs: 5_000,
       maxConnections: 1024,
+      maxConnectionsPerAddress: 256,
     });
-    // Headers may take up to headersTimeout; the gateway's 408 comes at most one sweep after the budget.
+    // Headers may take up to headersTimeout; the gateway's 408 comes when its time-out ends.
     expect(nodeRequestTimeoutMs(limits)).toBeGreaterThan(
-      limits.headersTimeoutMs + latestBudgetAnswerMs(limits.requestBudgetMs),
+      limits.headersTimeoutMs + limits.requestTimeoutMs,
     );
-    expect(nodeRequestTimeoutMs({ ...limits, requestBudgetMs: 0 })).toBe(300_000);
+    expect(nodeRequestTimeoutMs({ ...limits, requestTimeoutMs: 0 })).toBe(300_000);
   });
 
   it('sets them on the server fastify listens on', async () => {
@@ -280,12 +314,10 @@ describe('the server limits by default', () => {
         headersTimeout: server.headersTimeout,
         requestTimeout: server.requestTimeout,
         keepAliveTimeout: server.keepAliveTimeout,
-        maxConnections: server.maxConnections,
       }).toEqual({
         headersTimeout: 10_000,
-        requestTimeout: 22_000,
+        requestTimeout: 21_000,
         keepAliveTimeout: 5_000,
-        maxConnections: 1024,
       });
     } finally {
       await gw.stop();

@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       keepAliveTimeoutMs: 5000,
       cacheMaxAgeMs: 5000,
       maxConnections: 1024,
+      maxConnectionsPerAddress: 256,
       shutdownGraceMs: 30000,
       introspection: 'admins',
       logLevel: 'info',
@@ -96,6 +97,10 @@ describe('loadConfig', () => {
       'KEEP_ALIVE_TIMEOUT_MS must be an integer from 100 to 600000, got "5s"',
     ],
     [{ MAX_CONNECTIONS: '-1' }, 'MAX_CONNECTIONS must be an integer from 0 to 1000000, got "-1"'],
+    [
+      { MAX_CONNECTIONS_PER_ADDRESS: 'many' },
+      'MAX_CONNECTIONS_PER_ADDRESS must be an integer from 0 to 1000000, got "many"',
+    ],
     [
       { SYNC_INTERVAL_MINUTES: '15m' },
       'SYNC_INTERVAL_MINUTES must be an integer from 0 to 10080, got "15m"',
