@@ -104,7 +104,14 @@ async function main(): Promise<void> {
     memberTokens.push({
       memberId: member._id,
       role: member.role,
-      token: (await app.tokenSigner.sign(member._id, member.role, 3600)).token,
+      token: (
+        await app.inject({
+          method: 'POST',
+          url: '/auth/tokens',
+          headers: { authorization: `Bearer ${adminToken}` },
+          payload: { member_id: member._id, expires_in: 3600 },
+        })
+      ).json<{ token: string }>().token,
     });
   }
 

@@ -6,7 +6,6 @@ import type { Connection } from 'mongoose';
 import { loadConfig, type GatewayConfig } from '../../src/config';
 import { TEST_CACHE_MAX_AGE_MS } from './cache-window';
 import type { RouteDefinition } from '../../src/rest/route-definition';
-import { MemberModel } from '../../src/models/member.model';
 import { buildApp, type BuildAppOptions } from '../../src/server/build-app';
 import type { DelMethodMode } from '../../src/server/create-http-server';
 import { connectDatabase } from '../../src/db/connect-database';
@@ -64,7 +63,7 @@ export interface TestGateway {
   adminToken: string;
   /** The HS256 key the gateway signs and verifies tokens with (generated unless JWT_SECRET is set). */
   jwtSecret: Uint8Array;
-  /** A freshly signed token for an existing member (its role is read from the member). */
+  /** A token issued for an existing member through `POST /auth/tokens` (60 s to 30 days). */
   tokenFor(memberId: string, expiresInSeconds?: number): Promise<string>;
   request<T = any>(
     method: string,
@@ -236,9 +235,15 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
       return { status, body };
     },
     async tokenFor(memberId: string, expiresInSeconds = 3600) {
-      const member = await MemberModel.findById(memberId, { role: 1 }).lean();
-      if (!member) throw new Error(`tokenFor: no member with id ${memberId}`);
-      return (await app.tokenSigner.sign(member._id, member.role, expiresInSeconds)).token;
+      // Issued as an admin would issue it, so that it has a record and authenticates.
+      const issued = await request<{ token?: string }>('POST', '/auth/tokens', {
+        body: { member_id: memberId, expires_in: expiresInSeconds },
+      });
+      if (issued.status !== 200 || typeof issued.body.token !== 'string')
+        throw new Error(
+          `tokenFor(${memberId}): POST /auth/tokens answered ${issued.status}: ${JSON.stringify(issued.body)}`,
+        );
+      return issued.body.token;
     },
     async stop() {
       if (stopped) return;
