@@ -1,4 +1,5 @@
 import { trusted } from 'mongoose';
+import type { TokenSigner } from '../auth/jwt';
 import type { Principal } from '../auth/principal';
 import { Role } from '../auth/role';
 import type { AuthenticatedContext } from '../context/request-context';
@@ -66,9 +67,9 @@ function actorOf(principal: Principal): string {
 }
 
 /**
- * Issues a signed token for an existing member (admin only). The token's record is written first,
- * so no token exists that could not be listed and revoked. The token names the member; its role
- * is re-read from the member document on every request, so it cannot outlive a demotion.
+ * Issues a signed token for an existing member (admin only), with its record (recordAndSign). The
+ * token names the member; its role is re-read from the member document on every request, so it
+ * cannot outlive a demotion.
  */
 export async function issueToken(
   ctx: AuthenticatedContext,
@@ -92,29 +93,44 @@ export async function issueToken(
     );
   }
   const member = await getMember(ctx, input.memberId);
-  // A JWT counts in whole seconds: the record holds the token's own `iat` and `exp`.
-  const issuedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
-  const expiresAt = new Date(issuedAt.getTime() + expiresIn * 1000);
-  const tokenId = newTokenId();
   const issuer = ctx.principal.memberId;
-  await TokenModel.create({
-    _id: tokenId,
-    memberId: member._id,
-    issuedBy: actorOf(ctx.principal),
-    issuedAt,
-    expiresAt,
-    revokedAt: null,
-  });
+  const issued = await recordAndSign(ctx.tokenSigner, member, actorOf(ctx.principal), expiresIn);
   // An admin deleted while this request ran: their deletion revoked the tokens they issued that
   // were recorded by then, and this one may have come after. The deletion came first if the
   // member is gone now, so this check sees it.
   if (issuer !== null && !(await MemberModel.exists({ _id: issuer }).exec())) {
-    await TokenModel.updateOne({ _id: tokenId }, { $set: { revokedAt: new Date() } }).exec();
+    await TokenModel.updateOne({ _id: issued.tokenId }, { $set: { revokedAt: new Date() } }).exec();
     throw new UnauthenticatedError();
   }
-  const { token } = await ctx.tokenSigner.sign(
+  return issued;
+}
+
+/**
+ * Writes a token's record, then signs the token: the one way a member token comes to be
+ * (issueToken, and test set-up), so that no token exists that could not be listed and revoked.
+ * `issuedBy`: an admin member's id, or `admin-token`.
+ */
+export async function recordAndSign(
+  signer: TokenSigner,
+  member: { _id: string; role: Role },
+  issuedBy: string,
+  expiresInSeconds: number,
+): Promise<IssuedToken> {
+  // A JWT counts in whole seconds: the record holds the token's own `iat` and `exp`.
+  const issuedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const expiresAt = new Date(issuedAt.getTime() + expiresInSeconds * 1000);
+  const tokenId = newTokenId();
+  await TokenModel.create({
+    _id: tokenId,
+    memberId: member._id,
+    issuedBy,
+    issuedAt,
+    expiresAt,
+    revokedAt: null,
+  });
+  const { token } = await signer.sign(
     { memberId: member._id, role: member.role, tokenId },
-    expiresIn,
+    expiresInSeconds,
     issuedAt,
   );
   return { token, tokenId, issuedAt, expiresAt, memberId: member._id, role: member.role };

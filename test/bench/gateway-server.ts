@@ -18,6 +18,7 @@ import { connectDatabase } from '../../src/db/connect-database';
 import { MemberModel } from '../../src/models/member.model';
 import { seedDemo } from '../../src/seed/seed-demo';
 import { buildApp } from '../../src/server/build-app';
+import { recordAndSign } from '../../src/services/token.service';
 import { tuneRuntime } from '../../src/server/tune-runtime';
 
 /** Commands the driver sends on its own (monitoring, sessions): not round trips of a request. */
@@ -104,14 +105,7 @@ async function main(): Promise<void> {
     memberTokens.push({
       memberId: member._id,
       role: member.role,
-      token: (
-        await app.inject({
-          method: 'POST',
-          url: '/auth/tokens',
-          headers: { authorization: `Bearer ${adminToken}` },
-          payload: { member_id: member._id, expires_in: 3600 },
-        })
-      ).json<{ token: string }>().token,
+      token: (await recordAndSign(app.tokenSigner, member, 'admin-token', 3600)).token,
     });
   }
 

@@ -6,7 +6,9 @@ import type { Connection } from 'mongoose';
 import { loadConfig, type GatewayConfig } from '../../src/config';
 import { TEST_CACHE_MAX_AGE_MS } from './cache-window';
 import type { RouteDefinition } from '../../src/rest/route-definition';
+import { MemberModel } from '../../src/models/member.model';
 import { buildApp, type BuildAppOptions } from '../../src/server/build-app';
+import { recordAndSign } from '../../src/services/token.service';
 import type { DelMethodMode } from '../../src/server/create-http-server';
 import { connectDatabase } from '../../src/db/connect-database';
 import { ensureIndexes } from '../../src/db/ensure-indexes';
@@ -63,7 +65,7 @@ export interface TestGateway {
   adminToken: string;
   /** The HS256 key the gateway signs and verifies tokens with (generated unless JWT_SECRET is set). */
   jwtSecret: Uint8Array;
-  /** A token issued for an existing member through `POST /auth/tokens` (60 s to 30 days). */
+  /** A token for an existing member, recorded and signed as `POST /auth/tokens` issues one. */
   tokenFor(memberId: string, expiresInSeconds?: number): Promise<string>;
   request<T = any>(
     method: string,
@@ -235,15 +237,11 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
       return { status, body };
     },
     async tokenFor(memberId: string, expiresInSeconds = 3600) {
-      // Issued as an admin would issue it, so that it has a record and authenticates.
-      const issued = await request<{ token?: string }>('POST', '/auth/tokens', {
-        body: { member_id: memberId, expires_in: expiresInSeconds },
-      });
-      if (issued.status !== 200 || typeof issued.body.token !== 'string')
-        throw new Error(
-          `tokenFor(${memberId}): POST /auth/tokens answered ${issued.status}: ${JSON.stringify(issued.body)}`,
-        );
-      return issued.body.token;
+      // Set-up, not the API under test: recorded and signed as issuing does, without a request
+      // (which the rate limit would count against the admin token).
+      const member = await MemberModel.findById(memberId, { role: 1 }).lean();
+      if (!member) throw new Error(`tokenFor: no member with id ${memberId}`);
+      return (await recordAndSign(app.tokenSigner, member, 'admin-token', expiresInSeconds)).token;
     },
     async stop() {
       if (stopped) return;
