@@ -78,11 +78,13 @@ const URI_EXCLUDED = [
   'test/security/store-access',
   'test/security/store-access-standalone',
   'test/security/database-outage',
-  // Spawn the real entry or the import CLI on a data directory of their own (embedded default).
+  // Spawn the real entry or a CLI on a data directory of their own (embedded default), or their
+  // own store process (the admin-token CLI with MONGODB_URI).
   'test/server/entry',
   'test/server/signals',
   'test/security/sigterm-under-load',
   'test/import/cli-import',
+  'test/auth/cli-admin-token',
   'test/sync/cli-sync',
   'test/import/cli-import-crash',
 ];

@@ -11,7 +11,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import { Authenticator } from '../auth/authenticator';
 import { DataAccess } from '../data/data-access';
 import { TokenSigner } from '../auth/jwt';
-import { loadSecrets, type GatewaySecrets } from '../auth/secrets';
+import { loadSecrets, readStoredAdminToken, type GatewaySecrets } from '../auth/secrets';
 import type { GatewayConfig } from '../config';
 import { MethodNotAllowedError, NotFoundError } from '../errors';
 import { graphiqlPlugin } from '../explorer/graphiql.plugin';
@@ -89,7 +89,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     snapshotRetentionDays: config.snapshotRetentionDays,
   });
   await access.ready();
-  const authenticator = new Authenticator({ signer, adminToken: secrets.adminToken, access });
+  const authenticator = new Authenticator({
+    signer,
+    adminToken: secrets.sharedAdminToken
+      ? { kind: 'stored', read: () => readStoredAdminToken(connection) }
+      : { kind: 'fixed', value: secrets.adminToken },
+    access,
+  });
   const limiter =
     config.rateLimit > 0
       ? new RateLimiter({

@@ -19,6 +19,7 @@ import { connectDatabase } from '../../src/db/connect-database';
 import { MemberModel } from '../../src/models/member.model';
 import { seedDemo } from '../../src/seed/seed-demo';
 import { buildApp } from '../../src/server/build-app';
+import { recordAndSign } from '../../src/services/token.service';
 
 /** Commands the driver sends on its own (monitoring, sessions): not round trips of a request. */
 const HEARTBEATS = new Set([
@@ -112,7 +113,7 @@ async function main(): Promise<void> {
     memberTokens.push({
       memberId: member._id,
       role: member.role,
-      token: (await app.tokenSigner.sign(member._id, member.role, 3600)).token,
+      token: (await recordAndSign(app.tokenSigner, member, 'admin-token', 3600)).token,
     });
   }
 

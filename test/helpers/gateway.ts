@@ -8,6 +8,7 @@ import { TEST_CACHE_MAX_AGE_MS } from './cache-window';
 import type { RouteDefinition } from '../../src/rest/route-definition';
 import { MemberModel } from '../../src/models/member.model';
 import { buildApp, type BuildAppOptions } from '../../src/server/build-app';
+import { recordAndSign } from '../../src/services/token.service';
 import { connectDatabase } from '../../src/db/connect-database';
 import { ensureIndexes } from '../../src/db/ensure-indexes';
 import type { EmbeddedMongoServer } from '../../src/store/server';
@@ -61,7 +62,7 @@ export interface TestGateway {
   adminToken: string;
   /** The HS256 key the gateway signs and verifies tokens with (generated unless JWT_SECRET is set). */
   jwtSecret: Uint8Array;
-  /** A freshly signed token for an existing member (its role is read from the member). */
+  /** A token for an existing member, recorded and signed as `POST /auth/tokens` issues one. */
   tokenFor(memberId: string, expiresInSeconds?: number): Promise<string>;
   request<T = any>(
     method: string,
@@ -232,9 +233,11 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
       return { status, body };
     },
     async tokenFor(memberId: string, expiresInSeconds = 3600) {
+      // Set-up, not the API under test: recorded and signed as issuing does, without a request
+      // (which the rate limit would count against the admin token).
       const member = await MemberModel.findById(memberId, { role: 1 }).lean();
       if (!member) throw new Error(`tokenFor: no member with id ${memberId}`);
-      return (await app.tokenSigner.sign(member._id, member.role, expiresInSeconds)).token;
+      return (await recordAndSign(app.tokenSigner, member, 'admin-token', expiresInSeconds)).token;
     },
     async stop() {
       if (stopped) return;

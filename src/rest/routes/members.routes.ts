@@ -8,6 +8,7 @@ import {
   CreateMemberBody,
   ListMembersQuery,
   MemberIdInput,
+  UpdateMemberBody,
 } from '../inputs/member.inputs';
 import { ok, type RouteDefinition } from '../route-definition';
 import { MEMBER_SCHEMA, toRestMember } from './member.view';
@@ -91,6 +92,23 @@ const attachMemberRoute: RouteDefinition<AttachMemberInput> = {
   },
 };
 
+const updateMemberRoute: RouteDefinition<UpdateMemberBody> = {
+  method: 'PATCH',
+  path: '/teams/members/:member_id',
+  summary:
+    "Change a member's role, names or e-mail (admin; manager: own team, never to or from admin)",
+  tag: TAG,
+  authenticated: true,
+  errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
+  input: UpdateMemberBody,
+  response: envelopeSchema({ member: MEMBER_SCHEMA }, ['member']),
+  handler: async (ctx, input) => {
+    const { member_id: memberId, ...changes } = input;
+    const member = await members.updateMember(ctx, memberId, changes);
+    return ok(`Member ${member._id} updated`, { member: toRestMember(member) });
+  },
+};
+
 async function deleteHandler(ctx: AuthenticatedContext, input: MemberIdInput) {
   await members.deleteMember(ctx, input.member_id);
   return ok(`Member ${input.member_id} deleted`, {});
@@ -100,7 +118,7 @@ async function deleteHandler(ctx: AuthenticatedContext, input: MemberIdInput) {
 const deleteMemberRoute: RouteDefinition<MemberIdInput> = {
   method: 'DELETE',
   path: '/teams/members',
-  summary: 'Delete a member named by member_id (body or query), with its targets',
+  summary: 'Delete a member named by member_id (body or query), with its targets and tokens',
   tag: TAG,
   authenticated: true,
   errors: [ErrorCode.NOT_FOUND],
@@ -112,7 +130,7 @@ const deleteMemberRoute: RouteDefinition<MemberIdInput> = {
 const deleteMemberByPathRoute: RouteDefinition<MemberIdInput> = {
   method: 'DELETE',
   path: '/teams/members/:member_id',
-  summary: 'Delete a member, with its targets',
+  summary: 'Delete a member, with its targets and tokens',
   tag: TAG,
   authenticated: true,
   errors: [ErrorCode.NOT_FOUND],
@@ -126,6 +144,7 @@ export const membersRoutes: RouteDefinition[] = [
   listMembersRoute,
   getMemberRoute,
   attachMemberRoute,
+  updateMemberRoute,
   deleteMemberRoute,
   deleteMemberByPathRoute,
 ] as RouteDefinition[];
