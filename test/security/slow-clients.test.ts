@@ -4,6 +4,7 @@ import type { RouteDefinition } from '../../src/rest/route-definition';
 import { latestBudgetAnswerMs } from '../../src/security/request-timeout';
 import { nodeRequestTimeoutMs } from '../../src/server/create-http-server';
 import { startGateway, type TestGateway } from '../helpers/gateway';
+import { EVERY_ROLE } from '../../src/rest/route-roles';
 
 const ADMIN_TOKEN = 'admin-secret-for-slow-clients-0123456789';
 
@@ -14,6 +15,7 @@ const SLOW_POST: RouteDefinition = {
   summary: 'slow',
   tag: 'Operations',
   authenticated: true,
+  roles: EVERY_ROLE,
   response: {},
   handler: () =>
     new Promise((resolve) =>

@@ -11,6 +11,7 @@ import {
 } from '../inputs/member.inputs';
 import { ok, type RouteDefinition } from '../route-definition';
 import { MEMBER_SCHEMA, toRestMember } from './member.view';
+import { adminOrManager, EVERY_ROLE } from '../route-roles';
 
 const TAG = 'Teams and members';
 
@@ -20,6 +21,7 @@ const createMemberRoute: RouteDefinition<CreateMemberBody> = {
   summary: 'Create a member (admin: any team; manager: own team, not admins)',
   tag: TAG,
   authenticated: true,
+  roles: adminOrManager('A member may not create members; an admin or a manager may'),
   errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
   input: CreateMemberBody,
   response: envelopeSchema({ member: MEMBER_SCHEMA }, ['member']),
@@ -42,6 +44,7 @@ const listMembersRoute: RouteDefinition<ListMembersQuery> = {
   summary: 'List members, filtered by team_id and role, paginated with limit and cursor',
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   input: ListMembersQuery,
   response: envelopeSchema(
     { members: { type: 'array', items: MEMBER_SCHEMA }, next_cursor: { type: ['string', 'null'] } },
@@ -69,6 +72,7 @@ const getMemberRoute: RouteDefinition<MemberIdInput> = {
   summary: 'Read one member',
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   errors: [ErrorCode.NOT_FOUND],
   input: MemberIdInput,
   response: envelopeSchema({ member: MEMBER_SCHEMA }, ['member']),
@@ -82,6 +86,7 @@ const attachMemberRoute: RouteDefinition<AttachMemberInput> = {
   summary: 'Attach a member to a team',
   tag: TAG,
   authenticated: true,
+  roles: adminOrManager('A member may not attach members; an admin or a manager may'),
   errors: [ErrorCode.NOT_FOUND],
   input: AttachMemberInput,
   response: envelopeSchema({ team_id: { type: 'string' } }, ['team_id']),
@@ -103,6 +108,7 @@ const deleteMemberRoute: RouteDefinition<MemberIdInput> = {
   summary: 'Delete a member named by member_id (body or query), with its targets',
   tag: TAG,
   authenticated: true,
+  roles: adminOrManager('A member may not delete members; an admin or a manager may'),
   errors: [ErrorCode.NOT_FOUND],
   input: MemberIdInput,
   response: envelopeSchema({}),
@@ -115,6 +121,7 @@ const deleteMemberByPathRoute: RouteDefinition<MemberIdInput> = {
   summary: 'Delete a member, with its targets',
   tag: TAG,
   authenticated: true,
+  roles: adminOrManager('A member may not delete members; an admin or a manager may'),
   errors: [ErrorCode.NOT_FOUND],
   input: MemberIdInput,
   response: envelopeSchema({}),

@@ -3,6 +3,8 @@ import { issueToken } from '../../services/token.service';
 import { envelopeSchema } from '../envelope-schema';
 import { IssueTokenInput } from '../inputs/issue-token.input';
 import { ok, type RouteDefinition } from '../route-definition';
+import { Role } from '../../auth/role';
+import { onlyRoles } from '../route-roles';
 
 const issueTokenRoute: RouteDefinition<IssueTokenInput> = {
   method: 'POST',
@@ -10,6 +12,10 @@ const issueTokenRoute: RouteDefinition<IssueTokenInput> = {
   summary: 'Issue a signed token for a member (admin)',
   tag: 'Tokens',
   authenticated: true,
+  roles: onlyRoles(
+    [Role.ADMIN],
+    (caller) => `Issuing tokens needs the admin role; this token has the ${caller.role} role`,
+  ),
   errors: [ErrorCode.NOT_FOUND],
   input: IssueTokenInput,
   response: envelopeSchema(
