@@ -161,6 +161,8 @@ function operation(route: RouteDefinition, inputs: InputSchemas): JsonSchema {
     ...(route.method === 'GET' && rest.length > 0 ? { description: GET_BODY_NOTE } : {}),
     tags: [route.tag],
     security: route.authenticated ? [{ [BEARER]: [] }] : [],
+    // The roles that may call the operation at all; the others get 403 before their input is read.
+    ...(route.authenticated ? { 'x-roles': [...route.roles.allowed] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses,

@@ -21,6 +21,7 @@ import {
   IsTargetAmounts,
 } from '../../src/validation';
 import { validateOpenApi } from './validate-openapi';
+import { EVERY_ROLE } from '../../src/rest/route-roles';
 
 class MemberOfInput {
   @IsEntityId() team_id!: string;
@@ -63,6 +64,7 @@ const routes: RouteDefinition[] = [
     summary: 'Create a member',
     tag: 'Teams and members',
     authenticated: true,
+    roles: EVERY_ROLE,
     input: CreateMemberInput,
     response: envelope,
     errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
@@ -74,6 +76,7 @@ const routes: RouteDefinition[] = [
     summary: 'List members',
     tag: 'Teams and members',
     authenticated: true,
+    roles: EVERY_ROLE,
     input: ListMembersInput,
     response: envelope,
     handler,
@@ -84,6 +87,7 @@ const routes: RouteDefinition[] = [
     summary: 'Set targets',
     tag: 'Targets',
     authenticated: true,
+    roles: EVERY_ROLE,
     input: TargetsInput,
     response: envelope,
     handler,
@@ -94,6 +98,7 @@ const routes: RouteDefinition[] = [
     summary: 'Metrics',
     tag: 'Pipelines',
     authenticated: true,
+    roles: EVERY_ROLE,
     response: envelope,
     errorShape: { kind: 'status', emptyKey: 'metrics' },
     errors: [ErrorCode.NOT_FOUND],

@@ -3,6 +3,7 @@ import { loadConfig } from '../../src/config';
 import type { RouteDefinition } from '../../src/rest/route-definition';
 import { nodeRequestTimeoutMs } from '../../src/server/http-edge';
 import { startGateway, type TestGateway } from '../helpers/gateway';
+import { EVERY_ROLE } from '../../src/rest/route-roles';
 
 const ADMIN_TOKEN = 'admin-secret-for-slow-clients-0123456789';
 
@@ -13,6 +14,7 @@ const SLOW_POST: RouteDefinition = {
   summary: 'slow',
   tag: 'Operations',
   authenticated: true,
+  roles: EVERY_ROLE,
   response: {},
   handler: () =>
     new Promise((resolve) =>

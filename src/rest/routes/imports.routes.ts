@@ -2,6 +2,7 @@ import { importCrmData } from '../../services/import.service';
 import { envelopeSchema } from '../envelope-schema';
 import { CrmImportBody } from '../inputs/crm-import.input';
 import { ok, type RouteDefinition } from '../route-definition';
+import { adminOnly } from '../route-roles';
 
 const count = { type: 'integer', minimum: 0 };
 
@@ -39,6 +40,7 @@ const importRoute: RouteDefinition<CrmImportBody> = {
   summary: 'Import HubSpot pipelines, owners and deals as a new snapshot (admin); idempotent',
   tag: 'CRM import',
   authenticated: true,
+  roles: adminOnly('import CRM data'),
   input: CrmImportBody,
   response: IMPORT_RESPONSE,
   handler: async (ctx, input) => {

@@ -4,6 +4,7 @@ import { latestCrmSync, syncCrmData } from '../../sync/sync.service';
 import { envelopeSchema } from '../envelope-schema';
 import { CrmSyncBody } from '../inputs/crm-sync.input';
 import { ok, type RouteDefinition } from '../route-definition';
+import { adminOnly } from '../route-roles';
 
 const count = { type: 'integer', minimum: 0 };
 const nullableString = { type: ['string', 'null'] };
@@ -125,6 +126,7 @@ const syncRoute: RouteDefinition<CrmSyncBody> = {
     'Sync from HubSpot now (admin): the first sync full, later ones the deals changed since the last; answers like an import plus mode',
   tag: 'CRM import',
   authenticated: true,
+  roles: adminOnly('sync CRM data from HubSpot'),
   input: CrmSyncBody,
   errors: [ErrorCode.CONFLICT, ErrorCode.BAD_GATEWAY],
   response: SYNC_RESPONSE,
@@ -158,6 +160,7 @@ const latestRoute: RouteDefinition = {
     'The latest HubSpot sync (the one under way, else the last finished): times, outcome, counts; and the next scheduled run (admin)',
   tag: 'CRM import',
   authenticated: true,
+  roles: adminOnly('read the HubSpot sync status'),
   response: LATEST_RESPONSE,
   handler: async (ctx) => {
     const status = await latestCrmSync(ctx);
