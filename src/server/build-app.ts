@@ -38,6 +38,11 @@ import { registerAuthentication } from '../security/authentication.hook';
 import { RequestBudget } from '../security/request-budget';
 import { registerRequestTimeout } from '../security/request-timeout';
 import { setSecurityHeaders } from '../security/security-headers';
+import { registerCors } from '../security/cors';
+import { GatewayMetrics } from '../telemetry/gateway-metrics';
+import { graphqlMetricsPlugin } from '../telemetry/graphql-metrics.plugin';
+import { registerHttpMetrics } from '../telemetry/http-metrics.hook';
+import { registerMetricsRoute } from '../telemetry/metrics.route';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 import type { HubSpotClientOptions } from '../crm/hubspot/hubspot-client';
 import { createGatewaySync } from '../sync/gateway-sync';
@@ -156,7 +161,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     queue: access.imports,
     logger,
     clientOptions: options.hubspotClient,
+    onRunEnded: (run) => metrics.syncEnded(run),
   });
+  const metrics = new GatewayMetrics({
+    caches: {
+      rest_answers: access.restAnswers.stats,
+      graphql_answers: access.graphqlAnswers.stats,
+      snapshots: access.snapshots.stats.snapshots,
+      snapshot_facts: access.snapshots.stats.facts,
+    },
+    crmBudget: () => sync.sync.apiBudget(),
+  });
+  access.imports.onImportEnded(metrics.importEnded);
   const contexts = new ContextBuilder(signer, access, sync);
   const budget =
     config.requestTimeoutMs > 0 ? new RequestBudget(config.requestTimeoutMs) : undefined;
@@ -168,11 +184,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     startReply(request, reply);
     done();
   });
+  await registerCors(app, config.corsOrigins);
   registerRequestTimeout(app, budget);
   registerAuthentication(app, authenticator, access);
   registerAccessLog(app, logger);
   if (limiter) registerRateLimit(app, limiter);
   registerJsonBodyParser(app);
+  registerHttpMetrics(app, metrics);
 
   app.setErrorHandler(renderError);
   app.setNotFoundHandler((request, reply) => {
@@ -192,9 +210,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     contexts,
     access.restAnswers,
   );
+  registerMetricsRoute(app, metrics, config.metricsToken);
   await mountGraphQL(app, await buildGatewaySchema(), contexts, logger, {
     introspection: config.introspection,
     answers: access.graphqlAnswers,
+    plugins: [graphqlMetricsPlugin(metrics)],
+    // Traced, every operation runs on graphql-js, whose execution the GraphQL instrumentation
+    // follows resolver by resolver (compiled queries would show no resolver spans).
+    compiled: config.tracing === null,
   });
   return app;
 }

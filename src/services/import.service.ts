@@ -21,7 +21,7 @@ import {
 import { sourceHashOf } from '../import/source-hash';
 import { type ImportMode, RawCrmImport, validateCrmDocuments } from '../import/validate-documents';
 import { SnapshotModel, type SnapshotDoc } from '../models/snapshot.model';
-import { ConflictError, NotFoundError } from '../errors';
+import { ConflictError, ErrorWithCode, NotFoundError } from '../errors';
 import { PrunedSnapshotModel, type PrunedSnapshotDoc } from '../models/pruned-snapshot.model';
 import {
   baseDealIds,
@@ -39,7 +39,7 @@ import {
 } from '../import/import-guard';
 import { incrementalRows, type IncrementalRows, mergeByDealId } from '../import/incremental-rows';
 import { linkedOwners } from '../import/linked-owners';
-import { ImportQueue } from '../import/import-queue';
+import { ImportQueue, type ImportReport } from '../import/import-queue';
 import { pruneSnapshots, removalMessage, removeSnapshotAsAdmin } from '../import/prune-snapshots';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../domain/snapshot-retention';
 import { buildPipelineFacts } from './metrics/build-pipeline-facts';
@@ -139,16 +139,32 @@ export async function importCrmData(
   const validated = validateCrmDocuments(raw);
   const queue = options.queue ?? new ImportQueue();
   return queue.exclusive(async () => {
+    const started = performance.now();
+    const ended = (outcome: ImportReport['outcome']) =>
+      queue.importEnded({
+        mode: validated.mode,
+        outcome,
+        seconds: (performance.now() - started) / 1000,
+      });
     const holder = randomUUID();
-    await acquireImportLease(holder);
     try {
-      // Under the lease no other import runs: a pending snapshot is what an import that stopped left.
-      await queue.settleLeftovers();
-      await discardPendingImports();
-      return await importExclusively(validated, options, queue, () => renewImportLease(holder));
-    } finally {
-      // Should this fail (the database went away), the lease expires by itself.
-      await releaseImportLease(holder).catch(() => undefined);
+      await acquireImportLease(holder);
+      try {
+        // Under the lease no other import runs: a pending snapshot is what an import that stopped left.
+        await queue.settleLeftovers();
+        await discardPendingImports();
+        const result = await importExclusively(validated, options, queue, () =>
+          renewImportLease(holder),
+        );
+        ended(result.reused ? 'reused' : 'committed');
+        return result;
+      } finally {
+        // Should this fail (the database went away), the lease expires by itself.
+        await releaseImportLease(holder).catch(() => undefined);
+      }
+    } catch (error) {
+      ended(error instanceof ErrorWithCode && error.status < 500 ? 'refused' : 'failed');
+      throw error;
     }
   });
 }

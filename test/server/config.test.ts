@@ -30,6 +30,9 @@ describe('loadConfig', () => {
       syncIntervalMinutes: 0,
       syncLeaseSeconds: 60,
       snapshotRetentionDays: 14,
+      corsOrigins: [],
+      metricsToken: undefined,
+      tracing: null,
     });
   });
 

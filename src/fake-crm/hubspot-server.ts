@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { HubSpotOwner, HubSpotPipeline } from '../../src/import/hubspot.types';
+import type { HubSpotOwner, HubSpotPipeline } from '../import/hubspot.types';
 
 /** A deal as the server keeps it; `properties` are HubSpot's strings (dates ISO 8601). */
 export interface StoredDeal {
