@@ -7,7 +7,8 @@ import { discardImport, discardPendingImports } from '../import/discard-import';
 import { acquireImportLease, releaseImportLease, renewImportLease } from '../import/import-lease';
 import { normaliseCrmData } from '../import/normalise';
 import { publishImport } from '../import/publish-import';
-import type { NormalisedCrmData } from '../import/normalised.types';
+import type { CurrencySkips, NormalisedCrmData } from '../import/normalised.types';
+import { holdsOnlyDemo, removeDemo, settingsAfterDemo } from '../import/replace-demo';
 import { currentState, stateAt } from '../import/opportunity-state';
 import { CreatedEntities, resolveOwners } from '../import/resolve-owners';
 import type { SkippedItem } from '../import/skipped';
@@ -77,6 +78,10 @@ export interface CrmImportResult {
   mode: ImportMode;
   /** Incremental imports: deals carried (added or changed) and deals of the latest snapshot that left. Full: zeros. */
   changes: ImportChanges;
+  /** True when this import replaced the demo company (docs/importing.md, "Your data replaces the demo"). */
+  demoRemoved: boolean;
+  /** Deals skipped only for their currency, by currency, most first: what a currency change would bring in. */
+  skippedForCurrency: CurrencySkips[];
 }
 
 export interface ImportChanges {
@@ -177,12 +182,17 @@ async function importExclusively(
   renewLease: () => Promise<void>,
 ): Promise<CrmImportResult> {
   const incremental = validated.mode === 'incremental';
-  const latest = await latestCommittedSnapshot();
+  // The first import of the user's own data onto the demo company replaces it: the import is
+  // decided as onto an empty database, and the demo removed once nothing refuses it.
+  const replacingDemo = options.demo !== true && (await holdsOnlyDemo());
+  const storedSettings = await readAccountSettings();
+  const settings = replacingDemo ? settingsAfterDemo(storedSettings) : storedSettings;
+  const latest = replacingDemo ? null : await latestCommittedSnapshot();
   const base = incremental
     ? await incrementalBase(latest, validated.snapshotAt, validated.force)
     : null;
   // Amounts are counted in the configured currency (docs/importing.md, "Currencies").
-  const { currency } = await readAccountSettings();
+  const { currency } = settings;
   const data = normaliseCrmData(validated.documents, {
     currencies: { configured: currency, home: validated.homeCurrency },
     incremental,
@@ -191,7 +201,8 @@ async function importExclusively(
         ? await baseDefinitions(base._id as string)
         : undefined,
   });
-  const unit = validated.backfill ? await backfillUnit() : null;
+  // Backfill follows the configured period unit, quarterly when none is set.
+  const unit = validated.backfill ? (settings.period ?? 'quarterly') : null;
   const sourceHash = sourceHashOf(
     data,
     validated.snapshotAt,
@@ -213,11 +224,13 @@ async function importExclusively(
       else if (!incremental) checkKeptDeals(data, await baseDealIds(latest));
     }
   }
+  if (replacingDemo) await removeDemo(storedSettings);
   const importId = randomUUID();
   const onProgress = options.onProgress ?? (() => undefined);
   let result: CrmImportResult;
   try {
     result = await writeImport(data, {
+      demoRemoved: replacingDemo,
       importId,
       importedAt,
       snapshotAt: validated.snapshotAt ?? importedAt,
@@ -363,10 +376,14 @@ async function findImported(sourceHash: string): Promise<CrmImportResult | null>
     reused: true,
     mode: primary.mode === 'incremental' ? 'incremental' : 'full',
     changes: { updated: primary.changes?.updated ?? 0, removed: primary.changes?.removed ?? 0 },
+    demoRemoved: false,
+    skippedForCurrency: [],
   };
 }
 
 interface WriteContext {
+  /** The demo company was removed before this import (replace-demo.ts). */
+  demoRemoved: boolean;
   importId: string;
   importedAt: Date;
   snapshotAt: Date;
@@ -502,12 +519,9 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     reused: false,
     mode,
     changes,
+    demoRemoved: ctx.demoRemoved,
+    skippedForCurrency: data.skippedForCurrency,
   };
-}
-
-/** Backfill follows the configured period unit, quarterly when none is set. */
-async function backfillUnit(): Promise<PeriodUnit> {
-  return (await readAccountSettings()).period ?? 'quarterly';
 }
 
 function earliestCreation(data: NormalisedCrmData): Date | null {
