@@ -14,6 +14,7 @@ import { loadSecrets, type GatewaySecrets } from '../auth/secrets';
 import type { GatewayConfig } from '../config';
 import { MethodNotAllowedError, NotFoundError } from '../errors';
 import { graphiqlPlugin } from '../explorer/graphiql.plugin';
+import { registerRootRoute } from '../explorer/root.route';
 import { mountGraphQL } from '../graphql/apollo';
 import { buildGatewaySchema } from '../graphql/build-schema';
 import type { RestRouteConfig } from '../rest/register-routes';
@@ -211,6 +212,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     access.restAnswers,
   );
   registerMetricsRoute(app, metrics, config.metricsToken);
+  registerRootRoute(app);
   await mountGraphQL(app, await buildGatewaySchema(), contexts, logger, {
     introspection: config.introspection,
     answers: access.graphqlAnswers,

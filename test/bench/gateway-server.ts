@@ -51,7 +51,19 @@ export interface GatewayReady {
 
 export type GatewayRequest = { type: 'reset' } | { type: 'count' } | { type: 'stop' };
 export type GatewayAnswer =
-  GatewayReady | { type: 'count'; commands: number; byName: Record<string, number> };
+  | GatewayReady
+  | {
+      type: 'count';
+      commands: number;
+      byName: Record<string, number>;
+      /** CPU time this process has used so far (user + system), in microseconds. */
+      cpuMicros: number;
+    };
+
+function cpuMicros(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+}
 
 function send(message: GatewayAnswer): void {
   if (!process.send)
@@ -122,10 +134,10 @@ async function main(): Promise<void> {
       case 'reset':
         commands = 0;
         for (const key of Object.keys(byName)) delete byName[key];
-        send({ type: 'count', commands, byName: {} });
+        send({ type: 'count', commands, byName: {}, cpuMicros: cpuMicros() });
         break;
       case 'count':
-        send({ type: 'count', commands, byName: { ...byName } });
+        send({ type: 'count', commands, byName: { ...byName }, cpuMicros: cpuMicros() });
         break;
       case 'stop':
         void app
