@@ -35,7 +35,7 @@ import {
   type CaseKind,
   type CaseResult,
 } from './bench-rounds';
-import { start, stop } from './child-processes';
+import { ask, start, stop } from './child-processes';
 import type { GatewayReady } from './gateway-server';
 import { DASHBOARD_SOURCE_QUERY, toDashboardArrays } from './reference/dashboard-data';
 import type { ReferenceReady } from './reference/reference-messages';
@@ -233,15 +233,35 @@ function scrapeOverhead(results: CaseResult[]): ScrapeOverhead | null {
   if (!plain?.cpuUsPerRequest || !scraped?.cpuUsPerRequest) return null;
   const ratios = scraped.cpuUsPerRequest.map((cpu, i) => cpu / plain.cpuUsPerRequest![i]! - 1);
   return {
-    cpuUsPerRequest: median(plain.cpuUsPerRequest),
-    cpuUsPerRequestScraped: median(scraped.cpuUsPerRequest),
+    cpuUsPerRequest: Math.round(median(plain.cpuUsPerRequest) * 10) / 10,
+    cpuUsPerRequestScraped: Math.round(median(scraped.cpuUsPerRequest) * 10) / 10,
     overheadPercent: Math.round(median(ratios) * 1000) / 10,
     roundsPercent: ratios.map((r) => Math.round(r * 1000) / 10),
     scrapes: scraped.scrapes ?? 0,
   };
 }
 
+/** Scrapes timed alone, for the cost of one. */
+const SCRAPES = 50;
+
+/** The gateway's CPU time per `GET /metrics`, scraped SCRAPES times in a row with no other load. */
+async function cpuPerScrape(target: GatewayTarget): Promise<number> {
+  const before = await ask(target.counter!, { type: 'reset' });
+  for (let i = 0; i < SCRAPES; i += 1) {
+    const answer = await fetch(`${target.base}/metrics`, {
+      headers: { authorization: `Bearer ${target.adminToken}` },
+    });
+    if (answer.status !== 200) throw new Error(`GET /metrics answered ${answer.status}`);
+    await answer.text();
+  }
+  const after = await ask(target.counter!, { type: 'count' });
+  return Math.round((after.cpuMicros - before.cpuMicros) / SCRAPES);
+}
+
 interface ScrapeOverhead {
+  /** The gateway's CPU per scrape, measured alone; and the overhead it implies at one a second. */
+  cpuUsPerScrape?: number;
+  derivedOverheadPercent?: number;
   cpuUsPerRequest: number;
   cpuUsPerRequestScraped: number;
   /** Median of the per-round ratios, in %. */
@@ -380,10 +400,22 @@ async function main(): Promise<void> {
     const results = await measureRounds(cases, opts);
     printResults(results);
     const scraping = scrapeOverhead(results);
-    if (scraping)
+    if (scraping) {
+      const target = targets.find((t) => t.mode === 'embedded')!;
+      scraping.cpuUsPerScrape = await cpuPerScrape(target);
+      const plain = results.find((r) => r.id === 'embedded/dashboard')!;
+      // One scrape a second over the dashboard's answers in that second, against its CPU per answer.
+      scraping.derivedOverheadPercent =
+        Math.round(
+          (scraping.cpuUsPerScrape / plain.reqPerSec / scraping.cpuUsPerRequest) * 100_000,
+        ) / 1000;
       console.log(
         `\n/metrics scraped every second: the dashboard's gateway CPU per request ${scraping.cpuUsPerRequest} µs without, ${scraping.cpuUsPerRequestScraped} µs with (${scraping.scrapes} scrapes): ${scraping.overheadPercent >= 0 ? '+' : ''}${scraping.overheadPercent} % (median of the per-round ratios; rounds ${scraping.roundsPercent.map((r) => `${r >= 0 ? '+' : ''}${r} %`).join(', ')})`,
       );
+      console.log(
+        `/metrics alone: ${scraping.cpuUsPerScrape} µs of gateway CPU per scrape (${SCRAPES} scrapes, nothing else running): one a second adds ${scraping.derivedOverheadPercent} % to the dashboard's CPU per request at ${plain.reqPerSec} req/s`,
+      );
+    }
 
     const file = path.resolve(__dirname, '../../../test/bench/results/gateway.json');
     mkdirSync(path.dirname(file), { recursive: true });
