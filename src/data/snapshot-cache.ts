@@ -15,6 +15,7 @@ import { PipelineKind, PipelineModel } from '../models/pipeline.model';
 import { SnapshotModel } from '../models/snapshot.model';
 import type { DefinitionView, PipelineView, SnapshotView } from '../domain/snapshot-views';
 import type { PipelineFacts } from '../domain/pipeline-facts';
+import { CacheStats } from './cache-stats';
 import type { RequestData } from './request-data';
 
 interface Entry {
@@ -54,7 +55,18 @@ export class SnapshotCache {
   /** Facts being read, by `<snapshotId>:<pipelineId>`: a request missing them joins the read. */
   private readonly reading = new Map<string, Promise<PipelineFacts | null>>();
 
-  constructor(private readonly limits: SnapshotCacheLimits = DEFAULT_LIMITS) {}
+  /**
+   * Lookups of committed snapshots, and of their pipeline facts, that found them kept (shared
+   * with the stand-in caches of requests that arrived before a removal).
+   */
+  readonly stats: { snapshots: CacheStats; facts: CacheStats };
+
+  constructor(
+    private readonly limits: SnapshotCacheLimits = DEFAULT_LIMITS,
+    stats?: { snapshots: CacheStats; facts: CacheStats },
+  ) {
+    this.stats = stats ?? { snapshots: new CacheStats(), facts: new CacheStats() };
+  }
 
   /**
    * The cache `data`'s request reads through: this one when its entries belong to the request's
@@ -64,7 +76,7 @@ export class SnapshotCache {
    */
   private async under(data: RequestData): Promise<SnapshotCache> {
     const view = await data.ensureView();
-    return this.current(view.versions.pruned_snapshots) ? this : new SnapshotCache(this.limits);
+    return this.current(view.versions.pruned_snapshots) ? this : new SnapshotCache(this.limits, this.stats);
   }
 
   private current(version: number): boolean {
@@ -121,6 +133,8 @@ export class SnapshotCache {
       if (entry) answers.set(id, entry.snapshot);
       else missing.push(id);
     }
+    this.stats.snapshots.hit(answers.size);
+    this.stats.snapshots.miss(missing.length);
     if (missing.length > 0) {
       const docs = await SnapshotModel.find({ _id: trusted({ $in: missing }), status: 'committed' }, { snapshotAt: 1 })
         .lean();
@@ -229,6 +243,8 @@ export class SnapshotCache {
       else if (this.reading.has(id)) answers.set(id, this.reading.get(id)!);
       else missing.push(id);
     }
+    this.stats.facts.hit(answers.size);
+    this.stats.facts.miss(missing.length);
     if (missing.length > 0) {
       const read = this.readFacts(missing);
       missing.forEach((id, i) => {

@@ -1,4 +1,4 @@
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginLandingPageDisabled,
@@ -30,12 +30,19 @@ export async function mountGraphQL(
   schema: GraphQLSchema,
   contexts: ContextBuilder,
   logger: Logger,
-  options: { introspection: IntrospectionPolicy; answers: AnswerCache<KeptGraphQLAnswer> },
+  options: {
+    introspection: IntrospectionPolicy;
+    answers: AnswerCache<KeptGraphQLAnswer>;
+    /** Plugins run after the gateway's own (the app's metrics). */
+    plugins?: ApolloServerPlugin<AuthenticatedContext>[];
+    /** False: every operation runs on graphql-js, none compiled (tracing). Default true. */
+    compiled?: boolean;
+  },
 ): Promise<void> {
   const errorIds = new ErrorRequestIds();
   const apollo = new ApolloServer<AuthenticatedContext>({
     // Compiled execution (graphql-jit) with graphql-js as the fallback (jit/jit-executor.ts).
-    gateway: jitGateway(schema),
+    gateway: jitGateway(schema, { compiled: options.compiled ?? true }),
     formatError: createFormatError(logger, errorIds),
     includeStacktraceInErrorResponses: false,
     // Abuse limits (src/security): token count at parse time, depth/aliases/directives as
@@ -59,6 +66,7 @@ export async function mountGraphQL(
       graphqlGuardPlugin(options),
       errorIds.plugin(),
       answerCachePlugin(options.answers),
+      ...(options.plugins ?? []),
     ],
     logger: logger.child({ component: 'apollo' }),
     // The app owns the process's signals (server/shutdown.ts): it drains requests, then stops

@@ -167,6 +167,8 @@ interface DealContext {
   certainties: Map<string, Map<string, StageCertainty>>;
   currencies: ImportCurrencies;
   incremental: boolean;
+  /** Deals skipped only for their currency, by that currency (NormalisedCrmData.skippedForCurrency). */
+  skippedForCurrency: Map<string, number>;
 }
 
 function flagsSent(props: Record<string, string | null | undefined>): boolean {
@@ -212,7 +214,14 @@ function normaliseDeal(
     placed = `${problem}; hs_is_closed_${found.outcome} is "true": placed in "${stage.id}", the only ${found.outcome} stage of pipeline "${definitionId}"`;
   }
   const amount = dealAmount(props, ctx.currencies);
-  if (amount.kind === 'skip') return skip(amount.reason);
+  if (amount.kind === 'skip') {
+    if (amount.currency !== undefined)
+      ctx.skippedForCurrency.set(
+        amount.currency,
+        (ctx.skippedForCurrency.get(amount.currency) ?? 0) + 1,
+      );
+    return skip(amount.reason);
+  }
 
   const note = (reason: string) =>
     skipped.push({ id: deal.id, reason: `deal ${reason}; the deal is kept` });
@@ -301,6 +310,7 @@ export function normaliseCrmData(
     certainties,
     currencies,
     incremental,
+    skippedForCurrency: new Map(),
   };
   const deals: NormalisedDeal[] = [];
   const removedDealIds: string[] = [];
@@ -323,5 +333,8 @@ export function normaliseCrmData(
   deals.sort((a, b) => byId(a.dealId, b.dealId));
   removedDealIds.sort(byId);
   const owners = [...importable.values()].sort((a, b) => byId(a.ownerId, b.ownerId));
-  return { definitions, owners, deals, skipped, removedDealIds };
+  const skippedForCurrency = [...ctx.skippedForCurrency]
+    .map(([currency, count]) => ({ currency, deals: count }))
+    .sort((a, b) => b.deals - a.deals || byId(a.currency, b.currency));
+  return { definitions, owners, deals, skipped, removedDealIds, skippedForCurrency };
 }

@@ -61,4 +61,15 @@ export interface NormalisedCrmData {
   skipped: SkippedItem[];
   /** Incremental imports: deals that leave (archived, or carried but no longer usable), by id. */
   removedDealIds: string[];
+  /**
+   * Deals skipped only for being in another currency than the one counted, by currency (most
+   * first): how many a currency change would bring in.
+   */
+  skippedForCurrency: CurrencySkips[];
+}
+
+/** Deals in one currency that were skipped for it. */
+export interface CurrencySkips {
+  currency: string;
+  deals: number;
 }

@@ -16,6 +16,8 @@ export interface OpenApiSetting {
   servers?: { url: string; description?: string }[];
   /** A description for each tag the routes use (keyed by tag name). */
   tagDescriptions?: Readonly<Record<string, string>>;
+  /** Path items of routes served outside the RouteDefinitions, written out whole. */
+  extraPaths?: Readonly<Record<string, Record<string, unknown>>>;
 }
 
 /** An OpenAPI 3.1 document as plain JSON data. */
@@ -216,7 +218,7 @@ export function buildOpenApiDocument(
       const description = setting.tagDescriptions?.[name];
       return description === undefined ? { name } : { name, description };
     }),
-    paths,
+    paths: { ...setting.extraPaths, ...paths },
     components: {
       schemas: { ErrorEnvelope: ERROR_ENVELOPE, FieldError: FIELD_ERROR, ...inputs.components },
       responses,

@@ -13,6 +13,12 @@ export interface RestRouteConfig {
   graphql?: boolean;
 }
 
+declare module 'fastify' {
+  // The gateway's own route settings, typed as fastify documents for a route's `config`.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface FastifyContextConfig extends RestRouteConfig {}
+}
+
 /** The media type of every REST answer. */
 const JSON_TYPE = 'application/json; charset=utf-8';
 

@@ -15,6 +15,7 @@ import { loadSecrets, readStoredAdminToken, type GatewaySecrets } from '../auth/
 import type { GatewayConfig } from '../config';
 import { MethodNotAllowedError, NotFoundError } from '../errors';
 import { graphiqlPlugin } from '../explorer/graphiql.plugin';
+import { registerRootRoute } from '../explorer/root.route';
 import { mountGraphQL } from '../graphql/apollo';
 import { buildGatewaySchema } from '../graphql/build-schema';
 import type { RestRouteConfig } from '../rest/register-routes';
@@ -38,6 +39,11 @@ import { registerAuthentication } from '../security/authentication.hook';
 import { registerRequestTimeout } from '../security/request-timeout';
 import { registerUrlLimit } from '../security/url-limit';
 import { setSecurityHeaders } from '../security/security-headers';
+import { registerCors } from '../security/cors';
+import { GatewayMetrics } from '../telemetry/gateway-metrics';
+import { graphqlMetricsPlugin } from '../telemetry/graphql-metrics.plugin';
+import { registerHttpMetrics } from '../telemetry/http-metrics.hook';
+import { registerMetricsRoute } from '../telemetry/metrics.route';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 import type { HubSpotClientOptions } from '../crm/hubspot/hubspot-client';
 import { createGatewaySync } from '../sync/gateway-sync';
@@ -164,7 +170,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     queue: access.imports,
     logger,
     clientOptions: options.hubspotClient,
+    onRunEnded: (run) => metrics.syncEnded(run),
   });
+  const metrics = new GatewayMetrics({
+    caches: {
+      rest_answers: access.restAnswers.stats,
+      graphql_answers: access.graphqlAnswers.stats,
+      snapshots: access.snapshots.stats.snapshots,
+      snapshot_facts: access.snapshots.stats.facts,
+    },
+    crmBudget: () => sync.sync.apiBudget(),
+  });
+  access.imports.onImportEnded(metrics.importEnded);
   const contexts = new ContextBuilder(signer, access, sync);
 
   const methods = new MethodTable();
@@ -174,12 +191,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     startReply(request, reply);
     done();
   });
+  await registerCors(app, config.corsOrigins);
   registerRequestTimeout(app, config.requestTimeoutMs);
   registerAuthentication(app, authenticator, access);
   registerAccessLog(app, logger);
   if (limiter) registerRateLimit(app, limiter);
   registerUrlLimit(app);
   registerJsonBodyParser(app);
+  registerHttpMetrics(app, metrics);
 
   app.setErrorHandler(renderError);
   app.setNotFoundHandler((request, reply) => {
@@ -199,9 +218,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     contexts,
     access.restAnswers,
   );
+  registerMetricsRoute(app, metrics, config.metricsToken);
+  registerRootRoute(app);
   await mountGraphQL(app, await buildGatewaySchema(), contexts, logger, {
     introspection: config.introspection,
     answers: access.graphqlAnswers,
+    plugins: [graphqlMetricsPlugin(metrics)],
+    // Traced, every operation runs on graphql-js, whose execution the GraphQL instrumentation
+    // follows resolver by resolver (compiled queries would show no resolver spans).
+    compiled: config.tracing === null,
   });
   return app;
 }

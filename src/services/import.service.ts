@@ -7,7 +7,8 @@ import { discardImport, discardPendingImports } from '../import/discard-import';
 import { acquireImportLease, releaseImportLease, renewImportLease } from '../import/import-lease';
 import { normaliseCrmData } from '../import/normalise';
 import { publishImport } from '../import/publish-import';
-import type { NormalisedCrmData } from '../import/normalised.types';
+import type { CurrencySkips, NormalisedCrmData } from '../import/normalised.types';
+import { holdsOnlyDemo, removeDemo, settingsAfterDemo } from '../import/replace-demo';
 import { currentState, stateAt } from '../import/opportunity-state';
 import { CreatedEntities, resolveOwners } from '../import/resolve-owners';
 import type { SkippedItem } from '../import/skipped';
@@ -21,7 +22,7 @@ import {
 import { sourceHashOf } from '../import/source-hash';
 import { type ImportMode, RawCrmImport, validateCrmDocuments } from '../import/validate-documents';
 import { SnapshotModel, type SnapshotDoc } from '../models/snapshot.model';
-import { ConflictError, NotFoundError } from '../errors';
+import { ConflictError, ErrorWithCode, NotFoundError } from '../errors';
 import { PrunedSnapshotModel, type PrunedSnapshotDoc } from '../models/pruned-snapshot.model';
 import {
   baseDealIds,
@@ -39,7 +40,7 @@ import {
 } from '../import/import-guard';
 import { incrementalRows, type IncrementalRows, mergeByDealId } from '../import/incremental-rows';
 import { linkedOwners } from '../import/linked-owners';
-import { ImportQueue } from '../import/import-queue';
+import { ImportQueue, type ImportReport } from '../import/import-queue';
 import { pruneSnapshots, removalMessage, removeSnapshotAsAdmin } from '../import/prune-snapshots';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../domain/snapshot-retention';
 import { buildPipelineFacts } from './metrics/build-pipeline-facts';
@@ -77,6 +78,10 @@ export interface CrmImportResult {
   mode: ImportMode;
   /** Incremental imports: deals carried (added or changed) and deals of the latest snapshot that left. Full: zeros. */
   changes: ImportChanges;
+  /** True when this import replaced the demo company (docs/importing.md, "Your data replaces the demo"). */
+  demoRemoved: boolean;
+  /** Deals skipped only for their currency, by currency, most first: what a currency change would bring in. */
+  skippedForCurrency: CurrencySkips[];
 }
 
 export interface ImportChanges {
@@ -141,16 +146,32 @@ export async function importCrmData(
   const validated = validateCrmDocuments(raw);
   const queue = options.queue ?? new ImportQueue();
   return queue.exclusive(async () => {
+    const started = performance.now();
+    const ended = (outcome: ImportReport['outcome']) =>
+      queue.importEnded({
+        mode: validated.mode,
+        outcome,
+        seconds: (performance.now() - started) / 1000,
+      });
     const holder = randomUUID();
-    await acquireImportLease(holder);
     try {
-      // Under the lease no other import runs: a pending snapshot is what an import that stopped left.
-      await queue.settleLeftovers();
-      await discardPendingImports();
-      return await importExclusively(validated, options, queue, () => renewImportLease(holder));
-    } finally {
-      // Should this fail (the database went away), the lease expires by itself.
-      await releaseImportLease(holder).catch(() => undefined);
+      await acquireImportLease(holder);
+      try {
+        // Under the lease no other import runs: a pending snapshot is what an import that stopped left.
+        await queue.settleLeftovers();
+        await discardPendingImports();
+        const result = await importExclusively(validated, options, queue, () =>
+          renewImportLease(holder),
+        );
+        ended(result.reused ? 'reused' : 'committed');
+        return result;
+      } finally {
+        // Should this fail (the database went away), the lease expires by itself.
+        await releaseImportLease(holder).catch(() => undefined);
+      }
+    } catch (error) {
+      ended(error instanceof ErrorWithCode && error.status < 500 ? 'refused' : 'failed');
+      throw error;
     }
   });
 }
@@ -163,12 +184,17 @@ async function importExclusively(
   renewLease: () => Promise<void>,
 ): Promise<CrmImportResult> {
   const incremental = validated.mode === 'incremental';
-  const latest = await latestCommittedSnapshot();
+  // The first import of the user's own data onto the demo company replaces it: the import is
+  // decided as onto an empty database, and the demo removed once nothing refuses it.
+  const replacingDemo = options.demo !== true && (await holdsOnlyDemo());
+  const storedSettings = await readAccountSettings();
+  const settings = replacingDemo ? settingsAfterDemo(storedSettings) : storedSettings;
+  const latest = replacingDemo ? null : await latestCommittedSnapshot();
   const base = incremental
     ? await incrementalBase(latest, validated.snapshotAt, validated.force)
     : null;
   // Amounts are counted in the configured currency (docs/importing.md, "Currencies").
-  const { currency } = await readAccountSettings();
+  const { currency } = settings;
   const data = normaliseCrmData(validated.documents, {
     currencies: { configured: currency, home: validated.homeCurrency },
     incremental,
@@ -177,7 +203,8 @@ async function importExclusively(
         ? await baseDefinitions(base._id as string)
         : undefined,
   });
-  const unit = validated.backfill ? await backfillUnit() : null;
+  // Backfill follows the configured period unit, quarterly when none is set.
+  const unit = validated.backfill ? (settings.period ?? 'quarterly') : null;
   const sourceHash = sourceHashOf(
     data,
     validated.snapshotAt,
@@ -199,11 +226,13 @@ async function importExclusively(
       else if (!incremental) checkKeptDeals(data, await baseDealIds(latest));
     }
   }
+  if (replacingDemo) await removeDemo(storedSettings);
   const importId = randomUUID();
   const onProgress = options.onProgress ?? (() => undefined);
   let result: CrmImportResult;
   try {
     result = await writeImport(data, {
+      demoRemoved: replacingDemo,
       importId,
       importedAt,
       snapshotAt: validated.snapshotAt ?? importedAt,
@@ -349,10 +378,14 @@ async function findImported(sourceHash: string): Promise<CrmImportResult | null>
     reused: true,
     mode: primary.mode === 'incremental' ? 'incremental' : 'full',
     changes: { updated: primary.changes?.updated ?? 0, removed: primary.changes?.removed ?? 0 },
+    demoRemoved: false,
+    skippedForCurrency: [],
   };
 }
 
 interface WriteContext {
+  /** The demo company was removed before this import (replace-demo.ts). */
+  demoRemoved: boolean;
   importId: string;
   importedAt: Date;
   snapshotAt: Date;
@@ -488,12 +521,9 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     reused: false,
     mode,
     changes,
+    demoRemoved: ctx.demoRemoved,
+    skippedForCurrency: data.skippedForCurrency,
   };
-}
-
-/** Backfill follows the configured period unit, quarterly when none is set. */
-async function backfillUnit(): Promise<PeriodUnit> {
-  return (await readAccountSettings()).period ?? 'quarterly';
 }
 
 function earliestCreation(data: NormalisedCrmData): Date | null {

@@ -19,7 +19,7 @@ import {
   type HubSpotServerOptions,
   type HubSpotTestServer,
   type RecordedRequest,
-} from '../helpers/hubspot-server';
+} from '../../src/fake-crm/hubspot-server';
 import {
   archivedDeals,
   BASE_TIME,
