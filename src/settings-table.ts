@@ -72,6 +72,11 @@ export const GATEWAY_SETTINGS: readonly SettingRow[] = [
   },
   { name: 'MAX_CONNECTIONS', default: '1024', summary: 'open connections at most (0: no cap)' },
   {
+    name: 'MAX_CONNECTIONS_PER_ADDRESS',
+    default: '256',
+    summary: 'open connections from one client address at most (0: no cap)',
+  },
+  {
     name: 'SHUTDOWN_GRACE_MS',
     default: '30000',
     summary: 'longest wait for in-flight requests on SIGTERM/SIGINT',
