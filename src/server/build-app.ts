@@ -37,6 +37,7 @@ import { registerAccessLog } from '../security/access-log';
 import { registerAuthentication } from '../security/authentication.hook';
 import { registerRequestTimeout } from '../security/request-timeout';
 import { registerUrlLimit } from '../security/url-limit';
+import { Idempotency } from '../security/idempotency/idempotency';
 import { setSecurityHeaders } from '../security/security-headers';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 import type { HubSpotClientOptions } from '../crm/hubspot/hubspot-client';
@@ -113,18 +114,34 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header(REQUEST_ID_HEADER, request.id);
   }
 
-  function renderError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  /** The one rendering of an error: the client's error and the body the route speaks. */
+  function describeError(error: unknown, request: FastifyRequest) {
     const { error: clientError, unexpected } = classifyError(error, request.id, {
       bodyLimit: config.bodyLimit,
       contentType: request.headers['content-type'],
     });
-    if (unexpected) request.log.error({ err: error, requestId: request.id }, 'unexpected error');
     const route = request.routeOptions.config as RestRouteConfig | undefined;
-    return reply
-      .code(clientError.status)
-      .headers(clientError.headers)
-      .send(shapeErrorBody(clientError, route));
+    return { clientError, unexpected, body: shapeErrorBody(clientError, route) };
   }
+
+  function renderError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    const { clientError, unexpected, body } = describeError(error, request);
+    if (unexpected) request.log.error({ err: error, requestId: request.id }, 'unexpected error');
+    return reply.code(clientError.status).headers(clientError.headers).send(body);
+  }
+
+  const idempotency = new Idempotency({
+    log: logger,
+    // What renderError sends, as bytes: what a retry with the same key is replayed.
+    errorAnswer: (error, request) => {
+      const { clientError, body } = describeError(error, request);
+      return {
+        status: clientError.status,
+        contentType: 'application/json; charset=utf-8',
+        body: Buffer.from(JSON.stringify(body)),
+      };
+    },
+  });
 
   const edge = new HttpEdge({
     limits: {
@@ -174,7 +191,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     startReply(request, reply);
     done();
   });
-  registerRequestTimeout(app, config.requestTimeoutMs);
+  registerRequestTimeout(app, config.requestTimeoutMs, idempotency);
   registerAuthentication(app, authenticator, access);
   registerAccessLog(app, logger);
   if (limiter) registerRateLimit(app, limiter);
@@ -198,10 +215,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     [...ROUTES, ...(options.extraRoutes ?? [])],
     contexts,
     access.restAnswers,
+    idempotency,
   );
   await mountGraphQL(app, await buildGatewaySchema(), contexts, logger, {
     introspection: config.introspection,
     answers: access.graphqlAnswers,
+    idempotency,
   });
+  app.addHook('onClose', async () => idempotency.close());
   return app;
 }
