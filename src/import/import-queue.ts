@@ -22,6 +22,10 @@ export class ImportQueue {
 
   private readonly unsettled = new Set<string>();
 
+  private queued = 0;
+
+  private runningSince: Date | null = null;
+
   private readonly listeners: Array<(report: ImportReport) => void> = [];
 
   /** Calls `listener` as each import of this instance ends (the app's metrics). */
@@ -36,9 +40,24 @@ export class ImportQueue {
 
   /** Runs `task` after every task queued before it, whatever their outcome. */
   exclusive<T>(task: () => Promise<T>): Promise<T> {
-    const run = this.tail.then(task, task);
+    this.queued += 1;
+    const timed = async (): Promise<T> => {
+      this.runningSince = new Date();
+      try {
+        return await task();
+      } finally {
+        this.queued -= 1;
+        this.runningSince = null;
+      }
+    };
+    const run = this.tail.then(timed, timed);
     this.tail = run.catch(() => undefined);
     return run;
+  }
+
+  /** When the task running now started (null when none is running or waiting). */
+  busySince(): Date | null {
+    return this.queued === 0 ? null : (this.runningSince ?? new Date());
   }
 
   /** Remembers an import left half-settled, for the next import to finish. */

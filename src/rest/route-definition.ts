@@ -40,6 +40,12 @@ interface RouteBase<TInput extends object> {
    * Only GET routes, and only requests without a body, are served from it.
    */
   cacheable?: boolean;
+  /**
+   * Set on a write whose answer must never be kept (it holds a secret), saying why: an
+   * Idempotency-Key on it is a 400 with that reason. Every other write keeps its answer for 24 h
+   * for retries with the same key (src/security/idempotency/).
+   */
+  refusesIdempotencyKey?: string;
 }
 
 /**

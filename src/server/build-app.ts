@@ -38,6 +38,7 @@ import { registerAccessLog } from '../security/access-log';
 import { registerAuthentication } from '../security/authentication.hook';
 import { registerRequestTimeout } from '../security/request-timeout';
 import { registerUrlLimit } from '../security/url-limit';
+import { Idempotency } from '../security/idempotency/idempotency';
 import { setSecurityHeaders } from '../security/security-headers';
 import { registerCors } from '../security/cors';
 import { GatewayMetrics } from '../telemetry/gateway-metrics';
@@ -119,18 +120,34 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header(REQUEST_ID_HEADER, request.id);
   }
 
-  function renderError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  /** The one rendering of an error: the client's error and the body the route speaks. */
+  function describeError(error: unknown, request: FastifyRequest) {
     const { error: clientError, unexpected } = classifyError(error, request.id, {
       bodyLimit: config.bodyLimit,
       contentType: request.headers['content-type'],
     });
-    if (unexpected) request.log.error({ err: error, requestId: request.id }, 'unexpected error');
     const route = request.routeOptions.config as RestRouteConfig | undefined;
-    return reply
-      .code(clientError.status)
-      .headers(clientError.headers)
-      .send(shapeErrorBody(clientError, route));
+    return { clientError, unexpected, body: shapeErrorBody(clientError, route) };
   }
+
+  function renderError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    const { clientError, unexpected, body } = describeError(error, request);
+    if (unexpected) request.log.error({ err: error, requestId: request.id }, 'unexpected error');
+    return reply.code(clientError.status).headers(clientError.headers).send(body);
+  }
+
+  const idempotency = new Idempotency({
+    log: logger,
+    // What renderError sends, as bytes: what a retry with the same key is replayed.
+    errorAnswer: (error, request) => {
+      const { clientError, body } = describeError(error, request);
+      return {
+        status: clientError.status,
+        contentType: 'application/json; charset=utf-8',
+        body: Buffer.from(JSON.stringify(body)),
+      };
+    },
+  });
 
   const edge = new HttpEdge({
     limits: {
@@ -192,7 +209,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     done();
   });
   await registerCors(app, config.corsOrigins);
-  registerRequestTimeout(app, config.requestTimeoutMs);
+  registerRequestTimeout(app, config.requestTimeoutMs, idempotency);
   registerAuthentication(app, authenticator, access);
   registerAccessLog(app, logger);
   if (limiter) registerRateLimit(app, limiter);
@@ -217,6 +234,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     [...ROUTES, ...(options.extraRoutes ?? [])],
     contexts,
     access.restAnswers,
+    idempotency,
   );
   registerMetricsRoute(app, metrics, config.metricsToken);
   registerRootRoute(app);
@@ -227,6 +245,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Traced, every operation runs on graphql-js, whose execution the GraphQL instrumentation
     // follows resolver by resolver (compiled queries would show no resolver spans).
     compiled: config.tracing === null,
+    idempotency,
   });
+  app.addHook('onClose', async () => idempotency.close());
   return app;
 }

@@ -4,7 +4,12 @@ import type { PeriodUnit } from '../domain/period';
 import { backfillPeriodEnds } from '../import/backfill-periods';
 import { buildPipelines } from '../import/build-pipelines';
 import { discardImport, discardPendingImports } from '../import/discard-import';
-import { acquireImportLease, releaseImportLease, renewImportLease } from '../import/import-lease';
+import {
+  acquireImportLease,
+  importRunningError,
+  releaseImportLease,
+  renewImportLease,
+} from '../import/import-lease';
 import { normaliseCrmData } from '../import/normalise';
 import { publishImport } from '../import/publish-import';
 import type { CurrencySkips, NormalisedCrmData } from '../import/normalised.types';
@@ -145,6 +150,10 @@ export async function importCrmData(
   requireAdmin(ctx.principal, 'import CRM data');
   const validated = validateCrmDocuments(raw);
   const queue = options.queue ?? new ImportQueue();
+  // Refused rather than queued behind it, as on another instance: waiting could outlast the
+  // request's time budget, and the caller would not know whether this import then ran.
+  const busySince = queue.busySince();
+  if (busySince) throw importRunningError(busySince);
   return queue.exclusive(async () => {
     const started = performance.now();
     const ended = (outcome: ImportReport['outcome']) =>
