@@ -33,14 +33,21 @@ function median(sorted: readonly number[]): number {
 /**
  * Per stage of `stages` (the definition's, in order), over the pipeline's deals in the snapshot
  * `states` that entered it in `[startMs, endMs)` (a deal counts once per stage, by its first entry
- * in the range): how many, how many later entered a stage of higher order, how many are won, lost
+ * in the range): how many, how many later entered a stage of higher order (a lost stage is no
+ * advance), how many are won, lost
  * or still open in that snapshot, and how long they stayed (to their next entry; deals still in
  * the stage are left out of the durations).
  */
 export function computeStageAnalytics(
   states: DealStates | null,
   scope: PipelineScope,
-  stages: ReadonlyArray<{ id: string; label: string; order: number }>,
+  stages: ReadonlyArray<{
+    id: string;
+    label: string;
+    order: number;
+    isClosed: boolean;
+    probability: number;
+  }>,
   range: { startMs: number; endMs: number },
 ): StageFigures[] {
   const figures = stages.map((stage) => ({
@@ -57,7 +64,10 @@ export function computeStageAnalytics(
     const position = new Map(stages.map((stage, i) => [stage.id, i]));
     // Per index of states.stageIds: the stage's position in `stages`, −1 when it is not one.
     const at = states.stageIds.map((id) => position.get(id) ?? -1);
-    const order = at.map((p) => (p < 0 ? -Infinity : stages[p].order));
+    // Entering a lost stage (closed, probability below 1) is no advance, whatever its order.
+    const order = at.map((p) =>
+      p < 0 || (stages[p].isClosed && stages[p].probability !== 1) ? -Infinity : stages[p].order,
+    );
     const inPipeline = inScope(states, scope);
     const seen = new Uint8Array(stages.length);
     for (let d = 0; d < states.count; d += 1) {
@@ -73,8 +83,9 @@ export function computeStageAnalytics(
         seen[p] = 1;
         const f = figures[p];
         f.entered += 1;
+        const from = p < 0 ? -Infinity : stages[p].order;
         for (let later = k + 1; later < end; later += 1) {
-          if (order[states.stageHistoryStage[later]] > order[s]) {
+          if (order[states.stageHistoryStage[later]] > from) {
             f.advanced += 1;
             break;
           }

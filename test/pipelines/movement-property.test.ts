@@ -339,9 +339,13 @@ async function allDeals(query: Record<string, string>, bucket: string): Promise<
   const deals = new Map<string, any>();
   let cursor: string | null = null;
   do {
-    const page = await gw.request('GET', '/pipelines/movement/deals', {
-      query: { ...query, bucket, limit: 3, ...(cursor ? { cursor } : {}) },
-    });
+    const page: { status: number; body: any } = await gw.request(
+      'GET',
+      '/pipelines/movement/deals',
+      {
+        query: { ...query, bucket, limit: 3, ...(cursor ? { cursor } : {}) },
+      },
+    );
     expect(page.status).toBe(200);
     for (const deal of page.body.deals) deals.set(deal.deal_id, deal);
     cursor = page.body.next_cursor;

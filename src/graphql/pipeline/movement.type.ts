@@ -82,24 +82,19 @@ export class MovementDeal {
   stageTo!: string | null;
 }
 
-@ObjectType({ simpleResolvers: true })
-export class MovementDealEdge {
-  @Field({ description: 'Opaque; pass as `after` to read the deals after this one.' })
-  cursor!: string;
-
-  @Field(() => MovementDeal)
-  node!: MovementDeal;
-}
-
-@ObjectType({ simpleResolvers: true, description: "A page of a bucket's deals, in deal-id order." })
+@ObjectType({
+  simpleResolvers: true,
+  description:
+    "A page of a bucket's deals, in deal-id order. `nodes` rather than edges: a movement's deals sit deep in a query (pipeline, movement, buckets), and edges would take them past the depth limit.",
+})
 export class MovementDealConnection {
   @Field(() => Int, { description: 'Deals in the bucket, all pages.' })
   totalCount!: number;
 
-  @Field(() => [MovementDealEdge], { complexity: countedListComplexity })
-  edges!: MovementDealEdge[];
+  @Field(() => [MovementDeal], { complexity: countedListComplexity })
+  nodes!: MovementDeal[];
 
-  @Field(() => PageInfo)
+  @Field(() => PageInfo, { description: '`endCursor` is the `after` of the next page.' })
   pageInfo!: PageInfo;
 }
 

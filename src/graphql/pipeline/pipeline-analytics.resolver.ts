@@ -3,7 +3,6 @@ import type { AuthenticatedContext } from '../../context/request-context';
 import { getMovement, movementDeals } from '../../services/analytics/movement.service';
 import { getSlippedDeals } from '../../services/analytics/slipped-deals.service';
 import { getStageAnalytics } from '../../services/analytics/stage-analytics.service';
-import { encodeCursor } from '../../services/pipeline-cursor';
 import {
   analysisComplexity,
   analysisPageComplexity,
@@ -99,10 +98,7 @@ export class MovementBucketResolver {
     const page = await movementDeals(ctx, bucket.answer, bucket.kind, args);
     return {
       totalCount: page.totalCount,
-      edges: page.nodes.map((node) => ({
-        cursor: encodeCursor('m', node.dealId),
-        node: toMovementDeal(node),
-      })),
+      nodes: page.nodes.map(toMovementDeal),
       pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
     };
   }
