@@ -21,6 +21,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { HistoryClient } from './history-client';
 import { HistoryCompany } from './history-company';
+import { collectionBytes, countDocuments } from './history-documents';
 import { freePort, startGateway, startStore, stop, type Started } from './history-processes';
 
 const DAY_MS = 86_400_000;
@@ -75,6 +76,16 @@ async function timed(client: HistoryClient, url: string): Promise<number> {
   return ms;
 }
 
+/** What the deal states take, beside the deal versions and the facts, after the days imported. */
+interface Storage {
+  deals: number;
+  db: string;
+  snapshots: number;
+  dealStatesBytes: number;
+  versionsBytes: number;
+  factsBytes: number;
+}
+
 interface Row {
   deals: number;
   db: string;
@@ -85,7 +96,12 @@ interface Row {
   cachedP50: number;
 }
 
-async function measure(options: Options, deals: number, db: 'embedded' | 'uri'): Promise<Row[]> {
+async function measure(
+  options: Options,
+  deals: number,
+  db: 'embedded' | 'uri',
+  storage: Storage[],
+): Promise<Row[]> {
   const work = mkdtempSync(path.join(tmpdir(), 'pg-analytics-'));
   const dataDir = path.join(work, 'data');
   mkdirSync(dataDir, { mode: 0o700 });
@@ -138,6 +154,19 @@ async function measure(options: Options, deals: number, db: 'embedded' | 'uri'):
     log(
       `  ${deals} ${db}: ${options.days} days in ${((performance.now() - started) / 1000).toFixed(0)} s, median import ${percentile(imports, 0.5).toFixed(2)} s`,
     );
+    const countUri = store
+      ? (store as { uri: string }).uri.replace(/\/(\?|$)/, `/${DB_NAME}$1`)
+      : `mongodb://${encodeURIComponent(path.join(dataDir, 'mongod.sock'))}/`;
+    const bytes = await collectionBytes(countUri, DB_NAME);
+    const documents = await countDocuments(countUri, DB_NAME);
+    storage.push({
+      deals,
+      db,
+      snapshots: documents.pipeline_snapshots ?? 0,
+      dealStatesBytes: bytes.deal_states ?? 0,
+      versionsBytes: bytes.opportunity_versions ?? 0,
+      factsBytes: bytes.pipeline_facts ?? 0,
+    });
     await halt();
     await start();
     client = new HistoryClient(gatewayPort, adminToken);
@@ -205,12 +234,19 @@ async function measure(options: Options, deals: number, db: 'embedded' | 'uri'):
 async function main(): Promise<void> {
   const options = parseOptions();
   const rows: Row[] = [];
+  const storage: Storage[] = [];
   for (const db of options.dbs) {
     for (const deals of options.deals) {
       process.stderr.write(`${deals} deals, ${db}: importing ${options.days} days\n`);
-      rows.push(...(await measure(options, deals, db)));
+      rows.push(...(await measure(options, deals, db, storage)));
     }
   }
+  const mb = (n: number) => (n / 1e6).toFixed(1).padStart(8);
+  console.log('deals   | db       | snapshots kept | deal states MB | deal versions MB | facts MB');
+  for (const s of storage)
+    console.log(
+      `${String(s.deals).padEnd(7)} | ${s.db.padEnd(8)} | ${String(s.snapshots).padStart(14)} | ${mb(s.dealStatesBytes).padStart(14)} | ${mb(s.versionsBytes).padStart(16)} | ${mb(s.factsBytes)}`,
+    );
   console.log(
     'deals   | db       | analysis                          | cold ms | uncached p50 | p90    | cached p50',
   );
@@ -219,11 +255,14 @@ async function main(): Promise<void> {
       `${String(r.deals).padEnd(7)} | ${r.db.padEnd(8)} | ${r.analysis.padEnd(33)} | ${r.coldMs.toFixed(1).padStart(7)} | ${r.uncachedP50.toFixed(1).padStart(12)} | ${r.uncachedP90.toFixed(1).padStart(6)} | ${r.cachedP50.toFixed(2).padStart(10)}`,
     );
   }
-  const file = path.resolve(__dirname, '../../../test/bench/results/analytics.json');
+  const file = path.resolve(
+    __dirname,
+    `../../../test/bench/results/analytics-${options.dbs.join('-')}-${options.deals.join('-')}.json`,
+  );
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(
     file,
-    `${JSON.stringify({ at: new Date().toISOString(), node: process.version, cpus: cpus().length, options, rows }, null, 2)}\n`,
+    `${JSON.stringify({ at: new Date().toISOString(), node: process.version, cpus: cpus().length, options, rows, storage }, null, 2)}\n`,
   );
   console.log(`\nwritten to ${path.relative(process.cwd(), file)}`);
 }
