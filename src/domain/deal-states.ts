@@ -10,6 +10,13 @@ export interface DealStates {
   count: number;
   /** Deal ids, ascending (JavaScript string order, as the import sorts them). */
   ids: string[];
+  /**
+   * The ids as numbers when every one is made of the same number of digits (at most 15), as
+   * HubSpot's are: then their order is the ids' order, and comparing numbers is cheaper than
+   * comparing strings. `keyDigits` is that number of digits; 0 when the ids are not all such.
+   */
+  keys: Float64Array;
+  keyDigits: number;
   /** Amount in the configured currency (0 when the deal has none). */
   amount: Float64Array;
   /** Close date in ms since the epoch; NaN when the deal has none. */
@@ -57,4 +64,18 @@ export function inScope(states: DealStates, scope: PipelineScope): (i: number) =
       return (i) => member >= 0 && states.member[i] === member;
     }
   }
+}
+
+/** `keys` and `keyDigits` of a list of ids (see DealStates). */
+export function numericKeys(ids: readonly string[]): { keys: Float64Array; keyDigits: number } {
+  const digits = ids[0]?.length ?? 0;
+  const keys = new Float64Array(ids.length);
+  if (digits === 0 || digits > 15) return { keys: new Float64Array(0), keyDigits: 0 };
+  for (let i = 0; i < ids.length; i += 1) {
+    const id = ids[i];
+    if (id.length !== digits || !/^\d+$/.test(id))
+      return { keys: new Float64Array(0), keyDigits: 0 };
+    keys[i] = Number(id);
+  }
+  return { keys, keyDigits: digits };
 }

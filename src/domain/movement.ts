@@ -49,7 +49,7 @@ export interface Movement {
    * Every deal of either snapshot, in deal id order: its bucket (index into MOVEMENT_KINDS, −1 in
    * none) and its index in each snapshot's states (−1: not there).
    */
-  deals: { ids: string[]; kind: Int8Array; from: Int32Array; to: Int32Array };
+  deals: { count: number; kind: Int8Array; from: Int32Array; to: Int32Array };
 }
 
 /** A deal's amount in cents, the unit every sum of a movement is made in. */
@@ -89,7 +89,10 @@ export function computeMovement(
   const opening: Tally = { count: 0, cents: 0 };
   const closing: Tally = { count: 0, cents: 0 };
   const capacity = a.count + b.count;
-  const ids: string[] = [];
+  // Numbers compare faster than strings: the ids' own order when both sides have such keys.
+  const numeric = a.keyDigits > 0 && a.keyDigits === b.keyDigits;
+  const before = (x: number, y: number) => (numeric ? a.keys[x] < b.keys[y] : a.ids[x] < b.ids[y]);
+  const after = (x: number, y: number) => (numeric ? a.keys[x] > b.keys[y] : a.ids[x] > b.ids[y]);
   const kinds = new Int8Array(capacity);
   const fromAt = new Int32Array(capacity);
   const toAt = new Int32Array(capacity);
@@ -99,8 +102,8 @@ export function computeMovement(
   while (i < a.count || j < b.count) {
     let ia = -1;
     let jb = -1;
-    if (j >= b.count || (i < a.count && a.ids[i] < b.ids[j])) ia = i++;
-    else if (i >= a.count || b.ids[j] < a.ids[i]) jb = j++;
+    if (j >= b.count || (i < a.count && before(i, j))) ia = i++;
+    else if (i >= a.count || after(i, j)) jb = j++;
     else {
       ia = i++;
       jb = j++;
@@ -139,7 +142,6 @@ export function computeMovement(
       counts[kind] += 1;
       sums[kind] += amount;
     }
-    ids.push(ia >= 0 ? a.ids[ia] : b.ids[jb]);
     kinds[n] = kind;
     fromAt[n] = ia;
     toAt[n] = jb;
@@ -154,7 +156,7 @@ export function computeMovement(
       cents: kind === 'unchanged' ? 0 : sums[k],
     })),
     deals: {
-      ids,
+      count: n,
       kind: kinds.subarray(0, n),
       from: fromAt.subarray(0, n),
       to: toAt.subarray(0, n),
@@ -169,6 +171,8 @@ export function emptyDealStates(snapshotId: string, definitionId: string): DealS
     definitionId,
     count: 0,
     ids: [],
+    keys: new Float64Array(0),
+    keyDigits: 0,
     amount: new Float64Array(0),
     close: new Float64Array(0),
     stage: new Uint16Array(0),

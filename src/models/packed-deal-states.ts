@@ -1,5 +1,5 @@
 import type { CloseChange, StageEntry } from '../domain/deal-history';
-import { OUTCOME_CODES, type DealStates } from '../domain/deal-states';
+import { numericKeys, OUTCOME_CODES, type DealStates } from '../domain/deal-states';
 import type { Outcome } from './opportunity.model';
 import type { DealStatesChunkDoc } from './deal-states.model';
 
@@ -150,6 +150,8 @@ export function unpackDealStates(
     ...key,
     count,
     ids: new Array<string>(count),
+    keys: new Float64Array(0),
+    keyDigits: 0,
     amount: new Float64Array(count),
     close: new Float64Array(count),
     stage: new Uint16Array(count),
@@ -224,6 +226,7 @@ export function unpackDealStates(
       states.closeHistoryStart[at + 1] = changes;
     }
   }
+  Object.assign(states, numericKeys(states.ids));
   states.stageIds = stages.values;
   states.memberIds = members.values;
   states.teamIds = teams.values;

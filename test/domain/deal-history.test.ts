@@ -126,3 +126,13 @@ describe('packDealStates / unpackDealStates', () => {
     );
   });
 });
+
+describe('numericKeys', () => {
+  it('keys ids of one length made of digits by their value, which orders them as strings are', () => {
+    const ids = ['10000000002', '10000000010', '19999999999'];
+    expect(numericKeys(ids)).toEqual({ keys: new Float64Array(ids.map(Number)), keyDigits: 11 });
+    expect(numericKeys(['9', '10']).keyDigits).toBe(0);
+    expect(numericKeys(['a1', 'a2']).keyDigits).toBe(0);
+    expect(numericKeys(['1234567890123456']).keyDigits).toBe(0);
+  });
+});

@@ -157,19 +157,21 @@ export async function movementDeals(
   const after = options.after ? decodeCursor('m', options.after, 'after') : null;
   const code = MOVEMENT_KINDS.indexOf(kind);
   const { deals } = answer.movement;
+  const { from, to } = answer.states;
+  const idOf = (n: number) =>
+    deals.from[n] >= 0 ? from!.ids[deals.from[n]] : to!.ids[deals.to[n]];
   const picked: number[] = [];
   let more = false;
-  for (let n = 0; n < deals.ids.length; n += 1) {
-    if (deals.kind[n] !== code || (after !== null && !(deals.ids[n] > after))) continue;
+  for (let n = 0; n < deals.count; n += 1) {
+    if (deals.kind[n] !== code || (after !== null && !(idOf(n) > after))) continue;
     if (picked.length === size) {
       more = true;
       break;
     }
     picked.push(n);
   }
-  const { from, to } = answer.states;
-  const atTo = picked.filter((n) => deals.to[n] >= 0).map((n) => deals.ids[n]);
-  const atFromOnly = picked.filter((n) => deals.to[n] < 0).map((n) => deals.ids[n]);
+  const atTo = picked.filter((n) => deals.to[n] >= 0).map(idOf);
+  const atFromOnly = picked.filter((n) => deals.to[n] < 0).map(idOf);
   const [namesTo, namesFrom] = await Promise.all([
     dealNames(answer.to.id, answer.definitionId, atTo),
     dealNames(answer.from.id, answer.definitionId, atFromOnly),
@@ -177,7 +179,7 @@ export async function movementDeals(
   const nodes = picked.map((n): MovementDeal => {
     const i = deals.from[n];
     const j = deals.to[n];
-    const id = deals.ids[n];
+    const id = idOf(n);
     return {
       dealId: id,
       name: namesTo.get(id) ?? namesFrom.get(id) ?? '',
