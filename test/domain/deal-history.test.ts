@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { numericKeys } from '../../src/domain/deal-states';
 import {
   closeHistoryAfter,
   stageHistoryAfter,
