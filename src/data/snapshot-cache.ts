@@ -16,6 +16,9 @@ import { SnapshotModel } from '../models/snapshot.model';
 import type { DefinitionView, PipelineView, SnapshotView } from '../domain/snapshot-views';
 import type { PipelineFacts } from '../domain/pipeline-facts';
 import { CacheStats } from './cache-stats';
+import type { DealStates } from '../domain/deal-states';
+import { DealStatesModel, type DealStatesChunkDoc } from '../models/deal-states.model';
+import { unpackDealStates } from '../models/packed-deal-states';
 import type { RequestData } from './request-data';
 
 interface Entry {
@@ -23,6 +26,10 @@ interface Entry {
   definitions?: Promise<DefinitionView[]>;
   pipelines?: Promise<PipelineView[]>;
   facts: Map<string, PipelineFacts | null>;
+  /** Deal states by definition id; null: the definition has no deal in the snapshot. */
+  dealStates: Map<string, Promise<DealStates | null>>;
+  /** Deals in the deal states read so far. */
+  deals: number;
 }
 
 /** Bounds of the cache. Whichever is reached first evicts the least recently used snapshots. */
@@ -31,9 +38,11 @@ export interface SnapshotCacheLimits {
   snapshots: number;
   /** Facts documents kept over all snapshots (each is at most 366 day buckets). */
   facts: number;
+  /** Deals kept in deal states over all snapshots (about 150 bytes each); default 1 000 000. */
+  deals?: number;
 }
 
-const DEFAULT_LIMITS: SnapshotCacheLimits = { snapshots: 128, facts: 20_000 };
+const DEFAULT_LIMITS: SnapshotCacheLimits = { snapshots: 128, facts: 20_000, deals: 1_000_000 };
 
 const KIND_RANK: Record<PipelineKind, number> = { complete: 0, team: 1, member: 2 };
 
@@ -51,6 +60,8 @@ export class SnapshotCache {
   private lastTouched: string | undefined;
 
   private factsCount = 0;
+
+  private dealsCount = 0;
 
   /** Facts being read, by `<snapshotId>:<pipelineId>`: a request missing them joins the read. */
   private readonly reading = new Map<string, Promise<PipelineFacts | null>>();
@@ -85,6 +96,7 @@ export class SnapshotCache {
     this.entries.clear();
     this.reading.clear();
     this.factsCount = 0;
+    this.dealsCount = 0;
     this.lastTouched = undefined;
     this.version = version;
     return true;
@@ -93,10 +105,16 @@ export class SnapshotCache {
   /** Drops least recently used snapshots until both limits hold; `keep` (the one in use) stays. */
   private evict(keep?: string): void {
     for (const [id, entry] of this.entries) {
-      if (this.entries.size <= this.limits.snapshots && this.factsCount <= this.limits.facts) return;
+      if (
+        this.entries.size <= this.limits.snapshots &&
+        this.factsCount <= this.limits.facts &&
+        this.dealsCount <= (this.limits.deals ?? DEFAULT_LIMITS.deals!)
+      )
+        return;
       if (id === keep) continue;
       this.entries.delete(id);
       this.factsCount -= entry.facts.size;
+      this.dealsCount -= entry.deals;
     }
   }
 
@@ -112,7 +130,7 @@ export class SnapshotCache {
   }
 
   private remember(snapshot: SnapshotView): Entry {
-    const entry: Entry = { snapshot, facts: new Map() };
+    const entry: Entry = { snapshot, facts: new Map(), dealStates: new Map(), deals: 0 };
     this.entries.set(snapshot.id, entry);
     this.lastTouched = snapshot.id;
     this.evict(snapshot.id);
@@ -294,9 +312,40 @@ export class SnapshotCache {
     });
   }
 
+  /**
+   * The deal states of one definition of a committed snapshot (domain/deal-states.ts), null when
+   * the definition has no deal there. Requests asking at once share one read.
+   */
+  async dealStates(data: RequestData, snapshotId: string, definitionId: string): Promise<DealStates | null> {
+    return (await this.under(data)).readDealStates(snapshotId, definitionId);
+  }
+
+  private async readDealStates(snapshotId: string, definitionId: string): Promise<DealStates | null> {
+    const entry = await this.entry(snapshotId);
+    let states = entry.dealStates.get(definitionId);
+    if (!states) {
+      states = DealStatesModel.find({ snapshotId, definitionId })
+        .sort({ chunk: 1 })
+        .lean<DealStatesChunkDoc[]>()
+        .then((chunks) => {
+          if (chunks.length === 0) return null;
+          const unpacked = unpackDealStates({ snapshotId, definitionId }, chunks);
+          if (this.entries.get(snapshotId) === entry) {
+            entry.deals += unpacked.count;
+            this.dealsCount += unpacked.count;
+            this.evict(snapshotId);
+          }
+          return unpacked;
+        });
+      entry.dealStates.set(definitionId, states);
+      states.catch(() => entry.dealStates.delete(definitionId)); // do not cache a failure
+    }
+    return states;
+  }
+
   /** How much is cached (tests, diagnostics). */
-  size(): { snapshots: number; facts: number } {
-    return { snapshots: this.entries.size, facts: this.factsCount };
+  size(): { snapshots: number; facts: number; deals: number } {
+    return { snapshots: this.entries.size, facts: this.factsCount, deals: this.dealsCount };
   }
 }
 

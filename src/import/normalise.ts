@@ -17,8 +17,11 @@ import { dealAmount, ImportCurrencies } from './deal-currency';
 import { dealOutcome, StageCertainty, stageForFlags } from './deal-outcome';
 import { parseBoolean, parseDate, parseNumber, text } from './parse-values';
 import type { SkippedItem } from './skipped';
+import type { StageEntry } from '../domain/deal-history';
 
 const STAGE_ENTERED_PREFIX = 'hs_date_entered_';
+/** HubSpot's current stage history properties, read before the older `hs_date_entered_<stage>`. */
+const STAGE_ENTERED_V2_PREFIX = 'hs_v2_date_entered_';
 
 /** Items without a usable displayOrder keep their input order, after the ordered ones. */
 function byDisplayOrder<T extends { displayOrder?: unknown }>(items: T[]): T[] {
@@ -244,13 +247,18 @@ function normaliseDeal(
   };
   const createdAt = dateOf('createdate', props.createdate ?? deal.createdAt);
   const stageEnteredAt: Record<string, Date> = {};
+  const stageEntries: StageEntry[] = [];
   for (const s of definition.stages) {
-    const entered = dateOf(
-      `${STAGE_ENTERED_PREFIX}${s.id}`,
-      props[`${STAGE_ENTERED_PREFIX}${s.id}`],
-    );
-    if (entered) stageEnteredAt[s.id] = entered;
+    const v2 = `${STAGE_ENTERED_V2_PREFIX}${s.id}`;
+    const key = text(props[v2]) !== undefined ? v2 : `${STAGE_ENTERED_PREFIX}${s.id}`;
+    const entered = dateOf(key, props[key]);
+    if (entered) {
+      stageEnteredAt[s.id] = entered;
+      stageEntries.push({ stageId: s.id, at: entered });
+    }
   }
+  // By time, stage order breaking ties (the sort is stable).
+  stageEntries.sort((a, b) => a.at.getTime() - b.at.getTime());
   const outcome = dealOutcome(stage, certaintyOf(stage.id), props);
   let closedAt = dateOf('closedate', props.closedate);
   // A closed deal without closedate closed when it entered its closed stage, when HubSpot says so.
@@ -266,6 +274,7 @@ function normaliseDeal(
     closedAt,
     outcome,
     stageEnteredAt,
+    stageEntries,
   };
 }
 

@@ -49,6 +49,7 @@ import { ImportQueue, type ImportReport } from '../import/import-queue';
 import { pruneSnapshots, removalMessage, removeSnapshotAsAdmin } from '../import/prune-snapshots';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../domain/snapshot-retention';
 import { buildPipelineFacts } from './metrics/build-pipeline-facts';
+import { buildDealStates } from '../import/build-deal-states';
 import { requireAdmin } from './member-access';
 import { readAccountSettings } from './settings.service';
 
@@ -511,13 +512,14 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
       );
     }
     await writeDefinitions(snapshot.id, data.definitions);
-    await writeOpportunityVersions(snapshot.seq, rows, (n) => {
+    await writeOpportunityVersions(snapshot.seq, snapshot.at, rows, (n) => {
       done += n;
       ctx.onProgress({ step: 'snapshots', done: Math.min(done, total), total });
     });
     done = Math.max(done, (plan.indexOf(snapshot) + 1) * data.deals.length);
     await writePipelines(snapshot.id, buildPipelines(data.definitions, rows));
     await buildPipelineFacts(snapshot.id, rows);
+    await buildDealStates(snapshot.id, rows);
     await ctx.renewLease();
     ctx.onProgress({ step: 'snapshots', done: Math.min(done, total), total });
   }
