@@ -17,8 +17,12 @@ import { dealAmount, ImportCurrencies } from './deal-currency';
 import { dealOutcome, StageCertainty, stageForFlags } from './deal-outcome';
 import { parseBoolean, parseDate, parseNumber, text } from './parse-values';
 import type { SkippedItem } from './skipped';
+import { type ForecastCategory, parseCrmForecastCategory } from '../domain/forecast-category';
 
 const STAGE_ENTERED_PREFIX = 'hs_date_entered_';
+
+/** Where HubSpot says a deal's forecast category: the rep's own choice first, then HubSpot's. */
+const FORECAST_CATEGORY_PROPERTIES = ['hs_manual_forecast_category', 'hs_forecast_category'];
 
 /** Items without a usable displayOrder keep their input order, after the ordered ones. */
 function byDisplayOrder<T extends { displayOrder?: unknown }>(items: T[]): T[] {
@@ -243,6 +247,7 @@ function normaliseDeal(
     if (entered) stageEnteredAt[s.id] = entered;
   }
   const outcome = dealOutcome(stage, certaintyOf(stage.id), props);
+  const crmForecastCategory = crmCategoryOf(props, note);
   let closedAt = dateOf('closedate', props.closedate);
   // A closed deal without closedate closed when it entered its closed stage, when HubSpot says so.
   if (closedAt === null && outcome !== 'open') closedAt = stageEnteredAt[stage.id] ?? null;
@@ -257,7 +262,24 @@ function normaliseDeal(
     closedAt,
     outcome,
     stageEnteredAt,
+    ...(crmForecastCategory ? { crmForecastCategory } : {}),
   };
+}
+
+/** The first forecast category property the deal carries, as a category; a value none names is noted and left. */
+function crmCategoryOf(
+  props: Record<string, string | null | undefined>,
+  note: (reason: string) => void,
+): ForecastCategory | null {
+  for (const key of FORECAST_CATEGORY_PROPERTIES) {
+    const parsed = parseCrmForecastCategory(props[key]);
+    if (parsed === null) continue;
+    if (typeof parsed === 'string') return parsed;
+    note(
+      `has ${key} "${parsed.unknown.slice(0, 40)}", which is no forecast category: its category comes from the stage`,
+    );
+  }
+  return null;
 }
 
 export interface NormaliseOptions {

@@ -1,4 +1,5 @@
 import type { Outcome } from '../models/opportunity.model';
+import type { ForecastCategory } from '../domain/forecast-category';
 import type { SkippedItem } from './skipped';
 
 /** A stage after normalisation: sorted, typed, metadata trusted over labels. */
@@ -51,6 +52,12 @@ export interface NormalisedDeal {
   outcome: Outcome;
   /** stageId → when the deal entered it (hs_date_entered_<stageId>), stages of its pipeline only. */
   stageEnteredAt: Record<string, Date>;
+  /**
+   * The forecast category the CRM gives (HubSpot hs_manual_forecast_category, else
+   * hs_forecast_category); absent when it gives none, so that the import's source hash of a deal
+   * without one is what it was before categories existed.
+   */
+  crmForecastCategory?: ForecastCategory;
 }
 
 /** The whole import after normalisation: everything later steps need, nothing they must re-check. */

@@ -13,6 +13,7 @@ import { PipelineModel } from '../models/pipeline.model';
 import type { NormalisedDefinition } from './normalised.types';
 import type { PipelineRow } from './build-pipelines';
 import type { DealState } from './opportunity-state';
+import type { ForecastCategory, ForecastCategorySource } from '../domain/forecast-category';
 
 /** Opportunities per insertMany: big enough to amortise round trips, small enough for one BSON message. */
 export const OPPORTUNITY_BATCH = 2000;
@@ -53,6 +54,14 @@ export interface OpportunityRow {
   createdAt: Date | null;
   closedAt: Date | null;
   outcome: Outcome;
+  /** The forecast category the CRM gave for this state, or null. */
+  crmForecastCategory: ForecastCategory | null;
+  /**
+   * The deal's forecast category in this snapshot and the rule it came from, set by
+   * categoriseRows() before the rows are written; null on versions stored before categories.
+   */
+  forecastCategory: ForecastCategory | null;
+  forecastCategorySource: ForecastCategorySource | null;
 }
 
 /** The row a deal's state makes, its owner resolved to a member and team. */
@@ -72,6 +81,9 @@ export function opportunityRow(
     createdAt: deal.createdAt,
     closedAt: deal.closedAt,
     outcome,
+    crmForecastCategory: deal.crmForecastCategory ?? null,
+    forecastCategory: null,
+    forecastCategorySource: null,
   };
 }
 
@@ -86,7 +98,10 @@ export function sameState(a: OpportunityRow, b: OpportunityRow): boolean {
     a.teamId === b.teamId &&
     a.createdAt?.getTime() === b.createdAt?.getTime() &&
     a.closedAt?.getTime() === b.closedAt?.getTime() &&
-    a.outcome === b.outcome
+    a.outcome === b.outcome &&
+    a.crmForecastCategory === b.crmForecastCategory &&
+    a.forecastCategory === b.forecastCategory &&
+    a.forecastCategorySource === b.forecastCategorySource
   );
 }
 
@@ -97,7 +112,9 @@ export type StoredOpportunity = Pick<
 > &
   Partial<Record<'name', string | null>> &
   Partial<Record<'memberId' | 'teamId', string | null>> &
-  Partial<Record<'createdAt' | 'closedAt', Date | null>>;
+  Partial<Record<'createdAt' | 'closedAt', Date | null>> &
+  Partial<Record<'crmForecastCategory' | 'forecastCategory', ForecastCategory | null>> &
+  Partial<Record<'forecastCategorySource', ForecastCategorySource | null>>;
 
 /** A stored deal state, as a row. */
 export function rowOf(doc: StoredOpportunity): OpportunityRow {
@@ -112,6 +129,9 @@ export function rowOf(doc: StoredOpportunity): OpportunityRow {
     createdAt: doc.createdAt ? new Date(doc.createdAt) : null,
     closedAt: doc.closedAt ? new Date(doc.closedAt) : null,
     outcome: doc.outcome,
+    crmForecastCategory: doc.crmForecastCategory ?? null,
+    forecastCategory: doc.forecastCategory ?? null,
+    forecastCategorySource: doc.forecastCategorySource ?? null,
   };
 }
 

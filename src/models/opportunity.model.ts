@@ -1,4 +1,10 @@
 import { InferSchemaType, Schema, model, trusted } from 'mongoose';
+import {
+  FORECAST_CATEGORIES,
+  FORECAST_CATEGORY_SOURCES,
+  type ForecastCategory,
+  type ForecastCategorySource,
+} from '../domain/forecast-category';
 
 export type Outcome = 'open' | 'won' | 'lost';
 
@@ -32,6 +38,18 @@ const opportunitySchema = new Schema(
     /** Close date: the actual one for won/lost deals, the expected one for open deals. */
     closedAt: { type: Date, default: null },
     outcome: { type: String, enum: OUTCOMES as Outcome[], required: true },
+    /** What the CRM said the forecast category was (null: nothing, or a backfilled state). */
+    crmForecastCategory: { type: String, enum: [...FORECAST_CATEGORIES, null], default: null },
+    /**
+     * The category this state had when it was imported, and the rule that gave it
+     * (docs/forecasts.md); null on versions stored before forecast categories existed.
+     */
+    forecastCategory: { type: String, enum: [...FORECAST_CATEGORIES, null], default: null },
+    forecastCategorySource: {
+      type: String,
+      enum: [...FORECAST_CATEGORY_SOURCES, null],
+      default: null,
+    },
   },
   { collection: 'opportunity_versions', versionKey: false },
 );
@@ -50,6 +68,9 @@ export type OpportunityDoc = InferSchemaType<typeof opportunitySchema> & {
   teamId: string | null;
   createdAt: Date | null;
   closedAt: Date | null;
+  crmForecastCategory: ForecastCategory | null;
+  forecastCategory: ForecastCategory | null;
+  forecastCategorySource: ForecastCategorySource | null;
 };
 
 /** The filter of the versions a snapshot holds: fromSeq ≤ seq < toSeq. */

@@ -2,10 +2,10 @@ import { BadUserInputError } from '../errors';
 
 /**
  * Opaque pagination cursors of the pipelines half and of tokens: base64url of `<prefix>:<position>`.
- * The prefix tells a snapshot cursor (`s`) from an opportunity cursor (`o`) and a token cursor
- * (`t`), so a foreign one is a clear 400.
+ * The prefix tells a snapshot cursor (`s`) from an opportunity cursor (`o`), a token cursor
+ * (`t`) and a forecast call cursor (`f`), so a foreign one is a clear 400.
  */
-export type CursorKind = 's' | 'o' | 't';
+export type CursorKind = 's' | 'o' | 't' | 'f';
 
 export function encodeCursor(kind: CursorKind, position: string): string {
   return Buffer.from(`${kind}:${position}`, 'utf8').toString('base64url');

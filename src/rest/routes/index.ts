@@ -1,5 +1,7 @@
 import type { RouteDefinition } from '../route-definition';
 import { openApiRoute } from './openapi.routes';
+import { forecastSettingsRoutes } from './forecast-settings.routes';
+import { forecastsRoutes } from './forecasts.routes';
 import { importsRoutes } from './imports.routes';
 import { membersRoutes } from './members.routes';
 import { operationsRoutes } from './operations.routes';
@@ -22,6 +24,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...membersRoutes,
   ...targetsRoutes,
   ...settingsRoutes,
+  ...forecastSettingsRoutes,
+  ...forecastsRoutes,
   ...pipelinesRoutes,
   ...snapshotsRoutes,
   ...importsRoutes,

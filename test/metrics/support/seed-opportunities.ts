@@ -98,6 +98,9 @@ export async function seedSnapshot(options: {
       createdAt: new Date(closedAt.getTime() - (10 + (i % 50)) * 86_400_000),
       closedAt,
       outcome: OUTCOME[stage.id],
+      crmForecastCategory: null,
+      forecastCategory: null,
+      forecastCategorySource: null,
     });
   }
   // Each seeded snapshot is a whole picture of its own, written as the import writes one.
