@@ -11,10 +11,18 @@ import { MemberModel } from '../models/member.model';
 import { TargetModel } from '../models/target.model';
 import { CrmImportResult, ImportProgress, importCrmData } from '../services/import.service';
 import { SETTINGS_ID, SettingsModel } from '../models/settings.model';
-import { DEMO_CURRENCY, DEMO_PEOPLE, DEMO_PERIOD } from './demo-company';
+import { DEMO_CURRENCY, DEMO_PEOPLE, DEMO_PERIOD, DEMO_TEAMS } from './demo-company';
 import { demoTargets } from './demo-targets';
 import { DEFAULT_DEMO_SEED, DemoOptions, generateDemoDocuments } from './generate-demo';
 import { SCOPES } from '../data/scopes';
+import { forecastMappingKey } from '../models/settings.model';
+import { ForecastSubmissionModel } from '../models/forecast-submission.model';
+import {
+  addDemoForecastCategories,
+  DEMO_CADENCE,
+  DEMO_FORECAST_MAPPINGS,
+  demoForecastCalls,
+} from './demo-forecasts';
 import { VERSIONS_COLLECTION, bumpVersions } from '../data/versions-document';
 
 /** The seed acts as the system, with admin rights; it is never reachable from a request. */
@@ -37,12 +45,16 @@ export interface SeedDemoResult {
   rolesSet: number;
   /** Target sets written (one per member and year). */
   targets: number;
+  /** Forecast calls written, over the previous and the current quarter. */
+  forecastCalls: number;
 }
 
 /**
- * Loads the demo company: currency EUR and quarterly periods, the generated HubSpot documents
- * imported with backfill through the import service, roles (one admin, a manager per team) and
- * targets for every member for the current and previous year. Deterministic for a seed and `now`.
+ * Loads the demo company: currency EUR and quarterly periods, the forecast cadence and a stage
+ * mapping of Renewals, the generated HubSpot documents (some deals carrying a rep's forecast
+ * category) imported with backfill through the import service, roles (one admin, a manager per
+ * team), targets for every member for the current and previous year, and forecast calls over the
+ * previous and the current quarter. Deterministic for a seed and `now`.
  */
 export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoResult> {
   const now = options.now ?? new Date();
@@ -50,10 +62,24 @@ export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoR
   // The seed sets the account up itself, as it writes roles and targets below.
   await SettingsModel.updateOne(
     { _id: SETTINGS_ID },
-    { $set: { currency: DEMO_CURRENCY, period: DEMO_PERIOD } },
+    {
+      $set: {
+        currency: DEMO_CURRENCY,
+        period: DEMO_PERIOD,
+        // Before the import, which applies the mapping to the deals it stores.
+        forecastCadence: DEMO_CADENCE,
+        ...Object.fromEntries(
+          DEMO_FORECAST_MAPPINGS.map((m) => [
+            `forecastCategories.${forecastMappingKey(m.definitionId)}`,
+            m,
+          ]),
+        ),
+      },
+    },
     { upsert: true },
   ).exec();
   const docs = generateDemoDocuments({ ...options, now, seed });
+  addDemoForecastCategories(docs, seed + 2);
   const result = await importCrmData(
     { principal: SEED_PRINCIPAL },
     { ...docs, backfill: true },
@@ -97,7 +123,24 @@ export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoR
     year: trusted({ $in: years }),
   });
   await TargetModel.insertMany(rows);
-  return { import: result, rolesSet, targets: rows.length };
+
+  const forecasters = DEMO_PEOPLE.flatMap((person) => {
+    const memberId = links.get(person.ownerId);
+    return memberId === undefined
+      ? []
+      : [{ ownerId: person.ownerId, memberId, teamId: person.teamId, role: person.role }];
+  });
+  const calls = demoForecastCalls(docs, forecasters, now, seed + 3);
+  // As for targets: the demo people's calls (their own, their teams', the company's they made) are replaced.
+  const demoMembers = [...links.values()];
+  await ForecastSubmissionModel.deleteMany({
+    $or: [
+      { scopeId: trusted({ $in: [...demoMembers, ...DEMO_TEAMS.map((t) => t.id)] }) },
+      { scope: 'company', 'submittedBy.memberId': trusted({ $in: demoMembers }) },
+    ],
+  });
+  await ForecastSubmissionModel.insertMany(calls);
+  return { import: result, rolesSet, targets: rows.length, forecastCalls: calls.length };
 }
 
 /** Where the gateway runs, as the configuration says (config.ts). */
