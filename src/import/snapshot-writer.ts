@@ -1,5 +1,6 @@
 // trusted(): the `$in` operators here are ours, never client input (filters are sanitised globally).
 import { trusted } from 'mongoose';
+import { DealStatesModel } from '../models/deal-states.model';
 import { DefinitionModel } from '../models/definition.model';
 import {
   heldAt,
@@ -14,6 +15,14 @@ import type { NormalisedDefinition } from './normalised.types';
 import type { PipelineRow } from './build-pipelines';
 import type { DealState } from './opportunity-state';
 import type { ForecastCategory, ForecastCategorySource } from '../domain/forecast-category';
+import {
+  closeHistoryAfter,
+  sameCloseHistory,
+  sameStageHistory,
+  stageHistoryAfter,
+  type CloseChange,
+  type StageEntry,
+} from '../domain/deal-history';
 
 /** Opportunities per insertMany: big enough to amortise round trips, small enough for one BSON message. */
 export const OPPORTUNITY_BATCH = 2000;
@@ -62,6 +71,12 @@ export interface OpportunityRow {
    */
   forecastCategory: ForecastCategory | null;
   forecastCategorySource: ForecastCategorySource | null;
+  /** Every entry into a stage, up to this snapshot (writeOpportunityVersions sets it). */
+  stageHistory: StageEntry[];
+  /** Every close date since the deal appeared (writeOpportunityVersions sets it). */
+  closeHistory: CloseChange[];
+  /** The CRM's stage entry times the import carried (not stored: the history takes them in). */
+  stageEntries: readonly StageEntry[];
 }
 
 /** The row a deal's state makes, its owner resolved to a member and team. */
@@ -84,6 +99,9 @@ export function opportunityRow(
     crmForecastCategory: deal.crmForecastCategory ?? null,
     forecastCategory: null,
     forecastCategorySource: null,
+    stageHistory: [],
+    closeHistory: [],
+    stageEntries: deal.stageEntries,
   };
 }
 
@@ -101,7 +119,9 @@ export function sameState(a: OpportunityRow, b: OpportunityRow): boolean {
     a.outcome === b.outcome &&
     a.crmForecastCategory === b.crmForecastCategory &&
     a.forecastCategory === b.forecastCategory &&
-    a.forecastCategorySource === b.forecastCategorySource
+    a.forecastCategorySource === b.forecastCategorySource &&
+    sameStageHistory(a.stageHistory, b.stageHistory) &&
+    sameCloseHistory(a.closeHistory, b.closeHistory)
   );
 }
 
@@ -114,7 +134,10 @@ export type StoredOpportunity = Pick<
   Partial<Record<'memberId' | 'teamId', string | null>> &
   Partial<Record<'createdAt' | 'closedAt', Date | null>> &
   Partial<Record<'crmForecastCategory' | 'forecastCategory', ForecastCategory | null>> &
-  Partial<Record<'forecastCategorySource', ForecastCategorySource | null>>;
+  Partial<Record<'forecastCategorySource', ForecastCategorySource | null>> & {
+    stageHistory?: ReadonlyArray<{ stageId?: string | null; at?: Date | null }> | null;
+    closeHistory?: ReadonlyArray<{ at?: Date | null; closedAt?: Date | null }> | null;
+  };
 
 /** A stored deal state, as a row. */
 export function rowOf(doc: StoredOpportunity): OpportunityRow {
@@ -132,11 +155,28 @@ export function rowOf(doc: StoredOpportunity): OpportunityRow {
     crmForecastCategory: doc.crmForecastCategory ?? null,
     forecastCategory: doc.forecastCategory ?? null,
     forecastCategorySource: doc.forecastCategorySource ?? null,
+    stageHistory: (doc.stageHistory ?? []).map((e) => ({
+      stageId: e.stageId ?? '',
+      at: new Date(e.at ?? 0),
+    })),
+    closeHistory: (doc.closeHistory ?? []).map((e) => ({
+      at: new Date(e.at ?? 0),
+      closedAt: e.closedAt ? new Date(e.closedAt) : null,
+    })),
+    stageEntries: [],
   };
 }
 
+/** A row as its version document stores it (the CRM's entry times are in its history). */
+function storedFields(row: OpportunityRow): Omit<OpportunityRow, 'stageEntries'> {
+  const { stageEntries: _carried, ...stored } = row;
+  return stored;
+}
+
 /**
- * Makes `rows` the opportunities of the snapshot `seq`, the latest written: compared with the open
+ * Makes `rows` the opportunities of the snapshot `seq`, dated `snapshotAt`, the latest written:
+ * each row's stage and close-date histories are its open version's carried on to this snapshot
+ * (domain/deal-history.ts), set on the row. Compared with the open
  * versions (the state of the snapshot written before), a deal whose state changed gets a new
  * version from `seq` and its previous one is closed at `seq`; a deal that left has its version
  * closed; an unchanged deal keeps its version. Snapshots before `seq` read exactly what they read
@@ -146,6 +186,7 @@ export function rowOf(doc: StoredOpportunity): OpportunityRow {
  */
 export async function writeOpportunityVersions(
   seq: number,
+  snapshotAt: Date,
   rows: OpportunityRow[],
   onBatch: (compared: number) => void,
 ): Promise<{ written: number; closed: number }> {
@@ -157,6 +198,14 @@ export async function writeOpportunityVersions(
   for (const row of rows) {
     const current = open.get(row.dealId);
     open.delete(row.dealId);
+    const before = current?.stageHistory ? rowOf(current) : null;
+    row.stageHistory = stageHistoryAfter(
+      before?.stageHistory,
+      row.stageEntries,
+      row.stageId,
+      snapshotAt,
+    );
+    row.closeHistory = closeHistoryAfter(before?.closeHistory, row.closedAt, snapshotAt);
     if (current && sameState(rowOf(current), row)) continue;
     if (current) toClose.push(current._id);
     toWrite.push(row);
@@ -170,9 +219,12 @@ export async function writeOpportunityVersions(
   }
   onBatch(rows.length - toWrite.length);
   for (let i = 0; i < toWrite.length; i += OPPORTUNITY_BATCH) {
-    const batch = toWrite
-      .slice(i, i + OPPORTUNITY_BATCH)
-      .map((row) => ({ _id: `${row.dealId}@${seq}`, fromSeq: seq, toSeq: OPEN_SEQ, ...row }));
+    const batch = toWrite.slice(i, i + OPPORTUNITY_BATCH).map((row) => ({
+      _id: `${row.dealId}@${seq}`,
+      fromSeq: seq,
+      toSeq: OPEN_SEQ,
+      ...storedFields(row),
+    }));
     await OpportunityModel.insertMany(batch, { ordered: false, lean: true });
     onBatch(batch.length);
   }
@@ -215,5 +267,6 @@ export async function deleteSnapshotContents(
     PipelineModel.deleteMany(filter),
     DefinitionModel.deleteMany(filter),
     PipelineFactsModel.deleteMany(filter),
+    DealStatesModel.deleteMany(filter),
   ]);
 }

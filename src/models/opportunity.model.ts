@@ -5,6 +5,7 @@ import {
   type ForecastCategory,
   type ForecastCategorySource,
 } from '../domain/forecast-category';
+import type { CloseChange, StageEntry } from '../domain/deal-history';
 
 export type Outcome = 'open' | 'won' | 'lost';
 
@@ -50,6 +51,16 @@ const opportunitySchema = new Schema(
       enum: [...FORECAST_CATEGORY_SOURCES, null],
       default: null,
     },
+    /** Every entry into a stage up to this version's first snapshot (domain/deal-history.ts). */
+    stageHistory: {
+      type: [new Schema({ stageId: String, at: Date }, { _id: false })],
+      default: undefined,
+    },
+    /** Every close date the deal had since it first appeared, with when it was seen. */
+    closeHistory: {
+      type: [new Schema({ at: Date, closedAt: Date }, { _id: false })],
+      default: undefined,
+    },
   },
   { collection: 'opportunity_versions', versionKey: false },
 );
@@ -71,6 +82,8 @@ export type OpportunityDoc = InferSchemaType<typeof opportunitySchema> & {
   crmForecastCategory: ForecastCategory | null;
   forecastCategory: ForecastCategory | null;
   forecastCategorySource: ForecastCategorySource | null;
+  stageHistory?: StageEntry[];
+  closeHistory?: CloseChange[];
 };
 
 /** The filter of the versions a snapshot holds: fromSeq ≤ seq < toSeq. */

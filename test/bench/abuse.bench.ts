@@ -7,7 +7,11 @@
  * `npm run bench:abuse [-- --seconds S --attacks slowloris,hostile-requests]`. Exits 1 when an
  * attack's own check fails (a 5xx, a hostile write).
  *
- * An attack is one function (ATTACKS below): it starts, runs until stopped, and says what it did.
+ * The attacks: a slowloris; hostile requests beside valid traffic; and floods of one kind each,
+ * as a member (one member token is all an attacker needs): an 80 000-key JSON body, 1 MB of unused
+ * GraphQL variables over 50 documents, nesting 10 000 deep, 404s with 8 KB URLs.
+ *
+ * An attack is one object (ATTACKS below): it starts, runs until stopped, and says what it did.
  */
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -204,7 +208,166 @@ const hostileRequests: Attack = {
   },
 };
 
-const ATTACKS: Attack[] = [slowloris, hostileRequests];
+/** Connections each attack keeps busy, one request after another on each. */
+const FLOOD_CONNECTIONS = 2;
+
+/** One request of a flood, built beforehand so that the client does little work per request. */
+interface FloodRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+}
+
+/** Answers by HTTP status; 0 counts requests whose connection failed. */
+type Answers = Map<number, number>;
+
+function sendFloodRequest(agent: http.Agent, port: number, request: FloodRequest): Promise<number> {
+  return new Promise((resolve) => {
+    const headers =
+      request.body === undefined
+        ? request.headers
+        : { ...request.headers, 'content-length': String(request.body.length) };
+    const req = http.request(
+      { host: '127.0.0.1', port, method: request.method, path: request.path, headers, agent },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', () => resolve(0));
+      },
+    );
+    req.on('error', () => resolve(0));
+    req.end(request.body);
+  });
+}
+
+/** Sends `requests` round-robin on FLOOD_CONNECTIONS connections until `stopped()`. */
+async function flood(
+  target: Target,
+  requests: FloodRequest[],
+  stopped: () => boolean,
+): Promise<Answers> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: FLOOD_CONNECTIONS });
+  const answers: Answers = new Map();
+  let next = 0;
+  const connection = async (): Promise<void> => {
+    while (!stopped()) {
+      const status = await sendFloodRequest(agent, target.port, requests[next++ % requests.length]);
+      answers.set(status, (answers.get(status) ?? 0) + 1);
+    }
+  };
+  await Promise.all(Array.from({ length: FLOOD_CONNECTIONS }, connection));
+  agent.destroy();
+  return answers;
+}
+
+const asMember = (target: Target): Record<string, string> => ({
+  authorization: `Bearer ${target.memberToken}`,
+  'content-type': 'application/json',
+});
+
+/**
+ * 80 000 keys in one JSON object (about 750 KB), as a member: to the import, which the role gate
+ * refuses, and as the JSON body of a read every role may call.
+ */
+async function wideBodyAttack(target: Target, stopped: () => boolean): Promise<Answers> {
+  const body = Buffer.from(
+    JSON.stringify(
+      Object.fromEntries(Array.from({ length: 80_000 }, (_, i) => [`k${i.toString(36)}`, 0])),
+    ),
+  );
+  const headers = asMember(target);
+  return flood(
+    target,
+    [
+      { method: 'POST', path: '/crm/imports', headers, body },
+      { method: 'GET', path: '/teams/members', headers, body },
+    ],
+    stopped,
+  );
+}
+
+/** About 900 KB of variables the operation does not declare, over 50 documents, as a member. */
+async function unusedVariablesAttack(target: Target, stopped: () => boolean): Promise<Answers> {
+  const requests = Array.from({ length: 50 }, (_, document) => {
+    const variables = Object.fromEntries(
+      Array.from({ length: 900 }, (_, i) => [`unused_${document}_${i}`, 'x'.repeat(1_000)]),
+    );
+    const query = `query Q${document} { viewer { role } }`;
+    return {
+      method: 'POST',
+      path: '/graphql',
+      headers: asMember(target),
+      body: Buffer.from(JSON.stringify({ query, variables })),
+    };
+  });
+  return flood(target, requests, stopped);
+}
+
+/** JSON nested 10 000 levels deep, as a member: a REST body and a GraphQL variable. */
+async function deepNestingAttack(target: Target, stopped: () => boolean): Promise<Answers> {
+  const deep = `${'{"a":'.repeat(10_000)}0${'}'.repeat(10_000)}`;
+  const query = 'query($t: ID) { members(teamId: $t) { edges { cursor } } }';
+  const headers = asMember(target);
+  return flood(
+    target,
+    [
+      { method: 'GET', path: '/teams/members', headers, body: Buffer.from(deep) },
+      {
+        method: 'POST',
+        path: '/graphql',
+        headers,
+        body: Buffer.from(`{"query":${JSON.stringify(query)},"variables":{"t":${deep}}}`),
+      },
+    ],
+    stopped,
+  );
+}
+
+/** Paths no route matches, each 8 KB long, without a token. */
+async function notFoundFloodAttack(target: Target, stopped: () => boolean): Promise<Answers> {
+  const requests = Array.from({ length: 100 }, (_, i) => ({
+    method: 'GET',
+    path: `/no-such-route/${i}/${'x'.repeat(8_000)}`,
+    headers: {},
+  }));
+  return flood(target, requests, stopped);
+}
+
+/** A flood (above) as an attack of the table: its answers by status, and no 5xx. */
+function floodAttack(
+  name: string,
+  send: (target: Target, stopped: () => boolean) => Promise<Answers>,
+): Attack {
+  return {
+    name,
+    async start(target) {
+      let stopped = false;
+      const answers = send(target, () => stopped);
+      return {
+        async stop() {
+          stopped = true;
+          const tally = await answers;
+          const byStatus = [...tally.entries()]
+            .sort(([a], [b]) => a - b)
+            .map(([status, count]) => `${status === 0 ? 'failed' : status}: ${count}`)
+            .join(', ');
+          const serverErrors = [...tally.entries()].filter(([status]) => status >= 500);
+          return { lines: [`answers by status: ${byStatus}`], ok: serverErrors.length === 0 };
+        },
+      };
+    },
+  };
+}
+
+const ATTACKS: Attack[] = [
+  slowloris,
+  hostileRequests,
+  floodAttack('wide-body', wideBodyAttack),
+  floodAttack('unused-variables', unusedVariablesAttack),
+  floodAttack('deep-nesting', deepNestingAttack),
+  floodAttack('long-404s', notFoundFloodAttack),
+];
 
 async function teamCount(target: Target): Promise<number> {
   const response = await fetch(`${target.url}/teams`, {

@@ -2,6 +2,7 @@ import { startGateway, type TestGateway } from '../helpers/gateway';
 import { ok, type RouteDefinition } from '../../src/rest/route-definition';
 import { EchoInput, TEST_ROUTES } from '../rest/platform/test-routes';
 import { rawExchange, type RawResponse } from '../helpers/raw-http';
+import { EVERY_ROLE } from '../../src/rest/route-roles';
 
 // Answers after the requests pipelined behind it have been read.
 const SLOW_ECHO: RouteDefinition<EchoInput> = {
@@ -10,6 +11,7 @@ const SLOW_ECHO: RouteDefinition<EchoInput> = {
   summary: 'slow echo',
   tag: 'Test',
   authenticated: true,
+  roles: EVERY_ROLE,
   input: EchoInput,
   response: {},
   handler: (_ctx, input) =>

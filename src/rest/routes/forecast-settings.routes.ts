@@ -1,3 +1,4 @@
+import { EVERY_ROLE, adminOnly } from '../route-roles';
 import type { StageCategoryMapping } from '../../domain/forecast-category';
 import { ErrorCode } from '../../errors';
 import * as forecastSettings from '../../services/forecasts/forecast-settings.service';
@@ -37,6 +38,7 @@ const setMappingRoute: RouteDefinition<SetForecastCategoriesBody> = {
     "Set (replace) a pipeline definition's stage → forecast category mapping (admin); imports from now on apply it",
   tag: TAG,
   authenticated: true,
+  roles: adminOnly('set the forecast category mapping'),
   errors: [ErrorCode.NOT_FOUND],
   input: SetForecastCategoriesBody,
   response: MAPPING_RESPONSE,
@@ -59,6 +61,7 @@ const getMappingRoute: RouteDefinition<ForecastCategoriesQuery> = {
   summary: "Read a pipeline definition's stage → forecast category mapping",
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   errors: [ErrorCode.NOT_FOUND],
   input: ForecastCategoriesQuery,
   response: MAPPING_RESPONSE,
@@ -86,6 +89,7 @@ const setCadenceRoute: RouteDefinition<SetCadenceBody> = {
     'Set when forecast calls are due: every week on a weekday, or every month on a day (admin)',
   tag: TAG,
   authenticated: true,
+  roles: adminOnly('set the forecast cadence'),
   input: SetCadenceBody,
   response: CADENCE_RESPONSE,
   handler: async (ctx, input) => {
@@ -101,6 +105,7 @@ const getCadenceRoute: RouteDefinition = {
   summary: 'Read the forecast cadence',
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   errors: [ErrorCode.NOT_FOUND],
   response: CADENCE_RESPONSE,
   handler: async (ctx) =>

@@ -1,3 +1,4 @@
+import { EVERY_ROLE } from '../route-roles';
 import type { ForecastCall } from '../../domain/forecast-calls';
 import { ErrorCode } from '../../errors';
 import { getAccuracy, type AccuracyRow } from '../../services/forecasts/accuracy.service';
@@ -123,6 +124,7 @@ const getForecastRoute: RouteDefinition<ForecastQuery> = {
     'The forecast of a period: closed, commit, best case, pipeline per member, team and scope, with the latest calls and, where readable, targets',
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
   input: ForecastQuery,
   response: FORECAST_RESPONSE,
@@ -208,6 +210,7 @@ const submitRoute: RouteDefinition<SubmitForecastBody> = {
     "Submit a forecast call: a member's own, a manager's adjusted call for their team, an admin's for the company",
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
   input: SubmitForecastBody,
   response: envelopeSchema({ submission: SUBMISSION }, ['submission']),
@@ -232,6 +235,7 @@ const listSubmissionsRoute: RouteDefinition<ListSubmissionsQuery> = {
   summary: 'The calls of a period within a scope, newest first, a page at a time',
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
   input: ListSubmissionsQuery,
   response: envelopeSchema(
@@ -270,6 +274,7 @@ const missingRoute: RouteDefinition<MissingQuery> = {
   summary: 'Who has not submitted a call for the period in the current cadence interval',
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   errors: [ErrorCode.CONFLICT],
   input: MissingQuery,
   response: envelopeSchema(
@@ -355,6 +360,7 @@ const accuracyRoute: RouteDefinition<ForecastQuery> = {
     'For an ended period: the call standing at each cadence point against what was won, per member, team and scope',
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
   input: ForecastQuery,
   response: envelopeSchema(

@@ -1,4 +1,5 @@
 import type { RouteDefinition } from '../route-definition';
+import { analyticsRoutes } from './analytics.routes';
 import { openApiRoute } from './openapi.routes';
 import { forecastSettingsRoutes } from './forecast-settings.routes';
 import { forecastsRoutes } from './forecasts.routes';
@@ -27,6 +28,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...forecastSettingsRoutes,
   ...forecastsRoutes,
   ...pipelinesRoutes,
+  ...analyticsRoutes,
   ...snapshotsRoutes,
   ...importsRoutes,
   ...syncsRoutes,

@@ -12,6 +12,7 @@ import {
 } from '../inputs/member.inputs';
 import { ok, type RouteDefinition } from '../route-definition';
 import { MEMBER_SCHEMA, toRestMember } from './member.view';
+import { adminOrManager, EVERY_ROLE } from '../route-roles';
 
 const TAG = 'Teams and members';
 
@@ -21,6 +22,7 @@ const createMemberRoute: RouteDefinition<CreateMemberBody> = {
   summary: 'Create a member (admin: any team; manager: own team, not admins)',
   tag: TAG,
   authenticated: true,
+  roles: adminOrManager('A member may not create members; an admin or a manager may'),
   errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
   input: CreateMemberBody,
   response: envelopeSchema({ member: MEMBER_SCHEMA }, ['member']),
@@ -43,6 +45,7 @@ const listMembersRoute: RouteDefinition<ListMembersQuery> = {
   summary: 'List members, filtered by team_id and role, paginated with limit and cursor',
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   input: ListMembersQuery,
   response: envelopeSchema(
     { members: { type: 'array', items: MEMBER_SCHEMA }, next_cursor: { type: ['string', 'null'] } },
@@ -70,6 +73,7 @@ const getMemberRoute: RouteDefinition<MemberIdInput> = {
   summary: 'Read one member',
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   errors: [ErrorCode.NOT_FOUND],
   input: MemberIdInput,
   response: envelopeSchema({ member: MEMBER_SCHEMA }, ['member']),
@@ -83,6 +87,7 @@ const attachMemberRoute: RouteDefinition<AttachMemberInput> = {
   summary: 'Attach a member to a team',
   tag: TAG,
   authenticated: true,
+  roles: adminOrManager('A member may not attach members; an admin or a manager may'),
   errors: [ErrorCode.NOT_FOUND],
   input: AttachMemberInput,
   response: envelopeSchema({ team_id: { type: 'string' } }, ['team_id']),
@@ -99,6 +104,7 @@ const updateMemberRoute: RouteDefinition<UpdateMemberBody> = {
     "Change a member's role, names or e-mail (admin; manager: own team, never to or from admin)",
   tag: TAG,
   authenticated: true,
+  roles: adminOrManager('A member may not change members; an admin or a manager may'),
   errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
   input: UpdateMemberBody,
   response: envelopeSchema({ member: MEMBER_SCHEMA }, ['member']),
@@ -121,6 +127,7 @@ const deleteMemberRoute: RouteDefinition<MemberIdInput> = {
   summary: 'Delete a member named by member_id (body or query), with its targets and tokens',
   tag: TAG,
   authenticated: true,
+  roles: adminOrManager('A member may not delete members; an admin or a manager may'),
   errors: [ErrorCode.NOT_FOUND],
   input: MemberIdInput,
   response: envelopeSchema({}),
@@ -133,6 +140,7 @@ const deleteMemberByPathRoute: RouteDefinition<MemberIdInput> = {
   summary: 'Delete a member, with its targets and tokens',
   tag: TAG,
   authenticated: true,
+  roles: adminOrManager('A member may not delete members; an admin or a manager may'),
   errors: [ErrorCode.NOT_FOUND],
   input: MemberIdInput,
   response: envelopeSchema({}),

@@ -1,11 +1,18 @@
 import { ErrorCode } from '../../errors';
 import type { TokenDoc } from '../../models/token.model';
 import { decodeCursor, encodeCursor } from '../../services/pipeline-cursor';
-import { issueToken, listTokens, revokeToken } from '../../services/token.service';
+import {
+  ISSUED_TOKEN_NOT_KEPT,
+  issueToken,
+  listTokens,
+  revokeToken,
+} from '../../services/token.service';
 import { envelopeSchema } from '../envelope-schema';
 import { IssueTokenInput } from '../inputs/issue-token.input';
 import { ListTokensQuery, TokenIdInput } from '../inputs/token.inputs';
 import { ok, type RouteDefinition } from '../route-definition';
+import { Role } from '../../auth/role';
+import { adminOnly, EVERY_ROLE, onlyRoles } from '../route-roles';
 
 const TAG = 'Tokens';
 
@@ -49,7 +56,12 @@ const issueTokenRoute: RouteDefinition<IssueTokenInput> = {
   summary: 'Issue a signed token for a member (admin)',
   tag: TAG,
   authenticated: true,
+  roles: onlyRoles(
+    [Role.ADMIN],
+    (caller) => `Issuing tokens needs the admin role; this token has the ${caller.role} role`,
+  ),
   errors: [ErrorCode.NOT_FOUND],
+  refusesIdempotencyKey: ISSUED_TOKEN_NOT_KEPT,
   input: IssueTokenInput,
   response: envelopeSchema(
     { token: { type: 'string' }, token_id: { type: 'string' }, expires_at: DATE_TIME },
@@ -75,6 +87,7 @@ const listTokensRoute: RouteDefinition<ListTokensQuery> = {
   summary: "List a member's live tokens, in issue order, paginated with limit and cursor (admin)",
   tag: TAG,
   authenticated: true,
+  roles: adminOnly('list tokens'),
   errors: [ErrorCode.NOT_FOUND],
   input: ListTokensQuery,
   response: envelopeSchema(
@@ -102,6 +115,8 @@ const revokeTokenRoute: RouteDefinition<TokenIdInput> = {
   summary: 'Revoke a token (admin: any; a member: their own); 401 for it from the next request on',
   tag: TAG,
   authenticated: true,
+  // A member revokes their own tokens: the service decides whose.
+  roles: EVERY_ROLE,
   errors: [ErrorCode.NOT_FOUND],
   input: TokenIdInput,
   response: envelopeSchema({ token: REVOKED_TOKEN_SCHEMA }, ['token']),

@@ -101,10 +101,13 @@ export async function seedSnapshot(options: {
       crmForecastCategory: null,
       forecastCategory: null,
       forecastCategorySource: null,
+      stageHistory: [],
+      closeHistory: [],
+      stageEntries: [],
     });
   }
   // Each seeded snapshot is a whole picture of its own, written as the import writes one.
-  await writeOpportunityVersions(seq, rows, () => undefined);
+  await writeOpportunityVersions(seq, options.snapshotAt, rows, () => undefined);
   const started = performance.now();
   await buildPipelineFacts(snapshotId, rows);
   const buildMs = performance.now() - started;
