@@ -157,9 +157,12 @@ export function demoForecastCalls(
     const end = Math.min(slot.endsBefore.getTime(), now.getTime());
     const weeks = Math.ceil((slot.endsBefore.getTime() - slot.startsAt.getTime()) / (7 * DAY));
     let monday = cadencePointAtOrBefore(DEMO_CADENCE, slot.startsAt);
+    // The latest call of each member and of each team so far: a member or a manager who skips a
+    // week still has their last call counted in the roll-up above them.
+    const latest = new Map<string, number>();
+    const latestTeam = new Map<string, number>();
     for (let week = 0; monday.getTime() < end; week += 1) {
       const fade = Math.max(0, 1 - week / weeks);
-      const latest = new Map<string, number>();
       for (const f of forecasters) {
         if (f.role === Roles.ADMIN) continue;
         const p = profile.get(f.memberId)!;
@@ -174,7 +177,7 @@ export function demoForecastCalls(
         add(slot, `member:${f.memberId}`, f, at, call);
         latest.set(f.memberId, call);
       }
-      const teamCalls: number[] = [];
+      let teamCalled = false;
       for (const manager of forecasters.filter((f) => f.role === Roles.MANAGER)) {
         const at = monday.getTime() + DAY + 10 * HOUR;
         if (at >= end || rng.chance(0.1)) continue;
@@ -183,16 +186,17 @@ export function demoForecastCalls(
           .reduce((s, f) => s + latest.get(f.memberId)!, 0);
         const call = round(sum * (0.93 + rng.next() * 0.1));
         add(slot, `team:${manager.teamId}`, manager, at, call);
-        teamCalls.push(call);
+        latestTeam.set(manager.teamId, call);
+        teamCalled = true;
       }
       const at = monday.getTime() + 2 * DAY + 9 * HOUR;
-      if (at < end && teamCalls.length > 0)
+      if (at < end && teamCalled)
         add(
           slot,
           'company',
           admin,
           at,
-          round(teamCalls.reduce((a, b) => a + b, 0) * (0.97 + rng.next() * 0.05)),
+          round([...latestTeam.values()].reduce((a, b) => a + b, 0) * (0.97 + rng.next() * 0.05)),
         );
       monday = nextCadencePoint(DEMO_CADENCE, monday);
     }
