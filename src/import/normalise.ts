@@ -24,8 +24,15 @@ const STAGE_ENTERED_PREFIX = 'hs_date_entered_';
 /** HubSpot's current stage history properties, read before the older `hs_date_entered_<stage>`. */
 const STAGE_ENTERED_V2_PREFIX = 'hs_v2_date_entered_';
 
-/** Where HubSpot says a deal's forecast category: the rep's own choice first, then HubSpot's. */
-const FORECAST_CATEGORY_PROPERTIES = ['hs_manual_forecast_category', 'hs_forecast_category'];
+/**
+ * Where a deal says its forecast category: HubSpot's rep's own choice first, then HubSpot's, then
+ * Salesforce's `ForecastCategoryName`, which a deal brought over from Salesforce carries.
+ */
+const FORECAST_CATEGORY_PROPERTIES = [
+  'hs_manual_forecast_category',
+  'hs_forecast_category',
+  'ForecastCategoryName',
+];
 
 /** Items without a usable displayOrder keep their input order, after the ordered ones. */
 function byDisplayOrder<T extends { displayOrder?: unknown }>(items: T[]): T[] {

@@ -175,6 +175,7 @@ const DEALS: Deal[] = [
     amount: 1900,
     owner: null,
     closedate: dayIn(Q, 9),
+    salesforce: 'Omitted',
   },
 ];
 
@@ -311,6 +312,7 @@ describe('forecast categories', () => {
     expect(latest.d4).toEqual({ category: 'commit', source: 'mapping' });
     expect(latest.d5).toEqual({ category: 'closed', source: 'outcome' });
     expect(latest.d6).toEqual({ category: 'pipeline', source: 'probability' });
+    expect(latest.d18).toEqual({ category: 'omitted', source: 'crm' });
   });
 
   it('keeps in an older snapshot the categories it was imported with', async () => {

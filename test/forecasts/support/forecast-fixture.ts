@@ -53,6 +53,8 @@ export interface Deal {
   /** hs_manual_forecast_category, hs_forecast_category as HubSpot sends them. */
   manual?: string;
   hubspot?: string;
+  /** ForecastCategoryName, as a deal brought over from Salesforce carries it. */
+  salesforce?: string;
 }
 
 export type Category = 'pipeline' | 'best_case' | 'commit' | 'closed' | 'omitted';
@@ -67,7 +69,7 @@ export function expectedCategory(
     return stage.probability === 1
       ? { category: 'closed', source: 'outcome' }
       : { category: 'omitted', source: 'outcome' };
-  const crm = crmCategory(deal.manual) ?? crmCategory(deal.hubspot);
+  const crm = crmCategory(deal.manual) ?? crmCategory(deal.hubspot) ?? crmCategory(deal.salesforce);
   if (crm && crm !== 'closed') return { category: crm, source: 'crm' };
   if (mapping[deal.stage]) return { category: mapping[deal.stage], source: 'mapping' };
   const p = stage.probability;
@@ -86,6 +88,7 @@ function crmCategory(value: string | undefined): Category | null {
     case 'PIPELINE':
       return 'pipeline';
     case 'OMIT':
+    case 'Omitted':
       return 'omitted';
     case 'CLOSED':
       return 'closed';
@@ -188,6 +191,7 @@ export function importBody(
           closedate: deal.closedate.toISOString(),
           ...(deal.manual === undefined ? {} : { hs_manual_forecast_category: deal.manual }),
           ...(deal.hubspot === undefined ? {} : { hs_forecast_category: deal.hubspot }),
+          ...(deal.salesforce === undefined ? {} : { ForecastCategoryName: deal.salesforce }),
         },
       })),
     },
