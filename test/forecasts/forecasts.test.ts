@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 import {
   dayIn,
@@ -643,5 +644,30 @@ describe('GraphQL', () => {
       tokens['202'],
     );
     expect(other.body.errors[0].extensions.code).toBe('FORBIDDEN');
+  });
+});
+
+describe('a retried call', () => {
+  it('is kept once when it carries the Idempotency-Key of the first, and replays its answer', async () => {
+    const history = async () =>
+      (
+        await ok('GET', '/forecasts/submissions', {
+          query: { period: nameOf(Q), scope: `member:${ids['203']}`, limit: 100 },
+        })
+      ).submissions as unknown[];
+    const before = (await history()).length;
+    const headers = { 'idempotency-key': randomUUID() };
+    const send = () =>
+      gw.request('POST', '/forecasts/submissions', {
+        body: { period: nameOf(Q), call: 4100 },
+        token: tokens['203'],
+        headers,
+      });
+    const first = await send();
+    expect(first.status).toBe(200);
+    const again = await send();
+    expect(again).toMatchObject({ status: 200, body: first.body });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await history()).toHaveLength(before + 1);
   });
 });
