@@ -57,6 +57,8 @@ export function registerRestRoutes(
         : await route.handler(ctx, input);
       const status = typeof result.statusCode === 'number' ? result.statusCode : 200;
       reply.code(status);
+      for (const header of route.successHeaders ?? [])
+        reply.header(header.name, header.value(result));
       if (key === null || status !== 200) return reply.send(result);
       // Serialised once with the route's compiled serialiser, kept, and sent as it is.
       const body = Buffer.from(String(reply.serialize(result)));
@@ -83,7 +85,7 @@ export function registerRestRoutes(
       method: route.method,
       url: route.path,
       config: { errorShape: route.errorShape } satisfies RestRouteConfig,
-      schema: { response: { 200: route.response } },
+      schema: { response: { [route.successStatus ?? 200]: route.response } },
       preParsing: (request, _reply, payload, done) => {
         try {
           admit(request);

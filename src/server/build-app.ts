@@ -40,6 +40,7 @@ import { registerUrlLimit } from '../security/url-limit';
 import { setSecurityHeaders } from '../security/security-headers';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 import type { HubSpotClientOptions } from '../crm/hubspot/hubspot-client';
+import type { CrmClientOptions } from '../crm/connector-from-config';
 import { createGatewaySync } from '../sync/gateway-sync';
 
 export interface BuildAppOptions {
@@ -56,6 +57,8 @@ export interface BuildAppOptions {
   logStream?: DestinationStream;
   /** HubSpot client settings beyond HUBSPOT_BASE_URL and HUBSPOT_TOKEN (tests shorten the backoff). */
   hubspotClient?: Omit<HubSpotClientOptions, 'baseUrl' | 'token'>;
+  /** Salesforce client settings beyond the SALESFORCE_* variables (tests shorten the backoff). */
+  salesforceClient?: CrmClientOptions['salesforce'];
 }
 
 declare module 'fastify' {
@@ -163,7 +166,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     config,
     queue: access.imports,
     logger,
-    clientOptions: options.hubspotClient,
+    clientOptions: { hubspot: options.hubspotClient, salesforce: options.salesforceClient },
   });
   const contexts = new ContextBuilder(signer, access, sync);
 
