@@ -69,6 +69,7 @@ const URI_EXCLUDED = [
   'test/security/query-cost',
   'test/server/classify-error',
   'test/server/config',
+  'test/server/help',
   'test/server/del-method-rewriter',
   'test/data/answer-cache',
   // Two instances in one process, one of them with the embedded server in process by design.

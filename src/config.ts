@@ -130,6 +130,26 @@ export interface GatewayConfig {
    * read), the latest written and the demo company's (docs/importing.md, "Snapshot retention").
    */
   snapshotRetentionDays: number;
+  /**
+   * CORS_ORIGINS: comma-separated origins (`https://app.example.com`) whose pages may call the
+   * gateway from a browser; none by default (src/security/cors.ts).
+   */
+  corsOrigins: string[];
+  /**
+   * METRICS_TOKEN: a token that may read `GET /metrics` and nothing else. Unset: only admins
+   * may (docs/security.md, "Metrics"). A Secret.
+   */
+  metricsToken: Secret | undefined;
+  /** Traces sent over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set; null: tracing off. */
+  tracing: TracingConfig | null;
+}
+
+/** OpenTelemetry tracing (src/telemetry/): read before anything else loads, by loadTracingConfig. */
+export interface TracingConfig {
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: the collector's base URL; spans go to `<it>/v1/traces`. */
+  endpoint: string;
+  /** OTEL_SERVICE_NAME, default `pipeline-gateway`. */
+  serviceName: string;
 }
 
 /**
@@ -221,6 +241,58 @@ function redisUrl(name: string, raw: string | undefined): Secret | undefined {
   return new Secret(raw);
 }
 
+/**
+ * A URI with its password, if any, replaced by `****`: what messages show of a URI that may carry
+ * credentials (`mongodb://user:pass@host/db` reads `mongodb://user:****@host/db`). Everything up
+ * to the last `@` counts as credentials, so a password with an unencoded `@` or `/` is hidden too.
+ */
+export function maskUri(uri: string): string {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)(.*)@/is.exec(uri);
+  if (match === null) return uri;
+  const [whole, scheme, userinfo] = match;
+  const colon = userinfo.indexOf(':');
+  return colon < 0 ? uri : `${scheme}${userinfo.slice(0, colon)}:****@${uri.slice(whole.length)}`;
+}
+
+/** CORS_ORIGINS: origins as a browser sends them in `Origin` (scheme, host, port; no path). */
+function origins(env: Env): string[] {
+  const raw = text(env, 'CORS_ORIGINS');
+  if (raw === undefined) return [];
+  const expected =
+    'CORS_ORIGINS must list origins as browsers send them, scheme://host[:port] with no path, separated by commas (https://app.example.com,http://localhost:5173)';
+  return raw
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '')
+    .map((origin) => {
+      if (!/^https?:\/\/[^/?#@\s]+$/i.test(origin))
+        throw new ConfigError(`${expected}, got "${origin}"`);
+      try {
+        return new URL(origin).origin;
+      } catch {
+        throw new ConfigError(`${expected}, got "${origin}"`);
+      }
+    });
+}
+
+/**
+ * The tracing settings alone: the entry reads them before loading anything else, since tracing
+ * must be set up before the modules it instruments load (src/telemetry/). Null when
+ * OTEL_EXPORTER_OTLP_ENDPOINT is unset.
+ */
+export function loadTracingConfig(env: Env = process.env): TracingConfig | null {
+  const raw = text(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
+  if (raw === undefined) return null;
+  if (!/^https?:\/\/[^/\s]+(\/\S*)?$/.test(raw))
+    throw new ConfigError(
+      `OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL (the collector's OTLP/HTTP base, e.g. http://localhost:4318), got "${maskUri(raw)}"`,
+    );
+  return {
+    endpoint: raw.replace(/\/+$/, ''),
+    serviceName: text(env, 'OTEL_SERVICE_NAME') ?? 'pipeline-gateway',
+  };
+}
+
 /** Reads and validates the configuration; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): GatewayConfig {
   const logLevel = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
@@ -232,7 +304,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
   const mongodbUri = text(env, 'MONGODB_URI');
   if (mongodbUri !== undefined && !/^mongodb(\+srv)?:\/\//.test(mongodbUri)) {
     throw new ConfigError(
-      `MONGODB_URI must start with mongodb:// or mongodb+srv://, got "${mongodbUri}"`,
+      `MONGODB_URI must start with mongodb:// or mongodb+srv://, got "${maskUri(mongodbUri)}"`,
     );
   }
   const adminToken = text(env, 'ADMIN_TOKEN');
@@ -262,6 +334,15 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       'HUBSPOT_TOKEN must be visible ASCII characters without spaces (it travels as "Authorization: Bearer <token>")',
     );
   }
+  const metricsToken = text(env, 'METRICS_TOKEN');
+  // The message never shows the value: it is a secret.
+  if (
+    metricsToken !== undefined &&
+    (metricsToken.length < 16 || !/^[\x21-\x7e]+$/.test(metricsToken))
+  )
+    throw new ConfigError(
+      'METRICS_TOKEN must be at least 16 visible ASCII characters without spaces (it travels as "Authorization: Bearer <token>")',
+    );
   const hubspotBaseUrl = (text(env, 'HUBSPOT_BASE_URL') ?? 'https://api.hubapi.com').replace(
     /\/+$/,
     '',
@@ -333,5 +414,8 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       1,
       MAX_SNAPSHOT_RETENTION_DAYS,
     ),
+    corsOrigins: origins(env),
+    metricsToken: metricsToken === undefined ? undefined : new Secret(metricsToken),
+    tracing: loadTracingConfig(env),
   };
 }

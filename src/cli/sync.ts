@@ -7,6 +7,7 @@ import { ImportQueue } from '../import/import-queue';
 import { CRM_SYNC_MODES, type CrmSyncMode } from '../models/crm-sync.model';
 import { CrmSync } from '../sync/crm-sync';
 import { createSyncProgressReporter } from '../sync/sync-progress';
+import { formatSettings, GATEWAY_SETTINGS, IMPORT_SETTINGS } from '../settings-table';
 import { CLI_PRINCIPAL, openCliDatabase, parseCliArgs } from './cli-setup';
 
 const USAGE = `Usage: npm run sync -- [--provider hubspot|salesforce] [--mode full|incremental] [--force]
@@ -24,7 +25,19 @@ running on that directory first).
               more than half removed, or no pipeline left)
 
 Exit status: 0 succeeded (a snapshot committed, or nothing changed), 1 failed (nothing kept),
-2 usage, 3 another sync is running or the sync is not configured.`;
+2 usage, 3 another sync is running or the sync is not configured.
+
+Settings (environment variables, docs/configuration.md):
+
+${formatSettings([
+  ...GATEWAY_SETTINGS.filter(
+    (row) =>
+      row.name === 'CRM_PROVIDER' ||
+      row.name.startsWith('HUBSPOT_') ||
+      row.name.startsWith('SALESFORCE_'),
+  ),
+  ...IMPORT_SETTINGS,
+])}`;
 
 async function main(): Promise<number> {
   const args = parseCliArgs(USAGE, {

@@ -42,6 +42,17 @@ export interface CrmRead {
   deals: AsyncIterable<CrmDealPage>;
 }
 
+/**
+ * What the CRM's last answer said of the API requests left, per window; null where it said
+ * nothing. HubSpot: `X-HubSpot-RateLimit-Remaining` / `-Max` (the rolling window, 10 s for private
+ * apps) and `X-HubSpot-RateLimit-Daily-Remaining` / `-Daily`; Salesforce: `Sforce-Limit-Info`'s
+ * `api-usage` (daily only, the last 24 hours).
+ */
+export interface CrmApiBudget {
+  rolling: { remaining: number; max: number | null } | null;
+  daily: { remaining: number; max: number | null } | null;
+}
+
 /** What a read reports as it goes, for progress output. */
 export type CrmReadStep = 'pipelines' | 'owners';
 
@@ -58,6 +69,8 @@ export interface CrmConnector {
     since: Date | null,
     options?: { onStep?: (step: CrmReadStep, count: number) => void; signal?: AbortSignal },
   ): Promise<CrmRead>;
+  /** The API requests left as the CRM last said (for the gateway's metrics). */
+  budget(): CrmApiBudget;
 }
 
 /** Anything that stopped a CRM call; the message names the call and never holds a credential. */

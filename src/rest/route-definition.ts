@@ -55,6 +55,12 @@ interface RouteBase<TInput extends object> {
   successStatus?: 202;
   /** Headers a success carries, made from its answer (`Location` of the job a route started). */
   successHeaders?: readonly SuccessHeader[];
+  /**
+   * Set on a write whose answer must never be kept (it holds a secret), saying why: an
+   * Idempotency-Key on it is a 400 with that reason. Every other write keeps its answer for 24 h
+   * for retries with the same key (src/security/idempotency/).
+   */
+  refusesIdempotencyKey?: string;
 }
 
 /**

@@ -1,5 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { RequestTimeoutError, ServiceUnavailableError } from '../errors';
+import { RequestTimeoutError, ServiceUnavailableError, type ErrorWithCode } from '../errors';
+
+/** Tells a write that carries on from a read (src/security/idempotency/idempotency.ts). */
+export interface LateWrites {
+  /** The answer for a write whose outcome is not known yet; null for a read. */
+  lateAnswer(request: FastifyRequest, timeoutMs: number): ErrorWithCode | null;
+}
 
 /**
  * A time-out per request (REQUEST_TIMEOUT_MS; 0: none), counted from the moment its headers are
@@ -9,11 +15,17 @@ import { RequestTimeoutError, ServiceUnavailableError } from '../errors';
  * - its body has not all arrived: 408, `Connection: close`, and the connection is closed once the
  *   answer is written (the rest of the body could not be told from a next request, and a client
  *   trickling a body must not hold a socket);
- * - its body arrived but the gateway is slow (the database, a heavy operation): 503 with
- *   Retry-After, the connection kept.
- * The late handler's own answer is discarded.
+ * - its body arrived but the gateway is slow (the database, a heavy operation): 503, the
+ *   connection kept. A read says to try again shortly (Retry-After). A write that has started
+ *   carries on and may still be carried out, so its 503 says its outcome is not known, and how to
+ *   learn it (`writes`): never "try again shortly".
+ * The late handler's own answer is not sent (a write's is recorded for its Idempotency-Key).
  */
-export function registerRequestTimeout(app: FastifyInstance, timeoutMs: number): void {
+export function registerRequestTimeout(
+  app: FastifyInstance,
+  timeoutMs: number,
+  writes: LateWrites,
+): void {
   if (timeoutMs <= 0) return;
   const timers = new WeakMap<FastifyRequest, NodeJS.Timeout>();
 
@@ -31,9 +43,10 @@ export function registerRequestTimeout(app: FastifyInstance, timeoutMs: number):
     }
     request.log.warn({ requestId: request.id, timeoutMs }, 'request timed out');
     reply.send(
-      new ServiceUnavailableError(
-        `The request did not complete within ${timeoutMs} ms; try again shortly`,
-      ),
+      writes.lateAnswer(request, timeoutMs) ??
+        new ServiceUnavailableError(
+          `The request did not complete within ${timeoutMs} ms; try again shortly`,
+        ),
     );
   }
 

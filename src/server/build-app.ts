@@ -15,6 +15,7 @@ import { loadSecrets, readStoredAdminToken, type GatewaySecrets } from '../auth/
 import type { GatewayConfig } from '../config';
 import { MethodNotAllowedError, NotFoundError } from '../errors';
 import { graphiqlPlugin } from '../explorer/graphiql.plugin';
+import { registerRootRoute } from '../explorer/root.route';
 import { mountGraphQL } from '../graphql/apollo';
 import { buildGatewaySchema } from '../graphql/build-schema';
 import type { RestRouteConfig } from '../rest/register-routes';
@@ -37,7 +38,13 @@ import { registerAccessLog } from '../security/access-log';
 import { registerAuthentication } from '../security/authentication.hook';
 import { registerRequestTimeout } from '../security/request-timeout';
 import { registerUrlLimit } from '../security/url-limit';
+import { Idempotency } from '../security/idempotency/idempotency';
 import { setSecurityHeaders } from '../security/security-headers';
+import { registerCors } from '../security/cors';
+import { GatewayMetrics } from '../telemetry/gateway-metrics';
+import { graphqlMetricsPlugin } from '../telemetry/graphql-metrics.plugin';
+import { registerHttpMetrics } from '../telemetry/http-metrics.hook';
+import { registerMetricsRoute } from '../telemetry/metrics.route';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 import type { HubSpotClientOptions } from '../crm/hubspot/hubspot-client';
 import type { CrmClientOptions } from '../crm/connector-from-config';
@@ -116,18 +123,34 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header(REQUEST_ID_HEADER, request.id);
   }
 
-  function renderError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  /** The one rendering of an error: the client's error and the body the route speaks. */
+  function describeError(error: unknown, request: FastifyRequest) {
     const { error: clientError, unexpected } = classifyError(error, request.id, {
       bodyLimit: config.bodyLimit,
       contentType: request.headers['content-type'],
     });
-    if (unexpected) request.log.error({ err: error, requestId: request.id }, 'unexpected error');
     const route = request.routeOptions.config as RestRouteConfig | undefined;
-    return reply
-      .code(clientError.status)
-      .headers(clientError.headers)
-      .send(shapeErrorBody(clientError, route));
+    return { clientError, unexpected, body: shapeErrorBody(clientError, route) };
   }
+
+  function renderError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    const { clientError, unexpected, body } = describeError(error, request);
+    if (unexpected) request.log.error({ err: error, requestId: request.id }, 'unexpected error');
+    return reply.code(clientError.status).headers(clientError.headers).send(body);
+  }
+
+  const idempotency = new Idempotency({
+    log: logger,
+    // What renderError sends, as bytes: what a retry with the same key is replayed.
+    errorAnswer: (error, request) => {
+      const { clientError, body } = describeError(error, request);
+      return {
+        status: clientError.status,
+        contentType: 'application/json; charset=utf-8',
+        body: Buffer.from(JSON.stringify(body)),
+      };
+    },
+  });
 
   const edge = new HttpEdge({
     limits: {
@@ -167,7 +190,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     queue: access.imports,
     logger,
     clientOptions: { hubspot: options.hubspotClient, salesforce: options.salesforceClient },
+    onRunEnded: (run) => metrics.syncEnded(run),
   });
+  const metrics = new GatewayMetrics({
+    caches: {
+      rest_answers: access.restAnswers.stats,
+      graphql_answers: access.graphqlAnswers.stats,
+      snapshots: access.snapshots.stats.snapshots,
+      snapshot_facts: access.snapshots.stats.facts,
+    },
+    crmBudget: () => sync.sync.apiBudget(),
+  });
+  access.imports.onImportEnded(metrics.importEnded);
   const contexts = new ContextBuilder(signer, access, sync);
 
   const methods = new MethodTable();
@@ -177,12 +211,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     startReply(request, reply);
     done();
   });
-  registerRequestTimeout(app, config.requestTimeoutMs);
+  await registerCors(app, config.corsOrigins);
+  registerRequestTimeout(app, config.requestTimeoutMs, idempotency);
   registerAuthentication(app, authenticator, access);
   registerAccessLog(app, logger);
   if (limiter) registerRateLimit(app, limiter);
   registerUrlLimit(app);
   registerJsonBodyParser(app);
+  registerHttpMetrics(app, metrics);
 
   app.setErrorHandler(renderError);
   app.setNotFoundHandler((request, reply) => {
@@ -201,10 +237,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     [...ROUTES, ...(options.extraRoutes ?? [])],
     contexts,
     access.restAnswers,
+    idempotency,
   );
+  registerMetricsRoute(app, metrics, config.metricsToken);
+  registerRootRoute(app);
   await mountGraphQL(app, await buildGatewaySchema(), contexts, logger, {
     introspection: config.introspection,
     answers: access.graphqlAnswers,
+    plugins: [graphqlMetricsPlugin(metrics)],
+    // Traced, every operation runs on graphql-js, whose execution the GraphQL instrumentation
+    // follows resolver by resolver (compiled queries would show no resolver spans).
+    compiled: config.tracing === null,
+    idempotency,
   });
+  app.addHook('onClose', async () => idempotency.close());
   return app;
 }

@@ -1,11 +1,11 @@
 import { BadUserInputError } from '../errors';
 
 /**
- * Opaque pagination cursors of the pipelines half, of tokens and of sync runs: base64url of
- * `<prefix>:<position>`. The prefix tells a snapshot cursor (`s`) from an opportunity cursor
- * (`o`), a token cursor (`t`) and a sync run cursor (`r`), so a foreign one is a clear 400.
+ * Opaque pagination cursors: base64url of `<prefix>:<position>`. The prefix tells a snapshot
+ * cursor (`s`), an opportunity cursor (`o`), a token cursor (`t`), a movement deal cursor (`m`),
+ * a slipped deal cursor (`d`) and a sync run cursor (`r`) apart, so a foreign one is a clear 400.
  */
-export type CursorKind = 's' | 'o' | 't' | 'r';
+export type CursorKind = 's' | 'o' | 't' | 'm' | 'd' | 'r';
 
 export function encodeCursor(kind: CursorKind, position: string): string {
   return Buffer.from(`${kind}:${position}`, 'utf8').toString('base64url');

@@ -67,6 +67,12 @@ function actorOf(principal: Principal): string {
 }
 
 /**
+ * Why issuing takes no Idempotency-Key (REST and GraphQL): a replay would need the token kept.
+ */
+export const ISSUED_TOKEN_NOT_KEPT =
+  'its answer holds the token, which the gateway never keeps; issuing again is harmless (a token issued and lost can be revoked by its token_id)';
+
+/**
  * Issues a signed token for an existing member (admin only), with its record (recordAndSign). The
  * token names the member; its role is re-read from the member document on every request, so it
  * cannot outlive a demotion.

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Principal } from '../auth/principal';
-import type { CrmConnector, CrmDealPage, CrmProvider, CrmReadStep } from '../crm/connector';
+import type {
+  CrmApiBudget,
+  CrmConnector,
+  CrmDealPage,
+  CrmProvider,
+  CrmReadStep,
+} from '../crm/connector';
 import {
   connectorFromConfig,
   howToConfigure,
@@ -65,6 +71,18 @@ export interface CrmSyncOptions {
   /** Client settings beyond the configuration (tests shorten the backoff). */
   clientOptions?: CrmClientOptions;
   now?: () => number;
+  /** Told how each run ended (the app's metrics). */
+  onRunEnded?: (run: SyncRunReport) => void;
+}
+
+/** How a sync run ended, for the app's metrics. */
+export interface SyncRunReport {
+  trigger: CrmSyncTrigger;
+  /** Null when the run stopped before knowing (refused, or another sync running). */
+  mode: CrmSyncMode | null;
+  /** `refused`: not configured or another sync running (409); `skipped`: a scheduled run that found one. */
+  outcome: 'ok' | 'failed' | 'refused' | 'skipped';
+  seconds: number;
 }
 
 /** What running one sync needs beside its run. */
@@ -74,6 +92,8 @@ interface Job {
   since: Date | null;
   state: CrmSyncStateDoc | null;
   force: boolean;
+  /** performance.now() when it was asked for, for its duration. */
+  began: number;
   onProgress: (progress: SyncProgress) => void;
 }
 
@@ -106,6 +126,8 @@ export class CrmSync {
 
   readonly #now: () => number;
 
+  readonly #onRunEnded: (run: SyncRunReport) => void;
+
   /** The syncs this instance runs, to stop them when it closes. */
   readonly #jobs = new Map<string, { stop: AbortController; finished: Promise<FinishedSync> }>();
 
@@ -119,6 +141,12 @@ export class CrmSync {
     this.#lease = new SyncLease(this.owner, this.#ttlMs, this.#now);
     this.#queue = options.queue;
     this.#retentionDays = options.config.snapshotRetentionDays;
+    this.#onRunEnded = options.onRunEnded ?? (() => undefined);
+  }
+
+  /** The CRM's API requests left as it last said (null fields before any answer, or unconfigured). */
+  apiBudget(): CrmApiBudget {
+    return this.#connector?.budget() ?? { rolling: null, daily: null };
   }
 
   /** False when the configured CRM's credentials are not set. */
@@ -144,6 +172,30 @@ export class CrmSync {
       force?: boolean;
       onProgress?: (progress: SyncProgress) => void;
     } = {},
+  ): Promise<StartedSync> {
+    const began = performance.now();
+    try {
+      return await this.#begin(principal, trigger, options, began);
+    } catch (error) {
+      this.#onRunEnded({
+        trigger,
+        mode: null,
+        outcome: trigger === 'schedule' && error instanceof ConflictError ? 'skipped' : 'refused',
+        seconds: (performance.now() - began) / 1000,
+      });
+      throw error;
+    }
+  }
+
+  async #begin(
+    principal: Principal,
+    trigger: CrmSyncTrigger,
+    options: {
+      mode?: CrmSyncMode;
+      force?: boolean;
+      onProgress?: (progress: SyncProgress) => void;
+    },
+    began: number,
   ): Promise<StartedSync> {
     const connector = this.#connector;
     if (connector === null) throw new ConflictError(this.#notConfigured);
@@ -187,6 +239,7 @@ export class CrmSync {
         since: mode === 'full' || mark === null ? null : new Date(mark.getTime() - LOOK_BACK_MS),
         state: state?.provider === this.provider ? state : null,
         force: options.force === true,
+        began,
         onProgress: options.onProgress ?? (() => undefined),
       };
     } catch (error) {
@@ -206,6 +259,15 @@ export class CrmSync {
     const jobs = [...this.#jobs.values()];
     for (const job of jobs) job.stop.abort(new SyncStoppedError());
     await Promise.all(jobs.map((job) => job.finished));
+  }
+
+  #reportEnd(job: Job, outcome: 'ok' | 'failed'): void {
+    this.#onRunEnded({
+      trigger: job.run.trigger,
+      mode: job.run.mode,
+      outcome,
+      seconds: (performance.now() - job.began) / 1000,
+    });
   }
 
   /** Runs a started sync to its end; answers the run as it ended, success or failure. */
@@ -284,6 +346,7 @@ export class CrmSync {
       };
       await CrmSyncModel.updateOne({ _id: syncId }, { $set: finished });
       await pruneSyncRuns();
+      this.#reportEnd(job, 'ok');
       return { run: { ...job.run, ...finished }, import: result };
     } catch (error) {
       await progress.flush().catch(() => undefined);
@@ -294,6 +357,7 @@ export class CrmSync {
         error: failureMessage(error),
       };
       await CrmSyncModel.updateOne({ _id: syncId }, { $set: failed }).catch(() => undefined);
+      this.#reportEnd(job, 'failed');
       return { run: { ...job.run, ...failed }, import: null };
     } finally {
       clearInterval(renewal);

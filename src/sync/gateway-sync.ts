@@ -5,7 +5,7 @@ import { Role } from '../auth/role';
 import type { GatewayConfig } from '../config';
 import type { CrmClientOptions, CrmConfig } from '../crm/connector-from-config';
 import type { ImportQueue } from '../import/import-queue';
-import { CrmSync } from './crm-sync';
+import { CrmSync, type SyncRunReport } from './crm-sync';
 import { SyncScheduler } from './sync-scheduler';
 
 /** The sync of one gateway instance: what POST /crm/syncs starts, and the schedule if any. */
@@ -36,6 +36,8 @@ export function createGatewaySync(
     queue: ImportQueue;
     logger: Pick<Logger, 'info' | 'warn'>;
     clientOptions?: CrmClientOptions;
+    /** Told how each run ended (the app's metrics). */
+    onRunEnded?: (run: SyncRunReport) => void;
   },
 ): GatewaySync {
   const sync = new CrmSync({
@@ -43,6 +45,7 @@ export function createGatewaySync(
     queue: options.queue,
     role: 'gateway',
     clientOptions: options.clientOptions,
+    onRunEnded: options.onRunEnded,
   });
   const minutes = options.config.syncIntervalMinutes;
   const scheduler =

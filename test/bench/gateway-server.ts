@@ -53,7 +53,20 @@ export interface GatewayReady {
 export type GatewayRequest =
   { type: 'reset' } | { type: 'count' } | { type: 'load' } | { type: 'stop' };
 export type GatewayAnswer =
-  GatewayReady | { type: 'count'; commands: number; byName: Record<string, number> } | GatewayLoad;
+  | GatewayReady
+  | {
+      type: 'count';
+      commands: number;
+      byName: Record<string, number>;
+      /** CPU time this process has used so far (user + system), in microseconds. */
+      cpuMicros: number;
+    }
+  | GatewayLoad;
+
+function cpuMicros(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+}
 
 /** The answer to `load`: the process's memory now, and its event loop since the previous `load`. */
 export interface GatewayLoad {
@@ -141,10 +154,10 @@ async function main(): Promise<void> {
       case 'reset':
         commands = 0;
         for (const key of Object.keys(byName)) delete byName[key];
-        send({ type: 'count', commands, byName: {} });
+        send({ type: 'count', commands, byName: {}, cpuMicros: cpuMicros() });
         break;
       case 'count':
-        send({ type: 'count', commands, byName: { ...byName } });
+        send({ type: 'count', commands, byName: { ...byName }, cpuMicros: cpuMicros() });
         break;
       case 'stop':
         void app

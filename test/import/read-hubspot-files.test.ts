@@ -105,6 +105,8 @@ describe('formatImportSummary', () => {
       comparison: { added: 8, changed: 0, unchanged: 0, removed: 0 },
       committed: true,
       mode: 'full',
+      demoRemoved: false,
+      skippedForCurrency: [],
       changes: { updated: 0, removed: 0 },
       skipped: [
         {

@@ -188,6 +188,7 @@ describe('buildOpenApiDocument', () => {
         required: true,
         schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$' },
       },
+      expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
     ]);
     const schema = op.requestBody.content['application/json'].schema;
     expect(Object.keys(schema.properties)).toEqual(['targets', 'currency']);
@@ -199,6 +200,26 @@ describe('buildOpenApiDocument', () => {
     });
     expect(schema.properties.currency).toMatchObject({ type: 'string', pattern: '^[A-Za-z]{3}$' });
     expect(schema.required).toEqual(['targets']);
+  });
+
+  it('documents the Idempotency-Key on writes, except one whose answer must not be kept', () => {
+    const refusing = {
+      ...routes[1],
+      path: '/auth/tokens',
+      refusesIdempotencyKey: 'its answer holds a token',
+    } as RouteDefinition;
+    const doc = buildOpenApiDocument([...routes, refusing], {
+      title: 'Test',
+      version: '1.0.0',
+    }) as Json;
+    const headers = (op: { parameters?: Array<{ name: string; in: string }> }) =>
+      (op.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
+    expect(headers(doc.paths['/teams/members'].post)).toEqual(['Idempotency-Key']);
+    expect(headers(doc.paths['/teams/members'].get)).toEqual([]);
+    expect(headers(doc.paths['/auth/tokens'].post)).toEqual([]);
+    expect(Object.keys(doc.paths['/auth/tokens'].post.responses)).not.toContain('422');
+    expect(doc.components.responses.UnprocessableContent.description).toMatch(/Idempotency-Key/);
+    expect(validateOpenApi(doc).errors).toBeNull();
   });
 
   it('puts the bearer scheme on authenticated routes only', () => {
@@ -221,6 +242,7 @@ describe('buildOpenApiDocument', () => {
       '409',
       '413',
       '415',
+      '422',
       '429',
       '500',
       '503',

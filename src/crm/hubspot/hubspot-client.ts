@@ -1,4 +1,5 @@
 import type { GatewayConfig } from '../../config';
+import type { CrmApiBudget } from '../connector';
 import type {
   HubSpotDeal,
   HubSpotOwner,
@@ -49,6 +50,8 @@ export interface HubSpotClient {
     properties: readonly string[],
     until?: Date,
   ): AsyncIterable<HubSpotPage<HubSpotDeal>>;
+  /** The API requests HubSpot's answers said are left (rate-limit headers); null fields before any. */
+  budget(): CrmApiBudget;
 }
 
 // Largest pages each endpoint serves: owners 500, objects and search 100.
@@ -60,6 +63,7 @@ export function createHubSpotClient(options: HubSpotClientOptions): HubSpotClien
   const http = new HubSpotHttp(options);
   const resultCap = options.searchResultCap ?? 10_000;
   return {
+    budget: () => http.budget,
     async fetchHomeCurrency() {
       try {
         const details = (await http.send({ method: 'GET', path: '/account-info/v3/details' })) as {

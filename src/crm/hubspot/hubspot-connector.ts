@@ -58,6 +58,7 @@ export function hubSpotConnector(client: HubSpotClient): CrmConnector {
   return {
     provider: 'hubspot',
     name: 'HubSpot',
+    budget: () => client.budget(),
     async read(since, { onStep, signal } = {}) {
       const pipelines = await client.fetchPipelines();
       const homeCurrency = await client.fetchHomeCurrency();

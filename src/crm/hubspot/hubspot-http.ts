@@ -7,6 +7,7 @@ import {
   HubSpotUnavailableError,
   type HubSpotErrorBody,
 } from './hubspot-errors';
+import type { CrmApiBudget } from '../connector';
 import { fetchSameOrigin, RedirectRefusedError } from '../http/fetch-same-origin';
 import { networkFailure } from '../http/network-failure';
 import { backoffDelay, retryAfterDelay } from '../http/retry-delay';
@@ -86,6 +87,11 @@ export class HubSpotHttp {
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 120_000;
     this.#random = options.random ?? Math.random;
     this.#pacer = new RequestPacer(options.searchIntervalMs ?? 250);
+  }
+
+  /** The requests HubSpot said are left, as of its last answer that said so. */
+  get budget(): CrmApiBudget {
+    return this.#pacer.budget;
   }
 
   /**

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { CrmApiBudget } from '../connector';
 
 /** What the pacer learns from an answer: HubSpot's `X-HubSpot-RateLimit-*` headers. */
 function headerNumber(headers: Headers, name: string): number | null {
@@ -16,6 +17,7 @@ function headerNumber(headers: Headers, name: string): number | null {
 export class RequestPacer {
   #notBefore = 0;
   #searchNotBefore = 0;
+  #budget: CrmApiBudget = { rolling: null, daily: null };
 
   constructor(private readonly searchIntervalMs: number) {}
 
@@ -27,9 +29,26 @@ export class RequestPacer {
     if (kind === 'search') this.#searchNotBefore = Date.now() + this.searchIntervalMs;
   }
 
+  /** What the last answers that carried rate-limit headers said (for the gateway's metrics). */
+  get budget(): CrmApiBudget {
+    return this.#budget;
+  }
+
   /** Reads the rate-limit headers of an answer. */
   observe(headers: Headers): void {
     const remaining = headerNumber(headers, 'x-hubspot-ratelimit-remaining');
+    const daily = headerNumber(headers, 'x-hubspot-ratelimit-daily-remaining');
+    if (remaining !== null || daily !== null)
+      this.#budget = {
+        rolling:
+          remaining === null
+            ? this.#budget.rolling
+            : { remaining, max: headerNumber(headers, 'x-hubspot-ratelimit-max') },
+        daily:
+          daily === null
+            ? this.#budget.daily
+            : { remaining: daily, max: headerNumber(headers, 'x-hubspot-ratelimit-daily') },
+      };
     if (remaining !== 0) return;
     const interval = headerNumber(headers, 'x-hubspot-ratelimit-interval-milliseconds') ?? 10_000;
     this.#notBefore = Math.max(this.#notBefore, Date.now() + interval);

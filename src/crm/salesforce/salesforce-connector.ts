@@ -302,6 +302,16 @@ export function salesforceConnector(client: SalesforceClient): CrmConnector {
   return {
     provider: 'salesforce',
     name: 'Salesforce',
+    budget() {
+      const usage = client.usage;
+      return {
+        rolling: null,
+        daily:
+          usage === null
+            ? null
+            : { remaining: Math.max(0, usage.max - usage.used), max: usage.max },
+      };
+    },
     async read(since, { onStep, signal } = {}) {
       const org = await readOrg(client);
       onStep?.('pipelines', org.pipelines.length);

@@ -3,7 +3,13 @@ import type { AuthenticatedContext } from '../../context/request-context';
 import { UnauthenticatedError } from '../../errors';
 import { pageComplexity } from '../../security/field-costs';
 import { decodeCursor } from '../../services/pipeline-cursor';
-import { issueToken, listTokens, revokeToken } from '../../services/token.service';
+import {
+  ISSUED_TOKEN_NOT_KEPT,
+  issueToken,
+  listTokens,
+  revokeToken,
+} from '../../services/token.service';
+import { KEY_REFUSED } from '../../security/idempotency/idempotency.plugin';
 import { NOT_KEPT } from '../answer-cache.plugin';
 import { IssueTokenArgs } from './issue-token.args';
 import { IssuedToken } from './issued-token.type';
@@ -39,6 +45,7 @@ export class TokenResolver {
   }
 
   @Mutation(() => IssuedToken, { description: 'Issue a signed token for a member (admin only).' })
+  @Extensions({ [KEY_REFUSED]: ISSUED_TOKEN_NOT_KEPT })
   async issueToken(
     @Args() args: IssueTokenArgs,
     @Ctx() ctx: AuthenticatedContext,

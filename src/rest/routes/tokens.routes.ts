@@ -1,7 +1,12 @@
 import { ErrorCode } from '../../errors';
 import type { TokenDoc } from '../../models/token.model';
 import { decodeCursor, encodeCursor } from '../../services/pipeline-cursor';
-import { issueToken, listTokens, revokeToken } from '../../services/token.service';
+import {
+  ISSUED_TOKEN_NOT_KEPT,
+  issueToken,
+  listTokens,
+  revokeToken,
+} from '../../services/token.service';
 import { envelopeSchema } from '../envelope-schema';
 import { IssueTokenInput } from '../inputs/issue-token.input';
 import { ListTokensQuery, TokenIdInput } from '../inputs/token.inputs';
@@ -56,6 +61,7 @@ const issueTokenRoute: RouteDefinition<IssueTokenInput> = {
     (caller) => `Issuing tokens needs the admin role; this token has the ${caller.role} role`,
   ),
   errors: [ErrorCode.NOT_FOUND],
+  refusesIdempotencyKey: ISSUED_TOKEN_NOT_KEPT,
   input: IssueTokenInput,
   response: envelopeSchema(
     { token: { type: 'string' }, token_id: { type: 'string' }, expires_at: DATE_TIME },
