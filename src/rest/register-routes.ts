@@ -90,7 +90,15 @@ export function registerRestRoutes(
             : await route.handler(contexts.anyone(request), input);
           const status = typeof result.statusCode === 'number' ? result.statusCode : 200;
           const serialize = reply.getSerializationFunction(String(status)) ?? JSON.stringify;
-          return { status, contentType: JSON_TYPE, body: Buffer.from(String(serialize(result))) };
+          const headers = Object.fromEntries(
+            (route.successHeaders ?? []).map((header) => [header.name, header.value(result)]),
+          );
+          return {
+            status,
+            contentType: JSON_TYPE,
+            ...(route.successHeaders ? { headers } : {}),
+            body: Buffer.from(String(serialize(result))),
+          };
         },
       );
     }
