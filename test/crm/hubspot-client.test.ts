@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Secret } from '../../src/config';
 import {
@@ -494,5 +496,94 @@ describe('HubSpot client: limits and failures', () => {
       'HubSpot rejected POST /crm/v3/objects/deals/search (400): VALIDATION_ERROR Fault 400 asked for by the test',
     );
     expect(hubspot.requests).toHaveLength(1);
+  });
+});
+
+/** A loopback server answering every request with `answer`; closed after the test. */
+async function rawServer(
+  answer: (res: http.ServerResponse) => void,
+): Promise<{ url: string; hits: () => number }> {
+  let hits = 0;
+  const raw = http.createServer((_req, res) => {
+    hits += 1;
+    answer(res);
+  });
+  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+  rawServers.push(raw);
+  return {
+    url: `http://127.0.0.1:${(raw.address() as AddressInfo).port}`,
+    hits: () => hits,
+  };
+}
+const rawServers: http.Server[] = [];
+afterEach(async () => {
+  for (const raw of rawServers.splice(0))
+    await new Promise<void>((resolve) => {
+      raw.closeAllConnections();
+      raw.close(() => resolve());
+    });
+});
+
+describe('HubSpot client: origins and secrets', () => {
+  it('does not follow a redirect to another origin, and never sends the token there', async () => {
+    const { hubspot } = await setUp();
+    const redirecting = await rawServer((res) =>
+      res.writeHead(302, { location: `${hubspot.url}/crm/v3/pipelines/deals` }).end(),
+    );
+    const client = createHubSpotClient({
+      baseUrl: redirecting.url,
+      token: new Secret(TOKEN),
+      baseDelayMs: 5,
+    });
+    const error = await client.fetchPipelines().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HubSpotRequestError);
+    expect((error as Error).message).toBe(
+      `HubSpot rejected GET /crm/v3/pipelines/deals (302): a redirect from ${redirecting.url} to ${hubspot.url}, which is not followed`,
+    );
+    expect(redirecting.hits()).toBe(1);
+    expect(hubspot.requests).toEqual([]);
+  });
+
+  it('follows a redirect within its own origin', async () => {
+    const { hubspot } = await setUp();
+    let first = true;
+    const moved = await rawServer((res) => {
+      if (first) {
+        first = false;
+        res.writeHead(307, { location: '/elsewhere' }).end();
+      } else res.writeHead(200, { 'content-type': 'application/json' }).end('{"results":[]}');
+    });
+    const client = createHubSpotClient({
+      baseUrl: moved.url,
+      token: new Secret(TOKEN),
+      baseDelayMs: 5,
+    });
+    expect(await client.fetchPipelines()).toEqual({ results: [] });
+    expect(moved.hits()).toBe(2);
+    expect(hubspot.requests).toEqual([]);
+  });
+
+  it('redacts the token from an error message before cutting it short', async () => {
+    const token = 'pat-na1-11111111-2222-3333-4444-555555555555';
+    // The token straddles the point where the message is cut (500 characters).
+    const echoing = await rawServer((res) =>
+      res.writeHead(400, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          status: 'error',
+          category: 'VALIDATION_ERROR',
+          message: `${'x'.repeat(440)} Authorization: Bearer ${token}`,
+        }),
+      ),
+    );
+    const client = createHubSpotClient({
+      baseUrl: echoing.url,
+      token: new Secret(token),
+      baseDelayMs: 5,
+    });
+    const error = await client.fetchPipelines().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HubSpotRequestError);
+    const message = (error as Error).message;
+    expect(message).toContain('Authorization: Bearer [redacted]');
+    expect(message).not.toContain('pat-na1-1111');
   });
 });

@@ -2,6 +2,7 @@ import { OpportunityModel, OPEN_SEQ } from '../../src/models/opportunity.model';
 import { CrmSyncStateModel, SYNC_STATE_ID } from '../../src/models/crm-sync-state.model';
 import { SnapshotModel } from '../../src/models/snapshot.model';
 import { startGateway, type TestGateway } from '../helpers/gateway';
+import { parseExposition, sampleValue } from '../telemetry/exposition';
 import {
   startSalesforceServer,
   type RecordedRequest,
@@ -311,5 +312,12 @@ describe('Salesforce sync and the org’s API allowance', () => {
     );
     expect(salesforce.apiUsed).toBe(800);
     expect(await SnapshotModel.countDocuments({ status: 'committed' })).toBe(0);
+    // What is left of the allowance, for the metrics.
+    const scraped = await gateway.request('GET', '/metrics');
+    const metrics = parseExposition(scraped.body as string);
+    expect(sampleValue(metrics, 'gateway_crm_api_requests_remaining', { window: 'daily' })).toBe(
+      200,
+    );
+    expect(sampleValue(metrics, 'gateway_crm_api_requests_limit', { window: 'daily' })).toBe(1000);
   });
 });
