@@ -9,7 +9,7 @@ import {
   type HubSpotTestServer,
   type RecordedRequest,
 } from '../../src/fake-crm/hubspot-server';
-import { followSyncGraphql, syncToEnd } from './follow-sync';
+import { followSync, followSyncGraphql, syncToEnd } from './follow-sync';
 import { expectedMetrics, setStage, syncDataset, syncDeals, TOKEN } from './sync-dataset';
 
 const NOW = Date.now();
@@ -272,10 +272,23 @@ describe('HubSpot sync over HTTP: a job', () => {
     expect(requests.filter(searches)).toEqual([]);
   });
 
+  it('answers a retry with the same Idempotency-Key with the same run and Location, starting no second sync', async () => {
+    const headers = { 'idempotency-key': 'sync-retry-0001' };
+    const first = await gateway.request('POST', '/crm/syncs', { body: {}, headers });
+    expect(first.status).toBe(202);
+    const retry = await gateway.request('POST', '/crm/syncs', { body: {}, headers });
+    expect(retry.status).toBe(202);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.headers.location).toBe(`/crm/syncs/${first.body.sync.sync_id}`);
+    expect(retry.body).toEqual(first.body);
+    const ended = await followSync(gateway, first.body.sync.sync_id);
+    expect(ended.body.sync.status).toBe('succeeded');
+  });
+
   it('lists the syncs newest first, a page at a time', async () => {
     const first = await gateway.request('GET', '/crm/syncs', { query: { limit: 2 } });
     expect(first.status).toBe(200);
-    expect(first.body.syncs.map((s: { mode: string }) => s.mode)).toEqual(['full', 'incremental']);
+    expect(first.body.syncs.map((s: { mode: string }) => s.mode)).toEqual(['incremental', 'full']);
     expect(first.body.next_cursor).toEqual(expect.any(String));
     const rest = await gateway.request('GET', '/crm/syncs', {
       query: { limit: 100, cursor: first.body.next_cursor },
@@ -283,6 +296,7 @@ describe('HubSpot sync over HTTP: a job', () => {
     expect(
       rest.body.syncs.map((s: { mode: string; status: string }) => `${s.mode} ${s.status}`),
     ).toEqual([
+      'incremental succeeded',
       'incremental failed',
       'incremental succeeded',
       'incremental succeeded',

@@ -16,7 +16,7 @@ export class HubSpotAuthError extends HubSpotError {
   ) {
     super(
       `HubSpot refused the token (${status}${detail ? `: ${detail}` : ''}) on ${call}; ` +
-        'check HUBSPOT_TOKEN and that its private app has the scopes listed in docs/hubspot-sync.md',
+        'check HUBSPOT_TOKEN and that its private app has the scopes listed in docs/crm-sync.md',
     );
   }
 }
