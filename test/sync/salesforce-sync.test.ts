@@ -9,7 +9,7 @@ import {
   type SalesforceOrg,
   type SalesforceTestServer,
 } from '../helpers/salesforce-server';
-import { followSyncGraphql, syncToEnd } from './follow-sync';
+import { followSync, followSyncGraphql, syncToEnd } from './follow-sync';
 import {
   CLIENT_ID,
   CLIENT_SECRET,
@@ -279,6 +279,47 @@ describe('Salesforce sync over HTTP', () => {
       changes: { added: 0, changed: 0, unchanged: 46, removed: 0 },
       error: null,
     });
+  });
+});
+
+describe('Salesforce sync: progress while it runs', () => {
+  let salesforce: SalesforceTestServer;
+  let gateway: TestGateway;
+
+  beforeAll(async () => {
+    salesforce = await startSalesforceServer({
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      org: salesforceOrg(salesforceOpportunities(30, NOW)),
+      pageSize: 10,
+    });
+    gateway = await startGateway({
+      env: salesforceEnv(salesforce),
+      salesforceClient: FAST_RETRIES,
+    });
+    await configure(gateway);
+  });
+  afterAll(async () => {
+    await gateway?.stop();
+    await salesforce?.close();
+  });
+
+  it('shows the deals read so far while the next page is awaited', async () => {
+    // The second page of opportunities comes only after a while.
+    salesforce.fail({ delayMs: 3000 }, { match: (r) => /\/query\/01g[0-9a-f]+-10$/.test(r.path) });
+    const started = await gateway.request('POST', '/crm/syncs');
+    expect(started.status).toBe(202);
+    const id = started.body.sync.sync_id;
+    const deadline = Date.now() + 10_000;
+    let seen: any;
+    for (;;) {
+      seen = (await gateway.request('GET', `/crm/syncs/${id}`)).body.sync;
+      if (seen.status !== 'running' || seen.progress.deals_read > 0 || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(seen).toMatchObject({ status: 'running', progress: { deals_read: 10 } });
+    const ended = await followSync(gateway, id);
+    expect(ended.body.sync).toMatchObject({ status: 'succeeded', progress: { deals_read: 30 } });
   });
 });
 
