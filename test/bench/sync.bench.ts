@@ -127,11 +127,20 @@ async function measure(provider: Provider, deals: number): Promise<Result> {
     if (answer.status !== 202) throw new Error(`POST /crm/syncs answered ${answer.status}`);
     const location = answer.headers.get('location')!;
     let sync: { status: string; error: string | null; progress: { deals_read: number } };
-    for (;;) {
+    let peakRss = 0;
+    for (let failures = 0; ;) {
       await new Promise((resolve) => setTimeout(resolve, 250));
-      const followed = (await (await fetch(`${base}${location}`, { headers })).json()) as {
-        sync: typeof sync;
-      };
+      peakRss = Math.max(peakRss, peakRssOf(child.pid!));
+      let followed: { sync: typeof sync };
+      try {
+        followed = (await (await fetch(`${base}${location}`, { headers })).json()) as {
+          sync: typeof sync;
+        };
+      } catch (error) {
+        // A kept-alive connection the gateway closed as the poll reused it: ask again.
+        if (child.exitCode !== null || ++failures > 20) throw error;
+        continue;
+      }
       sync = followed.sync;
       if (sync.status !== 'running') break;
     }
@@ -140,7 +149,7 @@ async function measure(provider: Provider, deals: number): Promise<Result> {
       deals: sync.progress.deals_read,
       seconds: (performance.now() - started) / 1000,
       status: sync.status,
-      peakRss: peakRssOf(child.pid!),
+      peakRss: Math.max(peakRss, peakRssOf(child.pid!)),
       error: sync.error,
     };
   } finally {
