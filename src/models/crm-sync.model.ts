@@ -53,6 +53,8 @@ const crmSyncSchema = new Schema(
     changes: { type: changesSchema, default: null },
     /** Why it failed. */
     error: { type: String, default: null },
+    /** What the import said beside its counts: the demo's removal, deals skipped for their currency. */
+    notes: { type: [String], default: [] },
   },
   { collection: 'crm_syncs', versionKey: false },
 );
@@ -87,6 +89,8 @@ export interface CrmSyncDoc {
   } | null;
   changes: CrmSyncChanges | null;
   error: string | null;
+  /** What the import said beside its counts (its message's notes); empty until it succeeded. */
+  notes: string[];
 }
 
 export const CrmSyncModel = model('CrmSync', crmSyncSchema);

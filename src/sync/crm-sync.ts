@@ -30,6 +30,7 @@ import {
   type CrmSyncTrigger,
 } from '../models/crm-sync.model';
 import type { CrmImportResult, ImportProgress } from '../services/import.service';
+import { currencyNote, DEMO_REMOVED_NOTE } from '../import/import-summary';
 import { importSynced } from './import-synced';
 import { failureMessage, SyncLeaseLostError, SyncStoppedError } from './sync-errors';
 import { SyncLease } from './sync-lease';
@@ -231,6 +232,7 @@ export class CrmSync {
         counts: null,
         changes: null,
         error: null,
+        notes: [],
       };
       await CrmSyncModel.create(run);
       job = {
@@ -343,6 +345,7 @@ export class CrmSync {
         snapshotId: result.committed ? result.snapshotId : null,
         counts: result.counts,
         changes: { ...result.comparison },
+        notes: importNotes(result),
       };
       await CrmSyncModel.updateOne({ _id: syncId }, { $set: finished });
       await pruneSyncRuns();
@@ -411,6 +414,12 @@ export const INTERRUPTED =
 function busyMessage(holder: CrmSyncLease | null): string {
   if (holder === null) return 'A CRM sync is already running; try again when it has finished';
   return `A CRM sync is already running: sync ${holder.syncId} (${holder.owner}, lease until ${holder.expiresAt.toISOString()}); follow it at GET /crm/syncs/${holder.syncId}, and try again when it has finished`;
+}
+
+/** The notes an import's message carries: the demo's removal first, then the currency. */
+function importNotes(result: CrmImportResult): string[] {
+  const currency = currencyNote(result);
+  return [...(result.demoRemoved ? [DEMO_REMOVED_NOTE] : []), ...(currency ? [currency] : [])];
 }
 
 function laterOf(a: Date | null, b: Date | null): Date | null {

@@ -59,6 +59,7 @@ function asRun(
     counts: stored.counts ?? null,
     changes: stored.changes ?? null,
     error: stored.error ?? null,
+    notes: stored.notes ?? [],
   };
   if (run.status !== 'running') return run;
   const lease = state?.lease ?? null;

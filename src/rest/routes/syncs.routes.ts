@@ -113,9 +113,11 @@ export function syncMessage(run: CrmSyncDoc): string {
     case 'succeeded': {
       const ch = run.changes ?? { added: 0, changed: 0, unchanged: 0, removed: 0 };
       const counted = `${ch.added} added, ${ch.changed} changed, ${ch.unchanged} unchanged, ${ch.removed} removed`;
-      return run.snapshotId === null
-        ? `${name} succeeded: nothing changed (${counted}), so no snapshot was committed`
-        : `${name} succeeded: snapshot ${run.snapshotId} committed (${counted})`;
+      const summary =
+        run.snapshotId === null
+          ? `${name} succeeded: nothing changed (${counted}), so no snapshot was committed`
+          : `${name} succeeded: snapshot ${run.snapshotId} committed (${counted})`;
+      return [summary, ...run.notes].join('. ');
     }
   }
 }
