@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { inspect } from 'node:util';
+import { CRM_PROVIDERS, type CrmProvider } from './crm/connector';
 import {
   DEFAULT_SNAPSHOT_RETENTION_DAYS,
   MAX_SNAPSHOT_RETENTION_DAYS,
@@ -92,6 +93,27 @@ export interface GatewayConfig {
   hubspotToken: Secret | undefined;
   /** HUBSPOT_BASE_URL, default `https://api.hubapi.com`: where HubSpot's API is (an http(s) URL, no trailing slash kept). */
   hubspotBaseUrl: string;
+  /** CRM_PROVIDER, default `hubspot`: the CRM a sync reads, `hubspot` or `salesforce` (docs/crm-sync.md). */
+  crmProvider: CrmProvider;
+  /**
+   * SALESFORCE_LOGIN_URL, default `https://login.salesforce.com`: where the sync asks for its
+   * access token (`/services/oauth2/token`); for the client-credentials flow, the org's My Domain
+   * URL (`https://<domain>.my.salesforce.com`). The token's answer names the instance to call.
+   */
+  salesforceLoginUrl: string;
+  /** SALESFORCE_CLIENT_ID: the consumer key of the connected app (or external client app). */
+  salesforceClientId: string | undefined;
+  /** SALESFORCE_CLIENT_SECRET: its consumer secret. A Secret: never logged, stored or answered. */
+  salesforceClientSecret: Secret | undefined;
+  /** SALESFORCE_API_VERSION, default `v62.0`: the REST API version in `/services/data/<version>/`. */
+  salesforceApiVersion: string;
+  /**
+   * SALESFORCE_API_LIMIT_PERCENT, default 80: a Salesforce sync stops (and fails, keeping nothing)
+   * before the org's API requests of the last 24 hours pass this share of its daily allowance, as
+   * Salesforce reports both on every answer (`Sforce-Limit-Info`), leaving the rest to other
+   * integrations.
+   */
+  salesforceApiLimitPercent: number;
   /**
    * SYNC_INTERVAL_MINUTES, default 0 (off): run a HubSpot sync this often inside the gateway, the
    * first one when it starts. Needs HUBSPOT_TOKEN. Several instances may have it on: the sync lease
@@ -331,6 +353,27 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       `HUBSPOT_BASE_URL must be an http:// or https:// URL, got "${env.HUBSPOT_BASE_URL}"`,
     );
   }
+  const crmProvider = (text(env, 'CRM_PROVIDER') ?? 'hubspot').toLowerCase();
+  if (!(CRM_PROVIDERS as readonly string[]).includes(crmProvider)) {
+    throw new ConfigError(
+      `CRM_PROVIDER must be one of ${CRM_PROVIDERS.join(', ')}, got "${env.CRM_PROVIDER}"`,
+    );
+  }
+  const salesforceLoginUrl = (
+    text(env, 'SALESFORCE_LOGIN_URL') ?? 'https://login.salesforce.com'
+  ).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/\s?#]+$/.test(salesforceLoginUrl)) {
+    throw new ConfigError(
+      `SALESFORCE_LOGIN_URL must be an http:// or https:// origin such as https://login.salesforce.com, got "${env.SALESFORCE_LOGIN_URL}"`,
+    );
+  }
+  const salesforceApiVersion = text(env, 'SALESFORCE_API_VERSION') ?? 'v62.0';
+  if (!/^v\d{2,3}\.0$/.test(salesforceApiVersion)) {
+    throw new ConfigError(
+      `SALESFORCE_API_VERSION must look like v62.0, got "${env.SALESFORCE_API_VERSION}"`,
+    );
+  }
+  const salesforceClientSecret = text(env, 'SALESFORCE_CLIENT_SECRET');
   return {
     port: integer(env, 'PORT', 4000, 0, 65535),
     host: text(env, 'HOST') ?? '127.0.0.1',
@@ -356,6 +399,13 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     seedDemo: flag(env, 'SEED_DEMO', true) && mongodbUri === undefined,
     hubspotToken: hubspotToken === undefined ? undefined : new Secret(hubspotToken),
     hubspotBaseUrl,
+    crmProvider: crmProvider as CrmProvider,
+    salesforceLoginUrl,
+    salesforceClientId: text(env, 'SALESFORCE_CLIENT_ID'),
+    salesforceClientSecret:
+      salesforceClientSecret === undefined ? undefined : new Secret(salesforceClientSecret),
+    salesforceApiVersion,
+    salesforceApiLimitPercent: integer(env, 'SALESFORCE_API_LIMIT_PERCENT', 80, 1, 100),
     syncIntervalMinutes: integer(env, 'SYNC_INTERVAL_MINUTES', 0, 0, 10_080),
     syncLeaseSeconds: integer(env, 'SYNC_LEASE_SECONDS', 60, 3, 3_600),
     snapshotRetentionDays: integer(

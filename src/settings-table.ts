@@ -97,6 +97,11 @@ export const GATEWAY_SETTINGS: readonly SettingRow[] = [
     summary: 'load the demo company into an empty embedded database',
   },
   {
+    name: 'CRM_PROVIDER',
+    default: 'hubspot',
+    summary: 'the CRM a sync reads: hubspot or salesforce',
+  },
+  {
     name: 'HUBSPOT_TOKEN',
     default: 'unset: no sync',
     summary: 'HubSpot access token the sync reads with (a secret)',
@@ -107,9 +112,34 @@ export const GATEWAY_SETTINGS: readonly SettingRow[] = [
     summary: 'where HubSpot’s API is',
   },
   {
+    name: 'SALESFORCE_LOGIN_URL',
+    default: 'https://login.salesforce.com',
+    summary: 'where the Salesforce sync asks for its token (the org’s My Domain URL)',
+  },
+  {
+    name: 'SALESFORCE_CLIENT_ID',
+    default: 'unset: no Salesforce sync',
+    summary: 'consumer key of the connected app (client-credentials flow)',
+  },
+  {
+    name: 'SALESFORCE_CLIENT_SECRET',
+    default: 'unset: no Salesforce sync',
+    summary: 'its consumer secret (a secret)',
+  },
+  {
+    name: 'SALESFORCE_API_VERSION',
+    default: 'v62.0',
+    summary: 'REST API version in /services/data/<version>/',
+  },
+  {
+    name: 'SALESFORCE_API_LIMIT_PERCENT',
+    default: '80',
+    summary: 'a Salesforce sync stops before the org’s daily API usage passes this share',
+  },
+  {
     name: 'SYNC_INTERVAL_MINUTES',
     default: '0 (off)',
-    summary: 'sync from HubSpot this often inside the gateway',
+    summary: 'sync from the CRM this often inside the gateway',
   },
   {
     name: 'SYNC_LEASE_SECONDS',

@@ -6,7 +6,7 @@ const USAGE = `Usage: npm run fake-crm -- [--port <port>] [--host <address>] [--
 
 Serves a small generated company (two pipelines, four owners in two teams, deals in USD) the way
 HubSpot's CRM v3 API does, for trying the sync before creating a HubSpot key: point HUBSPOT_BASE_URL
-at it and set HUBSPOT_TOKEN to its token (docs/hubspot-sync.md, "Trying it without HubSpot").
+at it and set HUBSPOT_TOKEN to its token (docs/crm-sync.md, "Trying it without HubSpot").
 Ctrl-C stops it.
 
   --port   default 4010      --host   default 127.0.0.1

@@ -37,10 +37,21 @@ export interface HubSpotOwner {
   teams?: HubSpotOwnerTeam[] | null;
 }
 
-/** One deal of GET /crm/v3/objects/deals; `hs_date_entered_<stageId>` properties carry stage history. */
+/** One value a property had, as `propertiesWithHistory` lists them (newest first). */
+export interface HubSpotPropertyVersion {
+  value: string | null;
+  timestamp: string;
+}
+
+/**
+ * One deal of GET /crm/v3/objects/deals; `hs_date_entered_<stageId>` properties carry stage
+ * history, and so does `propertiesWithHistory.dealstage` when asked for (every stage the deal was
+ * in, with when, newest first).
+ */
 export interface HubSpotDeal {
   id: string;
   properties?: Record<string, string | null | undefined> | null;
+  propertiesWithHistory?: Record<string, HubSpotPropertyVersion[] | null | undefined> | null;
   createdAt?: string | null;
   updatedAt?: string | null;
   archived?: boolean | null;

@@ -174,6 +174,17 @@ function storedFields(row: OpportunityRow): Omit<OpportunityRow, 'stageEntries'>
 }
 
 /**
+ * How a snapshot's deals compare with the snapshot written before it: deals it adds, deals whose
+ * state changed, deals that were read and are the same, and deals it no longer holds.
+ */
+export interface DealComparison {
+  added: number;
+  changed: number;
+  unchanged: number;
+  removed: number;
+}
+
+/**
  * Makes `rows` the opportunities of the snapshot `seq`, dated `snapshotAt`, the latest written:
  * each row's stage and close-date histories are its open version's carried on to this snapshot
  * (domain/deal-history.ts), set on the row. Compared with the open
@@ -182,19 +193,23 @@ function storedFields(row: OpportunityRow): Omit<OpportunityRow, 'stageEntries'>
  * closed; an unchanged deal keeps its version. Snapshots before `seq` read exactly what they read
  * before (their seq is below every new fromSeq and every new toSeq). Inserts are unordered and
  * `lean` (the documents are built typed here; hydration would dominate at 100k deals).
- * Answers how many versions were written and closed.
+ * Answers how many versions were written and closed, and how the deals compare: `read` names the
+ * deals the import carried (an incremental one carries only some), the only ones counted as
+ * unchanged; null means every row was read.
  */
 export async function writeOpportunityVersions(
   seq: number,
   snapshotAt: Date,
   rows: OpportunityRow[],
   onBatch: (compared: number) => void,
-): Promise<{ written: number; closed: number }> {
+  read: ReadonlySet<string> | null = null,
+): Promise<{ written: number; closed: number; comparison: DealComparison }> {
   const open = new Map<string, OpportunityDoc>();
   for (const doc of await OpportunityModel.find({ toSeq: OPEN_SEQ }).lean<OpportunityDoc[]>())
     open.set(doc.dealId, doc);
   const toClose: string[] = [];
   const toWrite: OpportunityRow[] = [];
+  const comparison: DealComparison = { added: 0, changed: 0, unchanged: 0, removed: 0 };
   for (const row of rows) {
     const current = open.get(row.dealId);
     open.delete(row.dealId);
@@ -206,11 +221,18 @@ export async function writeOpportunityVersions(
       snapshotAt,
     );
     row.closeHistory = closeHistoryAfter(before?.closeHistory, row.closedAt, snapshotAt);
-    if (current && sameState(rowOf(current), row)) continue;
-    if (current) toClose.push(current._id);
+    if (current && sameState(rowOf(current), row)) {
+      if (read === null || read.has(row.dealId)) comparison.unchanged += 1;
+      continue;
+    }
+    if (current) {
+      toClose.push(current._id);
+      comparison.changed += 1;
+    } else comparison.added += 1;
     toWrite.push(row);
   }
   for (const doc of open.values()) toClose.push(doc._id);
+  comparison.removed = open.size;
   for (let i = 0; i < toClose.length; i += OPPORTUNITY_BATCH) {
     await OpportunityModel.updateMany(
       { _id: trusted({ $in: toClose.slice(i, i + OPPORTUNITY_BATCH) }) },
@@ -228,7 +250,7 @@ export async function writeOpportunityVersions(
     await OpportunityModel.insertMany(batch, { ordered: false, lean: true });
     onBatch(batch.length);
   }
-  return { written: toWrite.length, closed: toClose.length };
+  return { written: toWrite.length, closed: toClose.length, comparison };
 }
 
 /** The opportunities the snapshot `seq` holds, as rows sorted by deal id. */

@@ -1,7 +1,8 @@
 import { Schema, model } from 'mongoose';
+import { CRM_PROVIDERS, type CrmProvider } from '../crm/connector';
 
-/** The `_id` of the one state document of the HubSpot sync. */
-export const HUBSPOT_SYNC_STATE_ID = 'hubspot';
+/** The `_id` of the one state document of the CRM sync, whatever the CRM. */
+export const SYNC_STATE_ID = 'crm';
 
 const leaseSchema = new Schema(
   {
@@ -16,16 +17,18 @@ const leaseSchema = new Schema(
 );
 
 /**
- * Where the HubSpot sync stands, across instances (`_id: "hubspot"`): the high-water mark, the
- * latest `hs_lastmodifieddate` of a committed sync, which the next incremental sync reads from;
- * and the lease, which lets one sync run at a time.
+ * Where the CRM sync stands, across instances (`_id: "crm"`): the cursor (high-water mark), the
+ * latest modification time of a committed sync, which the next incremental sync reads from, and
+ * the CRM it belongs to; and the lease, which lets one sync run at a time.
  */
 const crmSyncStateSchema = new Schema(
   {
     _id: { type: String, required: true },
+    /** The CRM the mark was read from: a mark of another CRM means nothing, and the next sync is full. */
+    provider: { type: String, enum: [...CRM_PROVIDERS, null], default: null },
     /** Null until a sync committed: the next sync is then full. */
     highWaterMark: { type: Date, default: null },
-    /** The snapshot of the sync that set the mark, and when. */
+    /** The snapshot that held the data when the mark was set (the sync's own, or the one it found unchanged), and when. */
     snapshotId: { type: String, default: null },
     committedAt: { type: Date, default: null },
     lease: { type: leaseSchema, default: null },
@@ -41,6 +44,7 @@ export interface CrmSyncLease {
 
 export interface CrmSyncStateDoc {
   _id: string;
+  provider: CrmProvider | null;
   highWaterMark: Date | null;
   snapshotId: string | null;
   committedAt: Date | null;

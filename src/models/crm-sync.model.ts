@@ -1,9 +1,10 @@
 import { Schema, model } from 'mongoose';
+import { CRM_PROVIDERS, type CrmProvider } from '../crm/connector';
 import { importCountsSchema } from './snapshot.model';
 
-/** How a sync ended: `running` until it does; `skipped` when another sync held the lease. */
-export type CrmSyncOutcome = 'running' | 'ok' | 'failed' | 'skipped';
-export const CRM_SYNC_OUTCOMES: readonly CrmSyncOutcome[] = ['running', 'ok', 'failed', 'skipped'];
+/** Where a sync stands: `running` until it ends. */
+export type CrmSyncStatus = 'running' | 'succeeded' | 'failed';
+export const CRM_SYNC_STATUSES: readonly CrmSyncStatus[] = ['running', 'succeeded', 'failed'];
 
 /** What started a sync. */
 export type CrmSyncTrigger = 'api' | 'cli' | 'schedule';
@@ -12,50 +13,72 @@ export const CRM_SYNC_TRIGGERS: readonly CrmSyncTrigger[] = ['api', 'cli', 'sche
 export type CrmSyncMode = 'full' | 'incremental';
 export const CRM_SYNC_MODES: readonly CrmSyncMode[] = ['full', 'incremental'];
 
-/** What the sync read from HubSpot: deals changed (or all, on a full sync), and deals archived. */
-const fetchedSchema = new Schema(
+const progressSchema = new Schema(
   {
-    deals: { type: Number, required: true },
-    archived: { type: Number, required: true },
+    /** Deals read from the CRM so far: every one on a full sync, those changed or removed on an incremental one. */
+    dealsRead: { type: Number, default: 0 },
+  },
+  { _id: false },
+);
+
+const changesSchema = new Schema(
+  {
+    added: { type: Number, required: true },
+    changed: { type: Number, required: true },
+    unchanged: { type: Number, required: true },
+    removed: { type: Number, required: true },
   },
   { _id: false },
 );
 
 /**
- * One sync run (GET /crm/syncs/latest reads them): written `running` when it starts, finished with
- * its outcome. `_id` is the sync id (UUID). The gateway keeps the most recent runs only.
+ * One sync run (GET /crm/syncs/{sync_id} reads it): written `running` when it starts, updated with
+ * its progress, finished with its outcome. `_id` is the sync id (UUID). The gateway keeps the most
+ * recent runs only.
  */
 const crmSyncSchema = new Schema(
   {
     _id: { type: String, required: true },
+    provider: { type: String, enum: CRM_PROVIDERS as CrmProvider[], required: true },
     trigger: { type: String, enum: CRM_SYNC_TRIGGERS as CrmSyncTrigger[], required: true },
-    /** Null until the sync knows it (and for a skipped one). */
-    mode: { type: String, enum: CRM_SYNC_MODES as CrmSyncMode[], default: null },
-    outcome: { type: String, enum: CRM_SYNC_OUTCOMES as CrmSyncOutcome[], required: true },
+    mode: { type: String, enum: CRM_SYNC_MODES as CrmSyncMode[], required: true },
+    status: { type: String, enum: CRM_SYNC_STATUSES as CrmSyncStatus[], required: true },
     startedAt: { type: Date, required: true },
     finishedAt: { type: Date, default: null },
+    progress: { type: progressSchema, default: () => ({}) },
+    /** The snapshot the sync committed; null while running, on failure, and when nothing changed. */
     snapshotId: { type: String, default: null },
-    /** True when the import found the same data imported before (nothing written). */
-    reused: { type: Boolean, default: false },
     counts: { type: importCountsSchema, default: null },
-    fetched: { type: fetchedSchema, default: null },
-    /** Why it failed or was skipped. */
+    /** The deals compared with the latest snapshot; null until the sync ends well. */
+    changes: { type: changesSchema, default: null },
+    /** Why it failed. */
     error: { type: String, default: null },
+    /** What the import said beside its counts: the demo's removal, deals skipped for their currency. */
+    notes: { type: [String], default: [] },
   },
   { collection: 'crm_syncs', versionKey: false },
 );
 
-// No secondary index: the collection holds at most KEPT_SYNC_RUNS (200) runs, read a few at a time.
+// Listed newest first (GET /crm/syncs); the collection holds at most KEPT_SYNC_RUNS runs.
+crmSyncSchema.index({ startedAt: -1, _id: -1 });
+
+export interface CrmSyncChanges {
+  added: number;
+  changed: number;
+  unchanged: number;
+  removed: number;
+}
 
 export interface CrmSyncDoc {
   _id: string;
+  provider: CrmProvider;
   trigger: CrmSyncTrigger;
-  mode: CrmSyncMode | null;
-  outcome: CrmSyncOutcome;
+  mode: CrmSyncMode;
+  status: CrmSyncStatus;
   startedAt: Date;
   finishedAt: Date | null;
+  progress: { dealsRead: number };
   snapshotId: string | null;
-  reused: boolean;
   counts: {
     pipelines: number;
     stages: number;
@@ -64,8 +87,10 @@ export interface CrmSyncDoc {
     teams: number;
     membersCreated: number;
   } | null;
-  fetched: { deals: number; archived: number } | null;
+  changes: CrmSyncChanges | null;
   error: string | null;
+  /** What the import said beside its counts (its message's notes); empty until it succeeded. */
+  notes: string[];
 }
 
 export const CrmSyncModel = model('CrmSync', crmSyncSchema);

@@ -4,6 +4,8 @@ import { Schema, model } from 'mongoose';
 export interface KeptWriteAnswer {
   status: number;
   contentType: string;
+  /** Headers the answer carried beyond its type (a job's `Location`); a replay sends them again. */
+  headers?: Record<string, string>;
   /** The body as sent, deflated (zlib) when `deflated`. */
   body: Buffer;
   deflated: boolean;
@@ -53,6 +55,7 @@ const idempotencyRecordSchema = new Schema<IdempotencyRecordDoc>(
         {
           status: { type: Number, required: true },
           contentType: { type: String, required: true },
+          headers: { type: Object, required: false },
           body: { type: Buffer, required: true },
           deflated: { type: Boolean, required: true },
         },

@@ -161,8 +161,18 @@ function operation(route: RouteDefinition, inputs: InputSchemas): JsonSchema {
     };
   }
   const responses: Record<string, JsonSchema> = {
-    '200': {
+    [String(route.successStatus ?? 200)]: {
       description: route.summary,
+      ...(route.successHeaders
+        ? {
+            headers: Object.fromEntries(
+              route.successHeaders.map((header) => [
+                header.name,
+                { description: header.description, schema: { type: 'string' } },
+              ]),
+            ),
+          }
+        : {}),
       content: { 'application/json': { schema: route.response } },
     },
   };

@@ -67,6 +67,8 @@ export function registerRestRoutes(
         : await route.handler(ctx, input);
       const status = typeof result.statusCode === 'number' ? result.statusCode : 200;
       reply.code(status);
+      for (const header of route.successHeaders ?? [])
+        reply.header(header.name, header.value(result));
       if (key === null || status !== 200) return reply.send(result);
       // Serialised once with the route's compiled serialiser, kept, and sent as it is.
       const body = Buffer.from(String(reply.serialize(result)));
@@ -88,7 +90,15 @@ export function registerRestRoutes(
             : await route.handler(contexts.anyone(request), input);
           const status = typeof result.statusCode === 'number' ? result.statusCode : 200;
           const serialize = reply.getSerializationFunction(String(status)) ?? JSON.stringify;
-          return { status, contentType: JSON_TYPE, body: Buffer.from(String(serialize(result))) };
+          const headers = Object.fromEntries(
+            (route.successHeaders ?? []).map((header) => [header.name, header.value(result)]),
+          );
+          return {
+            status,
+            contentType: JSON_TYPE,
+            ...(route.successHeaders ? { headers } : {}),
+            body: Buffer.from(String(serialize(result))),
+          };
         },
       );
     }
@@ -112,7 +122,7 @@ export function registerRestRoutes(
       method: route.method,
       url: route.path,
       config: { errorShape: route.errorShape } satisfies RestRouteConfig,
-      schema: { response: { 200: route.response } },
+      schema: { response: { [route.successStatus ?? 200]: route.response } },
       preParsing: (request, _reply, payload, done) => {
         try {
           admit(request);

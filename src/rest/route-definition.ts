@@ -7,6 +7,14 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** A class-validator decorated input class: the single source of a route's input rules. */
 export type InputClass<T extends object> = new () => T;
 
+/** A header of a route's successful answer, documented and made from the answer. */
+export interface SuccessHeader {
+  name: string;
+  /** One line for the OpenAPI document. */
+  description: string;
+  value(result: Record<string, unknown>): string;
+}
+
 interface RouteBase<TInput extends object> {
   method: HttpMethod;
   /** Fastify path syntax: `/teams/members/:member_id`. */
@@ -40,6 +48,13 @@ interface RouteBase<TInput extends object> {
    * Only GET routes, and only requests without a body, are served from it.
    */
   cacheable?: boolean;
+  /**
+   * The status of a success when it is not 200: `202` for a route that starts a job and answers
+   * before it ends (the handler's `statusCode` says the same).
+   */
+  successStatus?: 202;
+  /** Headers a success carries, made from its answer (`Location` of the job a route started). */
+  successHeaders?: readonly SuccessHeader[];
   /**
    * Set on a write whose answer must never be kept (it holds a secret), saying why: an
    * Idempotency-Key on it is a 400 with that reason. Every other write keeps its answer for 24 h
@@ -78,6 +93,14 @@ export type RouteDefinition<TInput extends object = object> = RouteBase<TInput> 
         handler(ctx: RequestContext, input: TInput): Promise<Record<string, unknown>>;
       }
   );
+
+/** The envelope of a job started and still running: `{ message, success: true, statusCode: 202, ...fields }`. */
+export function accepted<T extends Record<string, unknown>>(
+  message: string,
+  fields: T,
+): T & { message: string; success: true; statusCode: 202 } {
+  return { message, success: true, statusCode: 202, ...fields };
+}
 
 /** The documented success envelope: `{ message, success: true, statusCode: 200, ...fields }`. */
 export function ok<T extends Record<string, unknown>>(

@@ -47,6 +47,7 @@ import { registerHttpMetrics } from '../telemetry/http-metrics.hook';
 import { registerMetricsRoute } from '../telemetry/metrics.route';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 import type { HubSpotClientOptions } from '../crm/hubspot/hubspot-client';
+import type { CrmClientOptions } from '../crm/connector-from-config';
 import { createGatewaySync } from '../sync/gateway-sync';
 
 export interface BuildAppOptions {
@@ -63,6 +64,8 @@ export interface BuildAppOptions {
   logStream?: DestinationStream;
   /** HubSpot client settings beyond HUBSPOT_BASE_URL and HUBSPOT_TOKEN (tests shorten the backoff). */
   hubspotClient?: Omit<HubSpotClientOptions, 'baseUrl' | 'token'>;
+  /** Salesforce client settings beyond the SALESFORCE_* variables (tests shorten the backoff). */
+  salesforceClient?: CrmClientOptions['salesforce'];
 }
 
 declare module 'fastify' {
@@ -186,7 +189,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     config,
     queue: access.imports,
     logger,
-    clientOptions: options.hubspotClient,
+    clientOptions: { hubspot: options.hubspotClient, salesforce: options.salesforceClient },
     onRunEnded: (run) => metrics.syncEnded(run),
   });
   const metrics = new GatewayMetrics({

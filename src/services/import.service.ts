@@ -12,12 +12,17 @@ import {
 } from '../import/import-lease';
 import { normaliseCrmData } from '../import/normalise';
 import { publishImport } from '../import/publish-import';
-import type { CurrencySkips, NormalisedCrmData } from '../import/normalised.types';
+import type {
+  CurrencySkips,
+  NormalisedCrmData,
+  NormalisedDefinition,
+} from '../import/normalised.types';
 import { holdsOnlyDemo, removeDemo, settingsAfterDemo } from '../import/replace-demo';
 import { currentState, stateAt } from '../import/opportunity-state';
 import { CreatedEntities, resolveOwners } from '../import/resolve-owners';
 import type { SkippedItem } from '../import/skipped';
 import {
+  type DealComparison,
   opportunityRow,
   type OpportunityRow,
   writeDefinitions,
@@ -87,6 +92,16 @@ export interface CrmImportResult {
   mode: ImportMode;
   /** Incremental imports: deals carried (added or changed) and deals of the latest snapshot that left. Full: zeros. */
   changes: ImportChanges;
+  /**
+   * The deals of the import's snapshot compared with the latest snapshot: added, changed, read
+   * and the same (`unchanged`), and no longer there (`removed`). Zeros for an answer reused.
+   */
+  comparison: DealComparison;
+  /**
+   * False when the import changed nothing and its caller asked it then to commit nothing
+   * (`commitUnchanged: false`): `snapshotId` is then the latest snapshot, which stands.
+   */
+  committed: boolean;
   /** True when this import replaced the demo company (docs/importing.md, "Your data replaces the demo"). */
   demoRemoved: boolean;
   /** Deals skipped only for their currency, by currency, most first: what a currency change would bring in. */
@@ -119,6 +134,13 @@ export interface ImportOptions {
    * keep are removed (src/import/prune-snapshots.ts). Defaults to DEFAULT_SNAPSHOT_RETENTION_DAYS.
    */
   retentionDays?: number;
+  /**
+   * False (the sync): an import that would change nothing (the same pipelines, no member created,
+   * and every deal as the latest snapshot holds it) commits no snapshot and answers
+   * `committed: false` with the latest one; the answer of an earlier identical import is not
+   * reused either, since only the latest snapshot tells what changed. Default true.
+   */
+  commitUnchanged?: boolean;
 }
 
 /**
@@ -228,7 +250,8 @@ async function importExclusively(
     base ? (base._id as string) : null,
     forecastMappings,
   );
-  const existing = await findImported(sourceHash);
+  const commitUnchanged = options.commitUnchanged !== false;
+  const existing = commitUnchanged ? await findImported(sourceHash) : null;
   if (existing) return existing;
   const importedAt = options.now ?? new Date();
   const rows = base
@@ -262,6 +285,21 @@ async function importExclusively(
       onProgress,
       renewLease,
     });
+    if (
+      !commitUnchanged &&
+      latest &&
+      nothingChanged(result) &&
+      sameDefinitions(data.definitions, await baseDefinitions(latest._id as string))
+    ) {
+      await discardImport(importId);
+      return {
+        ...result,
+        snapshotId: latest._id as string,
+        snapshotAt: latest.snapshotAt,
+        snapshotIds: [],
+        committed: false,
+      };
+    }
     // The commit point: from here on readers see the snapshots.
     onProgress({ step: 'committing', done: 0, total: 1 });
     await SnapshotModel.updateMany({ importId }, { $set: { status: 'committed' } });
@@ -396,9 +434,31 @@ async function findImported(sourceHash: string): Promise<CrmImportResult | null>
     reused: true,
     mode: primary.mode === 'incremental' ? 'incremental' : 'full',
     changes: { updated: primary.changes?.updated ?? 0, removed: primary.changes?.removed ?? 0 },
+    comparison: { added: 0, changed: 0, unchanged: 0, removed: 0 },
+    committed: true,
     demoRemoved: false,
     skippedForCurrency: [],
   };
+}
+
+/** Whether an import written would change nothing a reader sees: no deal and no member differ. */
+function nothingChanged(result: CrmImportResult): boolean {
+  const { added, changed, removed } = result.comparison;
+  return added + changed + removed === 0 && result.counts.membersCreated === 0;
+}
+
+/** Whether two lists of definitions are the same pipelines, labels, orders and stages. */
+function sameDefinitions(a: NormalisedDefinition[], b: NormalisedDefinition[]): boolean {
+  const key = (definitions: NormalisedDefinition[]) =>
+    JSON.stringify(
+      definitions.map((d) => [
+        d.definitionId,
+        d.label,
+        d.displayOrder,
+        d.stages.map((s) => [s.id, s.label, s.order, s.isClosed, s.probability]),
+      ]),
+    );
+  return key(a) === key(b);
 }
 
 interface WriteContext {
@@ -433,6 +493,7 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
   };
   const mode: ImportMode = ctx.incremental ? 'incremental' : 'full';
   const changes: ImportChanges = { updated: 0, removed: 0 };
+  let comparison: DealComparison = { added: 0, changed: 0, unchanged: 0, removed: 0 };
   // Backfilled snapshots get the lower seqs, oldest first, the current one the highest: each
   // snapshot's opportunity versions are written as changes from the one written before it.
   const periodEnds = ctx.backfillUnit
@@ -524,10 +585,17 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
       );
     }
     await writeDefinitions(snapshot.id, data.definitions);
-    await writeOpportunityVersions(snapshot.seq, snapshot.at, rows, (n) => {
-      done += n;
-      ctx.onProgress({ step: 'snapshots', done: Math.min(done, total), total });
-    });
+    const written = await writeOpportunityVersions(
+      snapshot.seq,
+      snapshot.at,
+      rows,
+      (n) => {
+        done += n;
+        ctx.onProgress({ step: 'snapshots', done: Math.min(done, total), total });
+      },
+      ctx.base ? new Set(data.deals.map((deal) => deal.dealId)) : null,
+    );
+    if (snapshot.current) comparison = written.comparison;
     done = Math.max(done, (plan.indexOf(snapshot) + 1) * data.deals.length);
     await writePipelines(snapshot.id, buildPipelines(data.definitions, rows));
     await buildPipelineFacts(snapshot.id, rows);
@@ -544,6 +612,8 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     reused: false,
     mode,
     changes,
+    comparison,
+    committed: true,
     demoRemoved: ctx.demoRemoved,
     skippedForCurrency: data.skippedForCurrency,
   };

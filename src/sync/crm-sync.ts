@@ -1,50 +1,76 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Principal } from '../auth/principal';
+import type {
+  CrmApiBudget,
+  CrmConnector,
+  CrmDealPage,
+  CrmProvider,
+  CrmReadStep,
+} from '../crm/connector';
+import {
+  connectorFromConfig,
+  howToConfigure,
+  type CrmClientOptions,
+  type CrmConfig,
+} from '../crm/connector-from-config';
 import type { GatewayConfig } from '../config';
-import type { HubSpotClient } from '../crm/hubspot/hubspot-client';
-import type { CrmApiBudget } from '../crm/hubspot/request-pacer';
-import { hubSpotClientFromConfig, type HubSpotClientOptions } from '../crm/hubspot/hubspot-client';
 import { ConflictError } from '../errors';
 import type { ImportQueue } from '../import/import-queue';
 import {
   CrmSyncStateModel,
-  HUBSPOT_SYNC_STATE_ID,
+  SYNC_STATE_ID,
   type CrmSyncLease,
   type CrmSyncStateDoc,
 } from '../models/crm-sync-state.model';
-import { CrmSyncModel, type CrmSyncMode, type CrmSyncTrigger } from '../models/crm-sync.model';
+import {
+  CrmSyncModel,
+  type CrmSyncDoc,
+  type CrmSyncMode,
+  type CrmSyncTrigger,
+} from '../models/crm-sync.model';
 import type { CrmImportResult, ImportProgress } from '../services/import.service';
+import { currencyNote, DEMO_REMOVED_NOTE } from '../import/import-summary';
 import { importSynced } from './import-synced';
-import { HIGH_WATER_OVERLAP_MS, readHubSpot, type ReadStep } from './read-hubspot';
-import { failureMessage, syncError, SyncLeaseLostError } from './sync-errors';
+import { failureMessage, SyncLeaseLostError, SyncStoppedError } from './sync-errors';
 import { SyncLease } from './sync-lease';
 import { pruneSyncRuns } from './sync-runs';
 
-/** Progress of a sync: reading HubSpot, then the import's own steps. */
-export type SyncProgress = { step: 'reading'; what: ReadStep; count: number } | ImportProgress;
+/**
+ * How far before the cursor an incremental sync starts reading: records modified in the same
+ * instant as the cursor (SOQL compares to the second), committed late by a long transaction, or
+ * indexed late by HubSpot's search come again rather than being missed. A record read again that
+ * did not change counts as unchanged and writes nothing.
+ */
+export const LOOK_BACK_MS = 5 * 60_000;
 
-/** A sync that committed (or found its data imported already). */
-export interface CrmSyncResult {
-  syncId: string;
-  mode: CrmSyncMode;
-  import: CrmImportResult;
-  fetched: { deals: number; archived: number };
-  /** The high-water mark after this sync: where the next incremental sync reads from (less the overlap). */
-  highWaterMark: Date | null;
+/** How often a running sync writes its progress to its run (others read it from there). */
+const PROGRESS_WRITE_MS = 1000;
+
+/** Progress of a sync: reading the CRM, then the import's own steps. */
+export type SyncProgress =
+  { step: 'reading'; what: CrmReadStep | 'deals'; count: number } | ImportProgress;
+
+/** How a sync ended: its run, and the import it made (null when it failed). */
+export interface FinishedSync {
+  run: CrmSyncDoc;
+  import: CrmImportResult | null;
+}
+
+/** A sync that started: its run as first written, and how it ends (never rejects). */
+export interface StartedSync {
+  run: CrmSyncDoc;
+  finished: Promise<FinishedSync>;
 }
 
 export interface CrmSyncOptions {
-  config: Pick<
-    GatewayConfig,
-    'hubspotToken' | 'hubspotBaseUrl' | 'syncLeaseSeconds' | 'snapshotRetentionDays'
-  >;
+  config: CrmConfig & Pick<GatewayConfig, 'syncLeaseSeconds' | 'snapshotRetentionDays'>;
   /** The instance's import queue (DataAccess.imports). */
   queue: ImportQueue;
-  /** Names the holder of the lease in status answers, e.g. `gateway` or `cli`. */
+  /** Names the holder of the lease in messages, e.g. `gateway` or `cli`. */
   role: string;
-  /** HubSpot client settings beyond the base URL and token (tests shorten the backoff). */
-  clientOptions?: Omit<HubSpotClientOptions, 'baseUrl' | 'token'>;
+  /** Client settings beyond the configuration (tests shorten the backoff). */
+  clientOptions?: CrmClientOptions;
   now?: () => number;
   /** Told how each run ended (the app's metrics). */
   onRunEnded?: (run: SyncRunReport) => void;
@@ -60,18 +86,36 @@ export interface SyncRunReport {
   seconds: number;
 }
 
+/** What running one sync needs beside its run. */
+interface Job {
+  principal: Principal;
+  run: CrmSyncDoc;
+  since: Date | null;
+  state: CrmSyncStateDoc | null;
+  force: boolean;
+  /** performance.now() when it was asked for, for its duration. */
+  began: number;
+  onProgress: (progress: SyncProgress) => void;
+}
+
 /**
- * The HubSpot sync of one gateway instance or CLI process: reads HubSpot and imports what it read
- * as a new snapshot, one sync at a time across instances (SyncLease). The first sync is full; the
- * next ones read the deals modified since the high-water mark, which is stored in the database and
- * moved only after the sync's snapshot committed. A sync that fails writes nothing but its run
- * record, and the next one starts from the last committed mark.
+ * The CRM sync of one gateway instance or CLI process: reads the configured CRM through its
+ * connector and imports what it read, one sync at a time across instances (SyncLease). A sync is
+ * a job: `start` answers its run as soon as it holds the lease, and the work goes on in the
+ * background, its progress and outcome written to the run. The first sync is full; the next ones
+ * read what changed since the cursor, which is stored in the database and moved only once the
+ * sync's snapshot committed (or it found nothing changed). A sync that fails writes nothing but
+ * its run, and the next one starts from the last committed cursor.
  */
 export class CrmSync {
   /** This instance's name on the lease: role, host and process, and a random part. */
   readonly owner: string;
 
-  readonly #client: HubSpotClient | null;
+  readonly provider: CrmProvider;
+
+  readonly #connector: CrmConnector | null;
+
+  readonly #notConfigured: string;
 
   readonly #lease: SyncLease;
 
@@ -85,9 +129,14 @@ export class CrmSync {
 
   readonly #onRunEnded: (run: SyncRunReport) => void;
 
+  /** The syncs this instance runs, to stop them when it closes. */
+  readonly #jobs = new Map<string, { stop: AbortController; finished: Promise<FinishedSync> }>();
+
   constructor(options: CrmSyncOptions) {
     this.owner = `${options.role}@${os.hostname()}:${process.pid}/${randomUUID().slice(0, 8)}`;
-    this.#client = hubSpotClientFromConfig(options.config, options.clientOptions);
+    this.provider = options.config.crmProvider;
+    this.#connector = connectorFromConfig(options.config, options.clientOptions);
+    this.#notConfigured = `The CRM sync is not configured: ${howToConfigure(options.config)} (docs/crm-sync.md)`;
     this.#ttlMs = options.config.syncLeaseSeconds * 1000;
     this.#now = options.now ?? Date.now;
     this.#lease = new SyncLease(this.owner, this.#ttlMs, this.#now);
@@ -96,75 +145,136 @@ export class CrmSync {
     this.#onRunEnded = options.onRunEnded ?? (() => undefined);
   }
 
-  /** The HubSpot API requests left as HubSpot last said (null fields before any answer, or unconfigured). */
+  /** The CRM's API requests left as it last said (null fields before any answer, or unconfigured). */
   apiBudget(): CrmApiBudget {
-    return this.#client?.budget() ?? { rolling: null, daily: null };
+    return this.#connector?.budget() ?? { rolling: null, daily: null };
   }
 
-  /** False when HUBSPOT_TOKEN is unset. */
+  /** False when the configured CRM's credentials are not set. */
   get configured(): boolean {
-    return this.#client !== null;
+    return this.#connector !== null;
+  }
+
+  /** The CRM's name in messages. */
+  get crmName(): string {
+    return this.provider === 'salesforce' ? 'Salesforce' : 'HubSpot';
   }
 
   /**
-   * Runs one sync. Not configured, or another sync holding the lease: 409 (a scheduled run records
-   * itself as skipped instead and answers null). HubSpot refusing the token or failing: 502.
+   * Starts a sync and answers its run once it holds the lease; the sync goes on in the
+   * background. Not configured, another sync running (named), or `incremental` asked for with no
+   * committed sync to continue from: 409.
    */
-  async run(
+  async start(
     principal: Principal,
     trigger: CrmSyncTrigger,
-    options: { force?: boolean; onProgress?: (progress: SyncProgress) => void } = {},
-  ): Promise<CrmSyncResult | null> {
-    const started = performance.now();
-    // What the run got to: a failure once the lease is taken is a failed run (it is recorded so).
-    const reached: RunReached = { leased: false, mode: null };
-    const report = (outcome: SyncRunReport['outcome']) =>
+    options: {
+      mode?: CrmSyncMode;
+      force?: boolean;
+      onProgress?: (progress: SyncProgress) => void;
+    } = {},
+  ): Promise<StartedSync> {
+    const began = performance.now();
+    try {
+      return await this.#begin(principal, trigger, options, began);
+    } catch (error) {
       this.#onRunEnded({
         trigger,
-        mode: reached.mode,
-        outcome,
-        seconds: (performance.now() - started) / 1000,
+        mode: null,
+        outcome: trigger === 'schedule' && error instanceof ConflictError ? 'skipped' : 'refused',
+        seconds: (performance.now() - began) / 1000,
       });
-    try {
-      const result = await this.#run(principal, trigger, options, reached);
-      report(result === null ? 'skipped' : 'ok');
-      return result;
-    } catch (error) {
-      report(reached.leased ? 'failed' : 'refused');
       throw error;
     }
   }
 
-  async #run(
+  async #begin(
     principal: Principal,
     trigger: CrmSyncTrigger,
-    options: { force?: boolean; onProgress?: (progress: SyncProgress) => void },
-    reached: RunReached,
-  ): Promise<CrmSyncResult | null> {
-    const client = this.#client;
-    if (client === null) {
-      throw new ConflictError(
-        'The HubSpot sync is not configured: set HUBSPOT_TOKEN to a HubSpot access token (docs/hubspot-sync.md)',
-      );
-    }
+    options: {
+      mode?: CrmSyncMode;
+      force?: boolean;
+      onProgress?: (progress: SyncProgress) => void;
+    },
+    began: number,
+  ): Promise<StartedSync> {
+    const connector = this.#connector;
+    if (connector === null) throw new ConflictError(this.#notConfigured);
     const syncId = randomUUID();
-    const startedAt = new Date(this.#now());
     const taken = await this.#lease.acquire(syncId);
-    if (!taken.acquired) {
-      const why = busyMessage(taken.holder);
-      if (trigger !== 'schedule') throw new ConflictError(why);
-      await CrmSyncModel.create({
+    if (!taken.acquired) throw new ConflictError(busyMessage(taken.holder));
+    let job: Job;
+    try {
+      const startedAt = new Date(this.#now());
+      // Runs left `running` by a process that died: the lease was theirs, now it is ours.
+      await CrmSyncModel.updateMany(
+        { status: 'running' },
+        { $set: { status: 'failed', finishedAt: startedAt, error: INTERRUPTED } },
+      );
+      const state = await CrmSyncStateModel.findById(SYNC_STATE_ID).lean<CrmSyncStateDoc>();
+      const mark = state?.provider === this.provider ? (state.highWaterMark ?? null) : null;
+      if (options.mode === 'incremental' && mark === null) {
+        throw new ConflictError(
+          `An incremental sync reads what changed since the last committed ${this.crmName} sync, and there is none yet: run a full one first (mode "full", or no mode)`,
+        );
+      }
+      const mode: CrmSyncMode = options.mode ?? (mark === null ? 'full' : 'incremental');
+      const run: CrmSyncDoc = {
         _id: syncId,
+        provider: this.provider,
         trigger,
-        outcome: 'skipped',
+        mode,
+        status: 'running',
         startedAt,
-        finishedAt: startedAt,
-        error: why,
-      });
-      return null;
+        finishedAt: null,
+        progress: { dealsRead: 0 },
+        snapshotId: null,
+        counts: null,
+        changes: null,
+        error: null,
+        notes: [],
+      };
+      await CrmSyncModel.create(run);
+      job = {
+        principal,
+        run,
+        since: mode === 'full' || mark === null ? null : new Date(mark.getTime() - LOOK_BACK_MS),
+        state: state?.provider === this.provider ? state : null,
+        force: options.force === true,
+        began,
+        onProgress: options.onProgress ?? (() => undefined),
+      };
+    } catch (error) {
+      await this.#lease.release(syncId).catch(() => undefined);
+      throw error;
     }
-    reached.leased = true;
+    const stop = new AbortController();
+    const finished = this.#execute(connector, job, stop.signal).finally(() =>
+      this.#jobs.delete(syncId),
+    );
+    this.#jobs.set(syncId, { stop, finished });
+    return { run: { ...job.run }, finished };
+  }
 
+  /** Stops the syncs this instance runs (each fails, keeping nothing) and waits for them. */
+  async stop(): Promise<void> {
+    const jobs = [...this.#jobs.values()];
+    for (const job of jobs) job.stop.abort(new SyncStoppedError());
+    await Promise.all(jobs.map((job) => job.finished));
+  }
+
+  #reportEnd(job: Job, outcome: 'ok' | 'failed'): void {
+    this.#onRunEnded({
+      trigger: job.run.trigger,
+      mode: job.run.mode,
+      outcome,
+      seconds: (performance.now() - job.began) / 1000,
+    });
+  }
+
+  /** Runs a started sync to its end; answers the run as it ended, success or failure. */
+  async #execute(connector: CrmConnector, job: Job, signal: AbortSignal): Promise<FinishedSync> {
+    const syncId = job.run._id;
     let lost = false;
     const renewal = setInterval(
       () => {
@@ -179,76 +289,79 @@ export class CrmSync {
       Math.max(1000, Math.floor(this.#ttlMs / 3)),
     );
     renewal.unref();
-
-    let mode: CrmSyncMode;
-    try {
-      // Runs left `running` by a process that died: the lease was theirs, now it is ours.
-      await CrmSyncModel.updateMany(
-        { outcome: 'running' },
-        { $set: { outcome: 'failed', finishedAt: startedAt, error: INTERRUPTED } },
-      );
-      await CrmSyncModel.create({ _id: syncId, trigger, outcome: 'running', startedAt });
-      const state = await CrmSyncStateModel.findById(HUBSPOT_SYNC_STATE_ID).lean<CrmSyncStateDoc>();
-      const previousMark = state?.highWaterMark ?? null;
-      const since =
-        previousMark === null ? null : new Date(previousMark.getTime() - HIGH_WATER_OVERLAP_MS);
-      mode = since === null ? 'full' : 'incremental';
-      reached.mode = mode;
-      await CrmSyncModel.updateOne({ _id: syncId }, { $set: { mode } });
-
-      const onProgress = options.onProgress ?? (() => undefined);
-      const read = await readHubSpot(
-        client,
-        since,
-        (what, count) => onProgress({ step: 'reading', what, count }),
-        this.#now,
-      );
+    const progress = new ProgressWriter(syncId, this.#now);
+    const halt = () => {
+      if (signal.aborted) throw signal.reason;
       if (lost) throw new SyncLeaseLostError();
-      const result = await importSynced(principal, read, {
-        force: options.force === true,
-        queue: this.#queue,
-        retentionDays: this.#retentionDays,
-        onProgress: (progress) => {
-          // Before the commit point a throw here discards the import; after it, nothing is undone.
-          if (lost && progress.step !== 'committing') throw new SyncLeaseLostError();
-          onProgress(progress);
-        },
+    };
+    try {
+      const readStart = this.#now();
+      const read = await connector.read(job.since, {
+        signal,
+        onStep: (what, count) => job.onProgress({ step: 'reading', what, count }),
       });
-      const mark = laterOf(state?.highWaterMark ?? null, read.highWaterMark);
+      let latest: number | null = null;
+      const deals = async function* (): AsyncGenerator<CrmDealPage> {
+        for await (const page of read.deals) {
+          halt();
+          progress.add(page.results.length);
+          job.onProgress({ step: 'reading', what: 'deals', count: progress.dealsRead });
+          if (page.latestModifiedAt !== null && (latest === null || page.latestModifiedAt > latest))
+            latest = page.latestModifiedAt;
+          yield page;
+        }
+      };
+      const result = await importSynced(
+        job.principal,
+        { ...read, deals: deals() },
+        {
+          mode: job.run.mode,
+          force: job.force,
+          queue: this.#queue,
+          retentionDays: this.#retentionDays,
+          onProgress: (step) => {
+            // Before the commit point a throw here discards the import; after it, nothing is undone.
+            if (step.step !== 'committing') halt();
+            job.onProgress(step);
+          },
+        },
+      );
+      // A record changed while the pages were read may have come in its earlier copy: the mark
+      // is never later than the moment the read began.
+      const readMark = latest === null ? null : new Date(Math.min(latest, readStart));
+      const mark = laterOf(job.state?.highWaterMark ?? null, readMark);
       // Fenced: a sync that lost its lease does not move the mark of the one that took it.
       await this.#lease.commit(syncId, {
+        provider: connector.provider,
         highWaterMark: mark,
         snapshotId: result.snapshotId,
         committedAt: new Date(this.#now()),
       });
-      await CrmSyncModel.updateOne(
-        { _id: syncId },
-        {
-          $set: {
-            outcome: 'ok',
-            finishedAt: new Date(this.#now()),
-            snapshotId: result.snapshotId,
-            reused: result.reused,
-            counts: result.counts,
-            fetched: read.fetched,
-          },
-        },
-      );
+      await progress.flush();
+      const finished: Partial<CrmSyncDoc> = {
+        status: 'succeeded',
+        finishedAt: new Date(this.#now()),
+        progress: { dealsRead: progress.dealsRead },
+        snapshotId: result.committed ? result.snapshotId : null,
+        counts: result.counts,
+        changes: { ...result.comparison },
+        notes: importNotes(result),
+      };
+      await CrmSyncModel.updateOne({ _id: syncId }, { $set: finished });
       await pruneSyncRuns();
-      return { syncId, mode, import: result, fetched: read.fetched, highWaterMark: mark };
+      this.#reportEnd(job, 'ok');
+      return { run: { ...job.run, ...finished }, import: result };
     } catch (error) {
-      const answered = syncError(error);
-      await CrmSyncModel.updateOne(
-        { _id: syncId },
-        {
-          $set: {
-            outcome: 'failed',
-            finishedAt: new Date(this.#now()),
-            error: failureMessage(answered),
-          },
-        },
-      ).catch(() => undefined);
-      throw answered;
+      await progress.flush().catch(() => undefined);
+      const failed: Partial<CrmSyncDoc> = {
+        status: 'failed',
+        finishedAt: new Date(this.#now()),
+        progress: { dealsRead: progress.dealsRead },
+        error: failureMessage(error),
+      };
+      await CrmSyncModel.updateOne({ _id: syncId }, { $set: failed }).catch(() => undefined);
+      this.#reportEnd(job, 'failed');
+      return { run: { ...job.run, ...failed }, import: null };
     } finally {
       clearInterval(renewal);
       await this.#lease.release(syncId).catch(() => undefined);
@@ -256,10 +369,42 @@ export class CrmSync {
   }
 }
 
-/** How far a run got, for its report. */
-interface RunReached {
-  leased: boolean;
-  mode: CrmSyncMode | null;
+/**
+ * Writes a running sync's progress to its run, at most every PROGRESS_WRITE_MS, one write at a
+ * time: readers on any instance follow it there.
+ */
+class ProgressWriter {
+  dealsRead = 0;
+
+  #writtenAt = 0;
+
+  #writing: Promise<void> | null = null;
+
+  constructor(
+    private readonly syncId: string,
+    private readonly now: () => number,
+  ) {}
+
+  add(deals: number): void {
+    this.dealsRead += deals;
+    if (this.#writing !== null || this.now() - this.#writtenAt < PROGRESS_WRITE_MS) return;
+    this.#writtenAt = this.now();
+    this.#writing = this.#write().finally(() => {
+      this.#writing = null;
+    });
+  }
+
+  async flush(): Promise<void> {
+    await this.#writing;
+  }
+
+  async #write(): Promise<void> {
+    await CrmSyncModel.updateOne(
+      { _id: this.syncId, status: 'running' },
+      { $set: { 'progress.dealsRead': this.dealsRead } },
+      // Progress is a hint: a write the database refuses is not the sync's failure.
+    ).catch(() => undefined);
+  }
 }
 
 /** What a run left `running` by a process that stopped is recorded with. */
@@ -267,8 +412,14 @@ export const INTERRUPTED =
   'interrupted: the process running it stopped before it finished; nothing of it was kept';
 
 function busyMessage(holder: CrmSyncLease | null): string {
-  if (holder === null) return 'A HubSpot sync is already running; try again when it has finished';
-  return `A HubSpot sync is already running (${holder.owner}, lease until ${holder.expiresAt.toISOString()}); try again when it has finished`;
+  if (holder === null) return 'A CRM sync is already running; try again when it has finished';
+  return `A CRM sync is already running: sync ${holder.syncId} (${holder.owner}, lease until ${holder.expiresAt.toISOString()}); follow it at GET /crm/syncs/${holder.syncId}, and try again when it has finished`;
+}
+
+/** The notes an import's message carries: the demo's removal first, then the currency. */
+function importNotes(result: CrmImportResult): string[] {
+  const currency = currencyNote(result);
+  return [...(result.demoRemoved ? [DEMO_REMOVED_NOTE] : []), ...(currency ? [currency] : [])];
 }
 
 function laterOf(a: Date | null, b: Date | null): Date | null {

@@ -3,15 +3,15 @@ import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal';
 import { Role } from '../auth/role';
 import type { GatewayConfig } from '../config';
-import type { HubSpotClientOptions } from '../crm/hubspot/hubspot-client';
+import type { CrmClientOptions, CrmConfig } from '../crm/connector-from-config';
 import type { ImportQueue } from '../import/import-queue';
 import { CrmSync, type SyncRunReport } from './crm-sync';
 import { SyncScheduler } from './sync-scheduler';
 
-/** The sync of one gateway instance: what POST /crm/syncs runs, and the schedule if any. */
+/** The sync of one gateway instance: what POST /crm/syncs starts, and the schedule if any. */
 export interface GatewaySync {
   sync: CrmSync;
-  /** Null when SYNC_INTERVAL_MINUTES is 0 or HUBSPOT_TOKEN unset. */
+  /** Null when SYNC_INTERVAL_MINUTES is 0 or the CRM's credentials are unset. */
   scheduler: SyncScheduler | null;
 }
 
@@ -25,22 +25,17 @@ const SCHEDULE_PRINCIPAL: Principal = {
 
 /**
  * Makes the instance's sync and, with SYNC_INTERVAL_MINUTES, its schedule, started when the app
- * is ready and stopped (waiting for a run under way) when it closes.
+ * is ready. When the app closes, the schedule stops and a sync this instance runs is stopped (it
+ * fails, keeping nothing; the next one starts from the last committed point).
  */
 export function createGatewaySync(
   app: FastifyInstance,
   options: {
-    config: Pick<
-      GatewayConfig,
-      | 'hubspotToken'
-      | 'hubspotBaseUrl'
-      | 'syncLeaseSeconds'
-      | 'syncIntervalMinutes'
-      | 'snapshotRetentionDays'
-    >;
+    config: CrmConfig &
+      Pick<GatewayConfig, 'syncLeaseSeconds' | 'syncIntervalMinutes' | 'snapshotRetentionDays'>;
     queue: ImportQueue;
     logger: Pick<Logger, 'info' | 'warn'>;
-    clientOptions?: Omit<HubSpotClientOptions, 'baseUrl' | 'token'>;
+    clientOptions?: CrmClientOptions;
     /** Told how each run ended (the app's metrics). */
     onRunEnded?: (run: SyncRunReport) => void;
   },
@@ -53,9 +48,14 @@ export function createGatewaySync(
     onRunEnded: options.onRunEnded,
   });
   const minutes = options.config.syncIntervalMinutes;
-  if (minutes === 0 || !sync.configured) return { sync, scheduler: null };
-  const scheduler = new SyncScheduler(sync, minutes * 60_000, SCHEDULE_PRINCIPAL, options.logger);
-  app.addHook('onReady', async () => scheduler.start());
-  app.addHook('onClose', async () => scheduler.stop());
+  const scheduler =
+    minutes === 0 || !sync.configured
+      ? null
+      : new SyncScheduler(sync, minutes * 60_000, SCHEDULE_PRINCIPAL, options.logger);
+  if (scheduler !== null) app.addHook('onReady', async () => scheduler.start());
+  app.addHook('onClose', async () => {
+    await scheduler?.stop();
+    await sync.stop();
+  });
   return { sync, scheduler };
 }

@@ -1,21 +1,21 @@
-import { HubSpotAuthError, HubSpotError } from '../crm/hubspot/hubspot-errors';
-import { BadGatewayError, ErrorWithCode } from '../errors';
+import { CrmError } from '../crm/connector';
+import { HubSpotAuthError } from '../crm/hubspot/hubspot-errors';
+import { SalesforceAuthError } from '../crm/salesforce/salesforce-errors';
+import { ErrorWithCode } from '../errors';
 
 /**
- * What a failed sync answers: HubSpot's refusals and failures as 502 naming HubSpot (its
- * authentication, for a refused token), the import's own errors (400, 409) as they are; anything
- * else is unexpected and stays as it is (500 at the edge).
+ * The message a failed sync is recorded with: the CRM's refusal or failure (authentication named
+ * first when the credentials were refused), the import's own refusal (the guard, a document it
+ * could not take), the sync being stopped; anything else as unexpected. Credentials never appear:
+ * the CRM clients cut them out of every message they make.
  */
-export function syncError(error: unknown): unknown {
-  if (error instanceof HubSpotAuthError)
-    return new BadGatewayError(`HubSpot authentication failed: ${error.message}`);
-  if (error instanceof HubSpotError) return new BadGatewayError(error.message);
-  return error;
-}
-
-/** The message a failed sync is recorded with. */
 export function failureMessage(error: unknown): string {
-  if (error instanceof ErrorWithCode) return error.message;
+  if (error instanceof HubSpotAuthError) return `HubSpot authentication failed: ${error.message}`;
+  if (error instanceof SalesforceAuthError)
+    return `Salesforce authentication failed: ${error.message}`;
+  if (error instanceof CrmError || error instanceof ErrorWithCode) return error.message;
+  if (error instanceof SyncStoppedError || error instanceof SyncLeaseLostError)
+    return error.message;
   return `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
 }
 
@@ -26,5 +26,13 @@ export class SyncLeaseLostError extends Error {
       'the sync lost its lease (its process stalled past SYNC_LEASE_SECONDS and another sync took over); nothing was kept',
     );
     this.name = 'SyncLeaseLostError';
+  }
+}
+
+/** The sync was stopped (its gateway shut down, or the CLI was interrupted) before it committed. */
+export class SyncStoppedError extends Error {
+  constructor() {
+    super('stopped: the process running the sync shut down before it committed; nothing was kept');
+    this.name = 'SyncStoppedError';
   }
 }

@@ -1,8 +1,9 @@
 // trusted(): the operators here are ours, never client input (filters are sanitised globally).
 import { trusted } from 'mongoose';
+import type { CrmProvider } from '../crm/connector';
 import {
   CrmSyncStateModel,
-  HUBSPOT_SYNC_STATE_ID,
+  SYNC_STATE_ID,
   type CrmSyncLease,
   type CrmSyncStateDoc,
 } from '../models/crm-sync-state.model';
@@ -36,7 +37,7 @@ export class SyncLease {
     try {
       await CrmSyncStateModel.findOneAndUpdate(
         {
-          _id: HUBSPOT_SYNC_STATE_ID,
+          _id: SYNC_STATE_ID,
           $or: [{ lease: null }, { 'lease.expiresAt': trusted({ $lte: now }) }],
         },
         { $set: { lease } },
@@ -45,7 +46,7 @@ export class SyncLease {
       return { acquired: true };
     } catch (error) {
       if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
-      const state = await CrmSyncStateModel.findById(HUBSPOT_SYNC_STATE_ID).lean<CrmSyncStateDoc>();
+      const state = await CrmSyncStateModel.findById(SYNC_STATE_ID).lean<CrmSyncStateDoc>();
       return { acquired: false, holder: state?.lease ?? null };
     }
   }
@@ -53,7 +54,7 @@ export class SyncLease {
   /** Pushes the expiry out; false when the lease is no longer this sync's (it expired and was taken). */
   async renew(syncId: string): Promise<boolean> {
     const result = await CrmSyncStateModel.updateOne(
-      { _id: HUBSPOT_SYNC_STATE_ID, 'lease.syncId': syncId },
+      { _id: SYNC_STATE_ID, 'lease.syncId': syncId },
       { $set: { 'lease.expiresAt': new Date(this.now() + this.ttlMs) } },
     );
     return result.matchedCount === 1;
@@ -62,10 +63,15 @@ export class SyncLease {
   /** Records a committed sync's high-water mark, if the lease is still this sync's; false otherwise. */
   async commit(
     syncId: string,
-    mark: { highWaterMark: Date | null; snapshotId: string; committedAt: Date },
+    mark: {
+      provider: CrmProvider;
+      highWaterMark: Date | null;
+      snapshotId: string;
+      committedAt: Date;
+    },
   ): Promise<boolean> {
     const result = await CrmSyncStateModel.updateOne(
-      { _id: HUBSPOT_SYNC_STATE_ID, 'lease.syncId': syncId },
+      { _id: SYNC_STATE_ID, 'lease.syncId': syncId },
       { $set: mark },
     );
     return result.matchedCount === 1;
@@ -74,7 +80,7 @@ export class SyncLease {
   /** Frees the lease, if it is still this sync's. */
   async release(syncId: string): Promise<void> {
     await CrmSyncStateModel.updateOne(
-      { _id: HUBSPOT_SYNC_STATE_ID, 'lease.syncId': syncId },
+      { _id: SYNC_STATE_ID, 'lease.syncId': syncId },
       { $set: { lease: null } },
     );
   }

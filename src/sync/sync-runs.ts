@@ -2,7 +2,7 @@
 import { trusted } from 'mongoose';
 import {
   CrmSyncStateModel,
-  HUBSPOT_SYNC_STATE_ID,
+  SYNC_STATE_ID,
   type CrmSyncStateDoc,
 } from '../models/crm-sync-state.model';
 import { CrmSyncModel, type CrmSyncDoc } from '../models/crm-sync.model';
@@ -21,29 +21,106 @@ export async function pruneSyncRuns(): Promise<void> {
   if (cut !== undefined) await CrmSyncModel.deleteMany({ startedAt: trusted({ $lt: cut }) });
 }
 
-/** The latest run and the sync state, as GET /crm/syncs/latest reads them. */
-export interface LatestSyncRead {
-  /** The run under way, else the one finished last; null before the first sync. */
-  run: CrmSyncDoc | null;
-  state: CrmSyncStateDoc | null;
-}
+/** A run as stored by a gateway before syncs were jobs (`outcome`, `fetched`). */
+type StoredRun = Partial<CrmSyncDoc> & {
+  _id: string;
+  startedAt: Date;
+  outcome?: string;
+  fetched?: { deals?: number; archived?: number } | null;
+};
 
 /**
- * The run under way, else the run finished last. A run still `running` whose lease is gone (its
- * process died) is answered as failed, as the next sync will record it.
+ * A run as answered: one still `running` whose lease is gone (its process died) reads as failed,
+ * as the next sync will record it; a run stored before syncs were jobs reads in today's terms.
  */
-export async function readLatestSync(now: number, interrupted: string): Promise<LatestSyncRead> {
-  const [running, state] = await Promise.all([
-    CrmSyncModel.findOne({ outcome: 'running' }).sort({ startedAt: -1 }).lean<CrmSyncDoc>(),
-    CrmSyncStateModel.findById(HUBSPOT_SYNC_STATE_ID).lean<CrmSyncStateDoc>(),
+function asRun(
+  stored: StoredRun,
+  state: CrmSyncStateDoc | null,
+  now: number,
+  interrupted: string,
+): CrmSyncDoc {
+  const status =
+    stored.status ??
+    (stored.outcome === 'ok' ? 'succeeded' : stored.outcome === 'running' ? 'running' : 'failed');
+  const run: CrmSyncDoc = {
+    _id: stored._id,
+    provider: stored.provider ?? 'hubspot',
+    trigger: stored.trigger ?? 'api',
+    mode: stored.mode ?? 'full',
+    status,
+    startedAt: stored.startedAt,
+    finishedAt: stored.finishedAt ?? null,
+    progress: {
+      dealsRead:
+        stored.progress?.dealsRead ??
+        (stored.fetched?.deals ?? 0) + (stored.fetched?.archived ?? 0),
+    },
+    snapshotId: stored.snapshotId ?? null,
+    counts: stored.counts ?? null,
+    changes: stored.changes ?? null,
+    error: stored.error ?? null,
+    notes: stored.notes ?? [],
+  };
+  if (run.status !== 'running') return run;
+  const lease = state?.lease ?? null;
+  const alive = lease !== null && lease.syncId === run._id && lease.expiresAt.getTime() > now;
+  return alive ? run : { ...run, status: 'failed', error: interrupted };
+}
+
+async function syncState(): Promise<CrmSyncStateDoc | null> {
+  return CrmSyncStateModel.findById(SYNC_STATE_ID).lean<CrmSyncStateDoc>();
+}
+
+/** One run by id; null when there is none (or it was pruned). */
+export async function readSyncRun(
+  syncId: string,
+  now: number,
+  interrupted: string,
+): Promise<CrmSyncDoc | null> {
+  const [stored, state] = await Promise.all([
+    CrmSyncModel.findById(syncId).lean<StoredRun>(),
+    syncState(),
   ]);
-  if (running !== null) {
-    const lease = state?.lease ?? null;
-    const alive = lease !== null && lease.syncId === running._id && lease.expiresAt.getTime() > now;
-    return { run: alive ? running : { ...running, outcome: 'failed', error: interrupted }, state };
-  }
-  const finished = await CrmSyncModel.findOne({ outcome: trusted({ $ne: 'running' }) })
-    .sort({ finishedAt: -1 })
-    .lean<CrmSyncDoc>();
-  return { run: finished, state };
+  return stored === null ? null : asRun(stored, state, now, interrupted);
+}
+
+/** The most recent run (the one under way, if any, is the most recent); null before the first. */
+export async function readLatestSyncRun(
+  now: number,
+  interrupted: string,
+): Promise<CrmSyncDoc | null> {
+  const [latest] = await listSyncRuns({ limit: 1, after: null }, now, interrupted);
+  return latest ?? null;
+}
+
+/** Where a page of runs starts: after the run started at `startedAt` with id `id`. */
+export interface RunPosition {
+  startedAt: Date;
+  id: string;
+}
+
+/** Runs newest first (by start, then id), `limit` of them after `after`. */
+export async function listSyncRuns(
+  page: { limit: number; after: RunPosition | null },
+  now: number,
+  interrupted: string,
+): Promise<CrmSyncDoc[]> {
+  const after = page.after;
+  const filter =
+    after === null
+      ? {}
+      : {
+          $or: [
+            { startedAt: trusted({ $lt: after.startedAt }) },
+            { startedAt: after.startedAt, _id: trusted({ $lt: after.id }) },
+          ],
+        };
+  const [stored, state] = await Promise.all([
+    CrmSyncModel.find(filter)
+      .sort({ startedAt: -1, _id: -1 })
+      .limit(page.limit)
+      .lean<StoredRun[]>(),
+    syncState(),
+  ]);
+  return stored.map((run) => asRun(run, state, now, interrupted));
 }

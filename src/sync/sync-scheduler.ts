@@ -1,12 +1,13 @@
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal';
+import { ConflictError } from '../errors';
 import type { CrmSync } from './crm-sync';
 
 /**
  * SYNC_INTERVAL_MINUTES: runs the instance's sync when the app is ready, then every interval after
  * the previous run started (at once if a run took longer). Owned by the app: started on ready,
- * stopped on close, which waits for a run under way. Instances with the same schedule do not sync
- * twice: the lease lets one run, the others record a skipped run.
+ * stopped on close. Instances with the same schedule do not sync twice: the lease lets one run,
+ * the others log that they left it to the running one.
  */
 export class SyncScheduler {
   #timer: NodeJS.Timeout | undefined;
@@ -35,7 +36,7 @@ export class SyncScheduler {
     this.#schedule(this.now());
   }
 
-  /** Stops the schedule and waits for a run under way. */
+  /** Stops the schedule and waits for the start of a run under way (the run itself the sync stops). */
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
@@ -54,23 +55,32 @@ export class SyncScheduler {
   #tick(): void {
     const started = this.now();
     this.#next = new Date(started + this.intervalMs);
+    const name = this.sync.crmName;
     this.#running = this.sync
-      .run(this.principal, 'schedule')
+      .start(this.principal, 'schedule')
+      .then(({ finished }) => finished)
       .then(
-        (result) => {
-          if (result === null)
-            this.logger.info('scheduled HubSpot sync skipped: another sync is running');
-          else
+        ({ run }) => {
+          if (run.status === 'succeeded')
             this.logger.info(
-              { syncId: result.syncId, mode: result.mode, snapshotId: result.import.snapshotId },
-              'scheduled HubSpot sync committed',
+              { syncId: run._id, mode: run.mode, snapshotId: run.snapshotId, changes: run.changes },
+              `scheduled ${name} sync succeeded`,
+            );
+          else
+            this.logger.warn(
+              { syncId: run._id, mode: run.mode },
+              `scheduled ${name} sync failed: ${run.error}`,
             );
         },
-        (error: unknown) =>
-          this.logger.warn(
-            { err: error },
-            `scheduled HubSpot sync failed: ${(error as Error).message}`,
-          ),
+        (error: unknown) => {
+          if (error instanceof ConflictError)
+            this.logger.info(`scheduled ${name} sync skipped: ${error.message}`);
+          else
+            this.logger.warn(
+              { err: error },
+              `scheduled ${name} sync failed: ${(error as Error).message}`,
+            );
+        },
       )
       .finally(() => {
         this.#running = null;

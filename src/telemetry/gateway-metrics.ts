@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { CrmApiBudget } from '../crm/hubspot/request-pacer';
+import type { CrmApiBudget } from '../crm/connector';
 import type { CacheStats } from '../data/cache-stats';
 import type { ImportReport } from '../import/import-queue';
 import type { SyncRunReport } from '../sync/crm-sync';
@@ -75,7 +75,7 @@ export class GatewayMetrics {
     });
     this.#syncs = new Histogram({
       name: 'gateway_sync_duration_seconds',
-      help: 'HubSpot syncs by trigger (api, cli, schedule), mode and outcome (ok, failed, refused, skipped), and how long they ran',
+      help: 'CRM syncs by trigger (api, cli, schedule), mode and outcome (ok, failed, refused, skipped), and how long they ran',
       labelNames: ['trigger', 'mode', 'outcome'],
       buckets: JOB_BUCKETS,
       registers,
@@ -109,7 +109,7 @@ export class GatewayMetrics {
     });
     new Gauge({
       name: 'gateway_crm_api_requests_remaining',
-      help: 'HubSpot API requests left, as HubSpot last said (X-HubSpot-RateLimit-Remaining, -Daily-Remaining), by window (rolling, daily); absent before any answer said it',
+      help: 'CRM API requests left, as the CRM last said (HubSpot X-HubSpot-RateLimit-Remaining, -Daily-Remaining; Salesforce Sforce-Limit-Info, daily), by window (rolling, daily); absent before any answer said it',
       labelNames: ['window'],
       registers,
       collect() {
@@ -121,7 +121,7 @@ export class GatewayMetrics {
     });
     new Gauge({
       name: 'gateway_crm_api_requests_limit',
-      help: 'HubSpot API requests allowed per window, as HubSpot last said (X-HubSpot-RateLimit-Max, -Daily)',
+      help: 'CRM API requests allowed per window, as the CRM last said (HubSpot X-HubSpot-RateLimit-Max, -Daily; Salesforce Sforce-Limit-Info, daily)',
       labelNames: ['window'],
       registers,
       collect() {

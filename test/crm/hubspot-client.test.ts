@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Secret } from '../../src/config';
 import {
@@ -60,6 +62,13 @@ async function setUp(
   return { hubspot, client };
 }
 
+/** Every page of a client listing, in order. */
+async function collect<T>(pages: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const page of pages) all.push(page);
+  return all;
+}
+
 const ids = (pages: HubSpotPage<HubSpotDeal>[]): string[] =>
   pages.flatMap((page) => page.results.map((deal) => deal.id));
 const searches = (hubspot: HubSpotTestServer): RecordedRequest[] =>
@@ -103,7 +112,7 @@ describe('HubSpot client: reading', () => {
     });
     const pipelines = await client.fetchPipelines();
     const properties = dealPropertiesFor(pipelines);
-    const pages = await client.fetchAllDeals(properties);
+    const pages = await collect(client.allDeals(properties));
 
     expect(pages.map((page) => page.results.length)).toEqual([100, 100, 50]);
     expect(ids(pages)).toEqual(deals(250).map((deal) => deal.id));
@@ -149,7 +158,7 @@ describe('HubSpot client: reading', () => {
     ];
     hubspot.fail({ body: first }, { match: (request) => request.query.after === undefined });
     hubspot.fail({ body: second }, { match: (request) => request.query.after === '7302' });
-    await expect(client.fetchAllDeals(['dealname'])).resolves.toEqual([first, second]);
+    await expect(collect(client.allDeals(['dealname']))).resolves.toEqual([first, second]);
   });
 
   it('reads archived deals, all of them or those archived since a date', async () => {
@@ -161,10 +170,10 @@ describe('HubSpot client: reading', () => {
     const { hubspot, client } = await setUp({
       dataset: dataset({ deals: [...deals(3), ...archived] }),
     });
-    const all = await client.fetchArchivedDeals();
+    const all = await collect(client.archivedDeals());
     expect(ids(all)).toEqual(['90001', '90002', '90003']);
     expect(all[0]!.results.every((deal) => deal.archived === true)).toBe(true);
-    expect(ids(await client.fetchArchivedDeals(new Date('2026-05-03T00:00:00.000Z')))).toEqual([
+    expect(ids(await collect(client.archivedDeals(new Date('2026-05-03T00:00:00.000Z'))))).toEqual([
       '90002',
       '90003',
     ]);
@@ -192,7 +201,7 @@ describe('HubSpot client: deals modified since', () => {
   it('searches on hs_lastmodifieddate, ascending, 100 a page, without listing every deal', async () => {
     const { hubspot, client } = await setUp({ dataset: dataset({ deals: deals(230) }) });
     const since = new Date(BASE_TIME + 20 * 60_000);
-    const pages = await client.searchDealsModifiedSince(since, ['dealname', 'amount']);
+    const pages = await collect(client.modifiedDeals(since, ['dealname', 'amount']));
 
     expect(ids(pages)).toEqual(
       deals(230)
@@ -240,10 +249,12 @@ describe('HubSpot client: deals modified since', () => {
 
   it('stops at an upper bound when given one', async () => {
     const { client } = await setUp({ dataset: dataset({ deals: deals(30) }) });
-    const pages = await client.searchDealsModifiedSince(
-      new Date(BASE_TIME + 10 * 60_000),
-      ['dealname'],
-      new Date(BASE_TIME + 14 * 60_000),
+    const pages = await collect(
+      client.modifiedDeals(
+        new Date(BASE_TIME + 10 * 60_000),
+        ['dealname'],
+        new Date(BASE_TIME + 14 * 60_000),
+      ),
     );
     expect(ids(pages)).toEqual(['20011', '20012', '20013', '20014', '20015']);
   });
@@ -263,7 +274,7 @@ describe('HubSpot client: deals modified since', () => {
       dataset: dataset({ deals: data }),
       searchResultCap: 200,
     });
-    const pages = await client.searchDealsModifiedSince(new Date(BASE_TIME), ['dealname']);
+    const pages = await collect(client.modifiedDeals(new Date(BASE_TIME), ['dealname']));
 
     expect(ids(pages)).toHaveLength(450);
     expect(new Set(ids(pages)).size).toBe(450);
@@ -277,7 +288,7 @@ describe('HubSpot client: deals modified since', () => {
     ]);
   });
 
-  it('keeps the latest copy of a deal read twice', async () => {
+  it('hands on both copies of a deal read twice, in the order read (the import keeps the later)', async () => {
     const { hubspot, client } = await setUp({ dataset: dataset({ deals: deals(3) }) });
     // The first page holds an older copy of 20003; the search reads it again later.
     hubspot.fail({
@@ -295,12 +306,12 @@ describe('HubSpot client: deals modified since', () => {
         paging: { next: { after: '1' } },
       },
     });
-    const pages = await client.searchDealsModifiedSince(new Date(BASE_TIME), ['dealname']);
+    const pages = await collect(client.modifiedDeals(new Date(BASE_TIME), ['dealname']));
     expect(
       pages.flatMap((page) =>
         page.results.map((deal) => `${deal.id} ${deal.properties!.dealname}`),
       ),
-    ).toEqual(['20002 Deal 20002', '20003 Deal 20003']);
+    ).toEqual(['20003 stale copy', '20002 Deal 20002', '20003 Deal 20003']);
   });
 
   it('reads more deals than the cap sharing one timestamp by id order', async () => {
@@ -308,7 +319,7 @@ describe('HubSpot client: deals modified since', () => {
       dataset: dataset({ deals: [...deals(250, { stepMs: 0 }), ...deals(5, { firstId: 30001 })] }),
       searchResultCap: 200,
     });
-    const pages = await client.searchDealsModifiedSince(new Date(BASE_TIME), ['dealname']);
+    const pages = await collect(client.modifiedDeals(new Date(BASE_TIME), ['dealname']));
 
     expect(ids(pages).sort()).toEqual(
       [
@@ -342,7 +353,7 @@ describe('HubSpot client: deals modified since', () => {
       dataset: dataset({ deals: deals(21, { firstId: 8401 }) }),
     });
     hubspot.fail({ body: shape('search-short-page.json') });
-    const pages = await client.searchDealsModifiedSince(new Date(BASE_TIME), ['dealname']);
+    const pages = await collect(client.modifiedDeals(new Date(BASE_TIME), ['dealname']));
     expect(pages.map((page) => page.results.length)).toEqual([5, 16]);
     expect(searches(hubspot).map((request) => (request.body as SearchBody).after)).toEqual([
       undefined,
@@ -391,7 +402,7 @@ describe('HubSpot client: limits and failures', () => {
       rateLimit: { max: 3, intervalMs: 400 },
     });
     const started = Date.now();
-    expect(ids(await client.fetchAllDeals(['dealname']))).toHaveLength(700);
+    expect(ids(await collect(client.allDeals(['dealname'])))).toHaveLength(700);
     // 7 pages, 3 per window: two waits of one interval.
     expect(hubspot.requests).toHaveLength(7);
     expect(Date.now() - started).toBeGreaterThanOrEqual(780);
@@ -474,18 +485,105 @@ describe('HubSpot client: limits and failures', () => {
   it('treats a 403 (a scope the app lacks) as a refused token, not retried', async () => {
     const { hubspot, client } = await setUp();
     hubspot.fail({ status: 403 }, { times: 3 });
-    await expect(client.fetchAllDeals(['dealname'])).rejects.toBeInstanceOf(HubSpotAuthError);
+    await expect(collect(client.allDeals(['dealname']))).rejects.toBeInstanceOf(HubSpotAuthError);
     expect(hubspot.requests).toHaveLength(1);
   });
 
   it('does not retry a request HubSpot rejects as invalid', async () => {
     const { hubspot, client } = await setUp();
     hubspot.fail({ status: 400 }, { times: 3 });
-    await expect(
-      client.searchDealsModifiedSince(new Date(BASE_TIME), ['dealname']),
-    ).rejects.toThrow(
+    await expect(collect(client.modifiedDeals(new Date(BASE_TIME), ['dealname']))).rejects.toThrow(
       'HubSpot rejected POST /crm/v3/objects/deals/search (400): VALIDATION_ERROR Fault 400 asked for by the test',
     );
     expect(hubspot.requests).toHaveLength(1);
+  });
+});
+
+/** A loopback server answering every request with `answer`; closed after the test. */
+async function rawServer(
+  answer: (res: http.ServerResponse) => void,
+): Promise<{ url: string; hits: () => number }> {
+  let hits = 0;
+  const raw = http.createServer((_req, res) => {
+    hits += 1;
+    answer(res);
+  });
+  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+  rawServers.push(raw);
+  return {
+    url: `http://127.0.0.1:${(raw.address() as AddressInfo).port}`,
+    hits: () => hits,
+  };
+}
+const rawServers: http.Server[] = [];
+afterEach(async () => {
+  for (const raw of rawServers.splice(0))
+    await new Promise<void>((resolve) => {
+      raw.closeAllConnections();
+      raw.close(() => resolve());
+    });
+});
+
+describe('HubSpot client: origins and secrets', () => {
+  it('does not follow a redirect to another origin, and never sends the token there', async () => {
+    const { hubspot } = await setUp();
+    const redirecting = await rawServer((res) =>
+      res.writeHead(302, { location: `${hubspot.url}/crm/v3/pipelines/deals` }).end(),
+    );
+    const client = createHubSpotClient({
+      baseUrl: redirecting.url,
+      token: new Secret(TOKEN),
+      baseDelayMs: 5,
+    });
+    const error = await client.fetchPipelines().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HubSpotRequestError);
+    expect((error as Error).message).toBe(
+      `HubSpot rejected GET /crm/v3/pipelines/deals (302): a redirect from ${redirecting.url} to ${hubspot.url}, which is not followed`,
+    );
+    expect(redirecting.hits()).toBe(1);
+    expect(hubspot.requests).toEqual([]);
+  });
+
+  it('follows a redirect within its own origin', async () => {
+    const { hubspot } = await setUp();
+    let first = true;
+    const moved = await rawServer((res) => {
+      if (first) {
+        first = false;
+        res.writeHead(307, { location: '/elsewhere' }).end();
+      } else res.writeHead(200, { 'content-type': 'application/json' }).end('{"results":[]}');
+    });
+    const client = createHubSpotClient({
+      baseUrl: moved.url,
+      token: new Secret(TOKEN),
+      baseDelayMs: 5,
+    });
+    expect(await client.fetchPipelines()).toEqual({ results: [] });
+    expect(moved.hits()).toBe(2);
+    expect(hubspot.requests).toEqual([]);
+  });
+
+  it('redacts the token from an error message before cutting it short', async () => {
+    const token = 'pat-na1-11111111-2222-3333-4444-555555555555';
+    // The token straddles the point where the message is cut (500 characters).
+    const echoing = await rawServer((res) =>
+      res.writeHead(400, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          status: 'error',
+          category: 'VALIDATION_ERROR',
+          message: `${'x'.repeat(440)} Authorization: Bearer ${token}`,
+        }),
+      ),
+    );
+    const client = createHubSpotClient({
+      baseUrl: echoing.url,
+      token: new Secret(token),
+      baseDelayMs: 5,
+    });
+    const error = await client.fetchPipelines().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HubSpotRequestError);
+    const message = (error as Error).message;
+    expect(message).toContain('Authorization: Bearer [redacted]');
+    expect(message).not.toContain('pat-na1-1111');
   });
 });

@@ -32,6 +32,8 @@ export interface StartGatewayOptions {
   logStream?: { write(line: string): void };
   /** HubSpot client settings beyond HUBSPOT_BASE_URL and HUBSPOT_TOKEN (shorter backoff for tests). */
   hubspotClient?: BuildAppOptions['hubspotClient'];
+  /** Salesforce client settings beyond the SALESFORCE_* variables. */
+  salesforceClient?: BuildAppOptions['salesforceClient'];
 }
 
 export interface RequestOptions {
@@ -154,6 +156,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
     extraRoutes: options.extraRoutes,
     logStream: options.logStream,
     hubspotClient: options.hubspotClient,
+    salesforceClient: options.salesforceClient,
   });
   // Unique indexes must exist before the first write a test makes, as at start-up.
   await ensureIndexes();

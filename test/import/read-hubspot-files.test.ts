@@ -102,6 +102,8 @@ describe('formatImportSummary', () => {
       snapshotAt: new Date('2026-02-15T12:00:00Z'),
       snapshotIds: ['old-1', 'snap-1'],
       counts: { pipelines: 2, stages: 10, deals: 8, owners: 4, teams: 3, membersCreated: 3 },
+      comparison: { added: 8, changed: 0, unchanged: 0, removed: 0 },
+      committed: true,
       mode: 'full',
       demoRemoved: false,
       skippedForCurrency: [],

@@ -273,8 +273,8 @@ describe('bounded work per request: wide bodies, value budget, the role gate', (
         },
         {
           token,
-          rest: ['GET', '/crm/syncs/latest', undefined],
-          graphql: '{ crmSyncStatus { configured } }',
+          rest: ['GET', '/crm/syncs', undefined],
+          graphql: '{ crmSyncs(first: 1) { edges { cursor } } }',
         },
       );
     }

@@ -1,6 +1,9 @@
 import { seedDemoIfEmpty } from '../../src/seed/seed-demo';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 import { messyImport } from '../import/fixtures';
+import { startHubSpotServer } from '../../src/fake-crm/hubspot-server';
+import { syncToEnd } from '../sync/follow-sync';
+import { syncDataset, syncDeals, TOKEN } from '../sync/sync-dataset';
 
 /**
  * The first import of the user's own data onto the demo company removes the demo first (its
@@ -163,3 +166,27 @@ async function defaultPipelineMetrics(): Promise<Record<string, unknown>> {
     ),
   );
 }
+
+it('removes the demo at the first sync too, saying so in the run', async () => {
+  const hubspot = await startHubSpotServer({
+    token: TOKEN,
+    dataset: syncDataset(syncDeals(12, Date.now())),
+  });
+  try {
+    await gw.stop();
+    gw = await startGateway({
+      env: { HUBSPOT_TOKEN: TOKEN, HUBSPOT_BASE_URL: hubspot.url },
+      hubspotClient: { baseDelayMs: 5, maxDelayMs: 20, searchIntervalMs: 0 },
+    });
+    await seed();
+    expect((await snapshotIds()).length).toBeGreaterThan(2);
+    const { ended } = await syncToEnd(gw);
+    expect(ended.body.sync.status).toBe('succeeded');
+    expect(ended.body.message).toMatch(
+      /^Full HubSpot sync \S+ succeeded: snapshot \S+ committed \(12 added, 0 changed, 0 unchanged, 0 removed\)\. The demo company was removed to make room for your data: its members, teams, targets, settings and snapshots$/,
+    );
+    expect(await snapshotIds()).toEqual([ended.body.sync.snapshot_id]);
+  } finally {
+    await hubspot.close();
+  }
+});

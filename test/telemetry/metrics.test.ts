@@ -6,6 +6,7 @@ import { buildApp } from '../../src/server/build-app';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 import { insertMember } from '../auth/members.fixture';
 import { messyImport } from '../import/fixtures';
+import { syncToEnd } from '../sync/follow-sync';
 import { syncDataset, syncDeals, TOKEN } from '../sync/sync-dataset';
 import { parseExposition, sampleValue, type Exposition } from './exposition';
 
@@ -118,7 +119,8 @@ describe('GET /metrics (Prometheus text format, parsed by the test)', () => {
   it('reports imports and syncs by outcome, and the HubSpot requests left', async () => {
     expect((await gw.request('POST', '/crm/imports', { body: messyImport() })).status).toBe(200);
     expect((await gw.request('POST', '/crm/imports', { body: messyImport() })).status).toBe(200);
-    expect((await gw.request('POST', '/crm/syncs', { body: { force: true } })).status).toBe(200);
+    const { ended } = await syncToEnd(gw, { force: true });
+    expect(ended.body.sync.status).toBe('succeeded');
     const metrics = await scrape(gw);
     const imports = (outcome: string) =>
       sampleValue(metrics, 'gateway_import_duration_seconds_count', { mode: 'full', outcome });

@@ -1,4 +1,5 @@
 import type { GatewayConfig } from '../../config';
+import type { CrmApiBudget } from '../connector';
 import type {
   HubSpotDeal,
   HubSpotOwner,
@@ -9,7 +10,6 @@ import { HubSpotAuthError } from './hubspot-errors';
 import { HubSpotHttp, type HubSpotHttpOptions } from './hubspot-http';
 import { asPage, listPages } from './list-pages';
 import { searchModifiedDeals } from './search-modified-deals';
-import type { CrmApiBudget } from './request-pacer';
 
 /** The client's settings beyond HubSpotHttpOptions. */
 export interface HubSpotClientOptions extends HubSpotHttpOptions {
@@ -34,19 +34,22 @@ export interface HubSpotClient {
    * Archived owners are not asked for: the import creates no member for them either way.
    */
   fetchOwners(): Promise<HubSpotPage<HubSpotOwner>>;
-  /** Every deal that is not archived, with these properties: all pages of `GET /crm/v3/objects/deals`. */
-  fetchAllDeals(properties: readonly string[]): Promise<HubSpotPage<HubSpotDeal>[]>;
-  /** Archived deals (`archived: true` each), all pages; with `since`, only those archived at or after it. */
-  fetchArchivedDeals(since?: Date): Promise<HubSpotPage<HubSpotDeal>[]>;
+  /**
+   * Every deal that is not archived, with these properties: the pages of
+   * `GET /crm/v3/objects/deals`, each handed on as it arrives.
+   */
+  allDeals(properties: readonly string[]): AsyncIterable<HubSpotPage<HubSpotDeal>>;
+  /** Archived deals (`archived: true` each), page by page; with `since`, only those archived at or after it. */
+  archivedDeals(since?: Date): AsyncIterable<HubSpotPage<HubSpotDeal>>;
   /**
    * Deals modified at or after `since` (and at or before `until`), with these properties, through
-   * `POST /crm/v3/objects/deals/search`; each deal once, in its latest copy.
+   * `POST /crm/v3/objects/deals/search`, page by page (src/crm/hubspot/search-modified-deals.ts).
    */
-  searchDealsModifiedSince(
+  modifiedDeals(
     since: Date,
     properties: readonly string[],
     until?: Date,
-  ): Promise<HubSpotPage<HubSpotDeal>[]>;
+  ): AsyncIterable<HubSpotPage<HubSpotDeal>>;
   /** The API requests HubSpot's answers said are left (rate-limit headers); null fields before any. */
   budget(): CrmApiBudget;
 }
@@ -81,33 +84,40 @@ export function createHubSpotClient(options: HubSpotClientOptions): HubSpotClien
       return asPage<HubSpotPipeline>(await http.send({ method: 'GET', path }), `GET ${path}`).page;
     },
     async fetchOwners() {
-      const pages = await listPages<HubSpotOwner>(http, {
+      // Owners are as many as the account's users: one body, like the pipelines.
+      const results: HubSpotOwner[] = [];
+      for await (const page of listPages<HubSpotOwner>(http, {
         method: 'GET',
         path: '/crm/v3/owners',
         query: { limit: OWNERS_PAGE, archived: 'false' },
-      });
-      return { results: pages.flatMap((page) => page.results) };
+      }))
+        results.push(...page.results);
+      return { results };
     },
-    fetchAllDeals(properties) {
+    allDeals(properties) {
       return listPages<HubSpotDeal>(http, {
         method: 'GET',
         path: '/crm/v3/objects/deals',
         query: { limit: DEALS_PAGE, archived: 'false', properties: properties.join(',') },
       });
     },
-    async fetchArchivedDeals(since) {
-      const pages = await listPages<HubSpotDeal & { archivedAt?: string }>(http, {
+    async *archivedDeals(since) {
+      for await (const page of listPages<HubSpotDeal & { archivedAt?: string }>(http, {
         method: 'GET',
         path: '/crm/v3/objects/deals',
         query: { limit: DEALS_PAGE, archived: 'true' },
-      });
-      if (since === undefined) return pages;
-      // The list endpoint cannot filter on archivedAt; a deal without one is kept (it may be recent).
-      const recent = (deal: { archivedAt?: string }) =>
-        deal.archivedAt === undefined || !(Date.parse(deal.archivedAt) < since.getTime());
-      return pages.map((page) => ({ ...page, results: page.results.filter(recent) }));
+      })) {
+        if (since === undefined) {
+          yield page;
+          continue;
+        }
+        // The list endpoint cannot filter on archivedAt; a deal without one is kept (it may be recent).
+        const recent = (deal: { archivedAt?: string }) =>
+          deal.archivedAt === undefined || !(Date.parse(deal.archivedAt) < since.getTime());
+        yield { ...page, results: page.results.filter(recent) };
+      }
     },
-    searchDealsModifiedSince(since, properties, until) {
+    modifiedDeals(since, properties, until) {
       return searchModifiedDeals(http, {
         since,
         until,

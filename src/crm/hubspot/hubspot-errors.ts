@@ -1,10 +1,8 @@
+import { CrmError } from '../connector';
+import { redactedText } from '../http/redact';
+
 /** Anything that stopped a HubSpot call; the message names the call and never holds the token. */
-export class HubSpotError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
-  }
-}
+export class HubSpotError extends CrmError {}
 
 /**
  * HubSpot refused the token (`401`, or `403` for a scope the private app lacks). Never retried:
@@ -18,7 +16,7 @@ export class HubSpotAuthError extends HubSpotError {
   ) {
     super(
       `HubSpot refused the token (${status}${detail ? `: ${detail}` : ''}) on ${call}; ` +
-        'check HUBSPOT_TOKEN and that its private app has the scopes listed in docs/hubspot-sync.md',
+        'check HUBSPOT_TOKEN and that its private app has the scopes listed in docs/crm-sync.md',
     );
   }
 }
@@ -55,12 +53,14 @@ export interface HubSpotErrorBody {
   correlationId?: string;
 }
 
-/** What an error body says, in one line, with the token cut out should HubSpot ever echo it. */
+/**
+ * What an error body says, in one line, with the token cut out should HubSpot ever echo it: cut
+ * out before the line is shortened, so that no beginning of the token is left standing.
+ */
 export function describeErrorBody(body: HubSpotErrorBody | null, token: string): string {
   if (body === null) return '';
   const parts = [body.category, body.message].filter(
     (part): part is string => typeof part === 'string' && part !== '',
   );
-  const text = parts.join(' ').replace(/\s+/g, ' ').slice(0, 500);
-  return token === '' ? text : text.split(token).join('[redacted]');
+  return redactedText(parts.join(' '), [token]);
 }

@@ -7,8 +7,11 @@ import {
   HubSpotUnavailableError,
   type HubSpotErrorBody,
 } from './hubspot-errors';
-import { RequestPacer, type CrmApiBudget } from './request-pacer';
-import { backoffDelay, retryAfterDelay } from './retry-delay';
+import type { CrmApiBudget } from '../connector';
+import { fetchSameOrigin, RedirectRefusedError } from '../http/fetch-same-origin';
+import { networkFailure } from '../http/network-failure';
+import { backoffDelay, retryAfterDelay } from '../http/retry-delay';
+import { RequestPacer } from './request-pacer';
 
 /** How the client talks to HubSpot; every field but `baseUrl` and `token` has a default. */
 export interface HubSpotHttpOptions {
@@ -60,17 +63,6 @@ function errorBodyOf(parsed: unknown): HubSpotErrorBody | null {
   return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
     ? (parsed as HubSpotErrorBody)
     : null;
-}
-
-/** Why fetch threw, in words, without the URL (it is known to the caller) or any header. */
-function networkFailure(error: unknown, timeoutMs: number): string {
-  const name = (error as { name?: unknown }).name;
-  if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${timeoutMs} ms`;
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-  const code = typeof cause?.code === 'string' ? cause.code : undefined;
-  const message =
-    typeof cause?.message === 'string' ? cause.message : String((error as Error).message ?? error);
-  return `network error (${code ?? message})`;
 }
 
 /** Sends HubSpot requests for one client; owns that client's pacing. */
@@ -130,7 +122,7 @@ export class HubSpotHttp {
     let headers: Headers;
     let text: string;
     try {
-      const response = await fetch(url, {
+      const response = await fetchSameOrigin(url, {
         method: request.method,
         headers: {
           authorization: `Bearer ${this.#token.reveal()}`,
@@ -145,6 +137,8 @@ export class HubSpotHttp {
       headers = response.headers;
       text = await response.text();
     } catch (error) {
+      if (error instanceof RedirectRefusedError)
+        throw new HubSpotRequestError(error.status, call, error.detail);
       return { retry: true, failure: networkFailure(error, this.#timeoutMs), waitMs: null };
     }
     this.#pacer.observe(headers);

@@ -25,22 +25,22 @@ export function asPage<T>(
 }
 
 /**
- * Every page of a GET list endpoint, as HubSpot answered them, in order. A cursor answered twice
- * would loop for ever, so it ends the listing with an error instead.
+ * Every page of a GET list endpoint, as HubSpot answers them, in order, each handed on as it
+ * arrives (the next one is asked for when the consumer wants it). A cursor answered twice would
+ * loop for ever, so it ends the listing with an error instead.
  */
-export async function listPages<T>(
+export async function* listPages<T>(
   http: HubSpotHttp,
   request: HubSpotRequest,
-): Promise<HubSpotPage<T>[]> {
-  const pages: HubSpotPage<T>[] = [];
+): AsyncGenerator<HubSpotPage<T>> {
   const seen = new Set<string>();
   let after: string | undefined;
   for (;;) {
     const call = `${request.method} ${request.path}`;
     const body = await http.send({ ...request, query: { ...request.query, after } });
     const next = asPage<T>(body, call);
-    pages.push(next.page);
-    if (next.after === undefined) return pages;
+    yield next.page;
+    if (next.after === undefined) return;
     if (seen.has(next.after))
       throw new HubSpotRequestError(null, call, `paging.next.after "${next.after}" came twice`);
     seen.add(next.after);

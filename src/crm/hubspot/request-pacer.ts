@@ -1,17 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { CrmApiBudget } from '../connector';
 
 /** What the pacer learns from an answer: HubSpot's `X-HubSpot-RateLimit-*` headers. */
 function headerNumber(headers: Headers, name: string): number | null {
   const raw = headers.get(name);
   return raw !== null && /^\d+$/.test(raw.trim()) ? Number(raw) : null;
-}
-
-/** What HubSpot's last answer said of the requests left, per window; null where it said nothing. */
-export interface CrmApiBudget {
-  /** `X-HubSpot-RateLimit-Remaining` / `-Max`: the rolling window (10 s for private apps). */
-  rolling: { remaining: number; max: number | null } | null;
-  /** `X-HubSpot-RateLimit-Daily-Remaining` / `-Daily`: the day, in the account's time zone. */
-  daily: { remaining: number; max: number | null } | null;
 }
 
 /**

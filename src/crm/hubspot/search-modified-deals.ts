@@ -74,41 +74,25 @@ function requestBody(
   };
 }
 
-/** Keeps each deal once, its last copy (read later, so modified later), in the pages it came in. */
-function keepLastCopies(pages: HubSpotPage<HubSpotDeal>[]): HubSpotPage<HubSpotDeal>[] {
-  const seen = new Set<string>();
-  const kept = pages
-    .slice()
-    .reverse()
-    .map((page) => ({
-      ...page,
-      results: page.results
-        .slice()
-        .reverse()
-        .filter((deal) => {
-          if (seen.has(deal.id)) return false;
-          seen.add(deal.id);
-          return true;
-        })
-        .reverse(),
-    }));
-  return kept.reverse();
-}
-
 /**
- * Every deal whose `hs_lastmodifieddate` lies in [since, until], as search pages. One query can
- * page through at most `resultCap` results, so on reaching it the search starts again from the
- * last modification time it has seen (the deals at that very time come again and are kept once);
- * when more deals than the cap share one timestamp, those are read by id order.
+ * Every deal whose `hs_lastmodifieddate` lies in [since, until], as search pages handed on as they
+ * arrive. One query can page through at most `resultCap` results, so on reaching it the search
+ * starts again from the last modification time it has seen; the deals at that very time come
+ * again and are left out of the pages (they were handed on already). When more deals than the cap
+ * share one timestamp, those are read by id order. A deal modified again while the pages are read
+ * may come twice, in an older and a later copy: the import keeps the later one.
  */
-export async function searchModifiedDeals(
+export async function* searchModifiedDeals(
   http: HubSpotHttp,
   query: ModifiedDealsQuery,
-): Promise<HubSpotPage<HubSpotDeal>[]> {
+): AsyncGenerator<HubSpotPage<HubSpotDeal>> {
   const properties = [...new Set([...query.properties, 'hs_lastmodifieddate'])];
-  const pages: HubSpotPage<HubSpotDeal>[] = [];
   let cursor: Cursor = { kind: 'window', from: query.since.getTime() };
   let after: string | undefined;
+  // The ids handed on that were modified at `tiedAt`, the latest time handed on: a restart from
+  // that time reads them again. Bounded by how many deals share one timestamp.
+  let tiedAt = Number.NEGATIVE_INFINITY;
+  let tied = new Set<string>();
   for (;;) {
     const body = await http.send({
       method: 'POST',
@@ -117,10 +101,20 @@ export async function searchModifiedDeals(
       kind: 'search',
     });
     const { page, after: next } = asPage<HubSpotDeal>(body, CALL);
-    pages.push(page);
+    const fresh = page.results.filter((deal) => {
+      const at = modifiedAt(deal);
+      if (at === tiedAt && tied.has(deal.id)) return false;
+      if (at > tiedAt) {
+        tiedAt = at;
+        tied = new Set();
+      }
+      if (at === tiedAt) tied.add(deal.id);
+      return true;
+    });
+    yield fresh.length === page.results.length ? page : { ...page, results: fresh };
     const last = page.results.at(-1);
     if (next === undefined || last === undefined) {
-      if (cursor.kind === 'window') return keepLastCopies(pages);
+      if (cursor.kind === 'window') return;
       // The tied timestamp is read out; what is left is strictly later.
       cursor = { kind: 'window', from: cursor.at + 1 };
       after = undefined;

@@ -1,12 +1,9 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import type { CrmSyncDoc } from '../../models/crm-sync.model';
-import type { CrmSyncResult } from '../../sync/crm-sync';
-import type { CrmSyncStatus } from '../../sync/sync.service';
-import {
-  CrmImportCounts,
-  CrmImportResultType,
-  toCrmImportResult,
-} from '../import/crm-import-result.type';
+import { countedListComplexity } from '../../security/field-costs';
+import { runCursor } from '../../sync/sync.service';
+import { CrmImportCounts } from '../import/crm-import-result.type';
+import { PageInfo } from '../member/page-info.type';
 
 export enum CrmSyncModeEnum {
   FULL = 'full',
@@ -15,82 +12,65 @@ export enum CrmSyncModeEnum {
 registerEnumType(CrmSyncModeEnum, {
   name: 'CrmSyncMode',
   description:
-    'Full: every deal read; incremental: the deals changed since the last committed sync.',
+    'Full: every deal read; incremental: the deals changed or removed since the last committed sync.',
 });
 
-export enum CrmSyncOutcomeEnum {
+export enum CrmSyncStatusEnum {
   RUNNING = 'running',
-  OK = 'ok',
+  SUCCEEDED = 'succeeded',
   FAILED = 'failed',
-  SKIPPED = 'skipped',
 }
-registerEnumType(CrmSyncOutcomeEnum, {
-  name: 'CrmSyncOutcome',
-  description: 'SKIPPED: a scheduled run found another sync running.',
+registerEnumType(CrmSyncStatusEnum, {
+  name: 'CrmSyncStatus',
+  description: 'RUNNING until the sync ends; FAILED keeps nothing of it.',
 });
 
-export enum CrmSyncTriggerEnum {
-  API = 'api',
-  CLI = 'cli',
-  SCHEDULE = 'schedule',
+export enum CrmProviderEnum {
+  HUBSPOT = 'hubspot',
+  SALESFORCE = 'salesforce',
 }
-registerEnumType(CrmSyncTriggerEnum, {
-  name: 'CrmSyncTrigger',
-  description: 'What started a sync: the API, `npm run sync`, or SYNC_INTERVAL_MINUTES.',
-});
+registerEnumType(CrmProviderEnum, { name: 'CrmProvider', description: 'The CRM a sync reads.' });
 
-@ObjectType({ simpleResolvers: true, description: 'What a sync read from HubSpot.' })
-export class CrmSyncFetched {
+@ObjectType({ simpleResolvers: true, description: 'How far a sync has come.' })
+export class CrmSyncProgress {
   @Field(() => Int, {
-    description: 'Deals read: all of them on a full sync, those changed on an incremental one.',
+    description:
+      'Deals read from the CRM so far: all of them on a full sync, those changed or removed on an incremental one.',
   })
-  deals!: number;
-
-  @Field(() => Int, {
-    description: 'Deals archived in HubSpot since the last sync (incremental syncs).',
-  })
-  archived!: number;
+  dealsRead!: number;
 }
 
-@ObjectType('CrmSyncResult', {
+@ObjectType({
   simpleResolvers: true,
-  description: 'A sync that committed: its mode, what it read, and the import it made.',
+  description: 'The deals of a sync compared with the latest snapshot before it.',
 })
-export class CrmSyncResultType {
+export class CrmSyncChanges {
+  @Field(() => Int, { description: 'Deals the latest snapshot did not hold.' })
+  added!: number;
+
+  @Field(() => Int, { description: 'Deals whose state differs from the latest snapshot.' })
+  changed!: number;
+
+  @Field(() => Int, { description: 'Deals read again that did not change.' })
+  unchanged!: number;
+
+  @Field(() => Int, { description: 'Deals of the latest snapshot that left.' })
+  removed!: number;
+}
+
+@ObjectType('CrmSync', { simpleResolvers: true, description: 'One sync from the CRM: a job.' })
+export class CrmSyncType {
   @Field(() => ID)
-  syncId!: string;
+  id!: string;
+
+  @Field(() => CrmProviderEnum)
+  provider!: CrmProviderEnum;
 
   @Field(() => CrmSyncModeEnum)
   mode!: CrmSyncModeEnum;
 
-  @Field(() => CrmSyncFetched)
-  fetched!: CrmSyncFetched;
-
-  @Field(() => Date, {
-    nullable: true,
-    description: 'Where the next incremental sync reads from (less a five-minute overlap).',
-  })
-  highWaterMark!: Date | null;
-
-  @Field(() => CrmImportResultType, {
-    description: 'The import of what was read, as importCrmData answers.',
-  })
-  import!: CrmImportResultType;
-}
-
-@ObjectType({ simpleResolvers: true, description: 'One sync run.' })
-export class CrmSyncRun {
-  @Field(() => ID)
-  syncId!: string;
-
-  @Field(() => CrmSyncTriggerEnum)
-  trigger!: CrmSyncTriggerEnum;
-
-  @Field(() => CrmSyncModeEnum, { nullable: true })
-  mode!: CrmSyncModeEnum | null;
-
-  @Field(() => CrmSyncOutcomeEnum)
-  outcome!: CrmSyncOutcomeEnum;
+  @Field(() => CrmSyncStatusEnum)
+  status!: CrmSyncStatusEnum;
 
   @Field()
   startedAt!: Date;
@@ -98,74 +78,64 @@ export class CrmSyncRun {
   @Field(() => Date, { nullable: true })
   finishedAt!: Date | null;
 
+  @Field(() => CrmSyncProgress)
+  progress!: CrmSyncProgress;
+
   @Field(() => ID, {
     nullable: true,
-    description: 'The snapshot the sync committed (or found imported already).',
+    description:
+      'The snapshot the sync committed; null while it runs, when it failed, and when nothing changed (no snapshot was committed).',
   })
   snapshotId!: string | null;
 
-  @Field(() => CrmImportCounts, { nullable: true })
+  @Field(() => CrmImportCounts, { nullable: true, description: 'What the import counted.' })
   counts!: CrmImportCounts | null;
 
-  @Field(() => CrmSyncFetched, { nullable: true })
-  fetched!: CrmSyncFetched | null;
+  @Field(() => CrmSyncChanges, { nullable: true, description: 'Null until the sync succeeded.' })
+  changes!: CrmSyncChanges | null;
 
-  @Field(() => String, { nullable: true, description: 'Why it failed or was skipped.' })
+  @Field(() => String, { nullable: true, description: 'Why it failed.' })
   error!: string | null;
 }
 
-@ObjectType({ simpleResolvers: true, description: 'Where the HubSpot sync stands.' })
-export class CrmSyncStatusType {
-  @Field({ description: 'False when HUBSPOT_TOKEN is unset.' })
-  configured!: boolean;
+@ObjectType({ simpleResolvers: true })
+export class CrmSyncEdge {
+  @Field()
+  cursor!: string;
 
-  @Field(() => CrmSyncRun, {
-    nullable: true,
-    description: 'The sync under way, else the one finished last.',
-  })
-  latest!: CrmSyncRun | null;
-
-  @Field(() => Date, { nullable: true })
-  highWaterMark!: Date | null;
-
-  @Field(() => Date, {
-    nullable: true,
-    description: "This instance's next scheduled sync; null without SYNC_INTERVAL_MINUTES.",
-  })
-  nextRunAt!: Date | null;
+  @Field(() => CrmSyncType)
+  node!: CrmSyncType;
 }
 
-export function toCrmSyncResult(result: CrmSyncResult): CrmSyncResultType {
-  return {
-    syncId: result.syncId,
-    mode: result.mode as CrmSyncModeEnum,
-    fetched: { ...result.fetched },
-    highWaterMark: result.highWaterMark,
-    import: toCrmImportResult(result.import),
-  };
+@ObjectType({ simpleResolvers: true, description: 'A page of syncs, newest first.' })
+export class CrmSyncConnection {
+  @Field(() => [CrmSyncEdge], { complexity: countedListComplexity })
+  edges!: CrmSyncEdge[];
+
+  @Field(() => PageInfo)
+  pageInfo!: PageInfo;
 }
 
-function toRun(run: CrmSyncDoc): CrmSyncRun {
+export function toCrmSync(run: CrmSyncDoc): CrmSyncType {
   return {
-    syncId: run._id,
-    trigger: run.trigger as CrmSyncTriggerEnum,
-    mode: run.mode as CrmSyncModeEnum | null,
-    outcome: run.outcome as CrmSyncOutcomeEnum,
+    id: run._id,
+    provider: run.provider as CrmProviderEnum,
+    mode: run.mode as CrmSyncModeEnum,
+    status: run.status as CrmSyncStatusEnum,
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
+    progress: { dealsRead: run.progress.dealsRead },
     snapshotId: run.snapshotId,
     counts: run.counts === null ? null : { ...run.counts },
-    fetched:
-      run.fetched === null ? null : { deals: run.fetched.deals, archived: run.fetched.archived },
+    changes: run.changes === null ? null : { ...run.changes },
     error: run.error,
   };
 }
 
-export function toCrmSyncStatus(status: CrmSyncStatus): CrmSyncStatusType {
+export function toCrmSyncConnection(runs: CrmSyncDoc[], hasNextPage: boolean): CrmSyncConnection {
+  const edges = runs.map((run) => ({ cursor: runCursor(run), node: toCrmSync(run) }));
   return {
-    configured: status.configured,
-    latest: status.latest === null ? null : toRun(status.latest),
-    highWaterMark: status.highWaterMark,
-    nextRunAt: status.nextRunAt,
+    edges,
+    pageInfo: { hasNextPage, endCursor: edges.at(-1)?.cursor ?? null },
   };
 }

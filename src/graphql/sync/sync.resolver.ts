@@ -1,39 +1,66 @@
-import { Arg, Ctx, Extensions, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { AuthenticatedContext } from '../../context/request-context';
+import { pageComplexity } from '../../security/field-costs';
+import { crmSyncRun, crmSyncRuns, startCrmSync } from '../../sync/sync.service';
 import { NOT_KEPT } from '../answer-cache.plugin';
-import { latestCrmSync, syncCrmData } from '../../sync/sync.service';
+import { PageArgs } from '../common/page.args';
 import {
-  CrmSyncResultType,
-  CrmSyncStatusType,
-  toCrmSyncResult,
-  toCrmSyncStatus,
+  CrmSyncConnection,
+  CrmSyncModeEnum,
+  CrmSyncType,
+  toCrmSync,
+  toCrmSyncConnection,
 } from './crm-sync.type';
 
 @Resolver()
 export class SyncResolver {
-  @Mutation(() => CrmSyncResultType, {
+  @Mutation(() => CrmSyncType, {
     description:
-      'Admin only. Syncs from HubSpot now (the same as POST /crm/syncs): the first sync full, later ones the deals changed since the last. ' +
-      'CONFLICT when HUBSPOT_TOKEN is unset or a sync is running; BAD_GATEWAY when HubSpot refuses the token or keeps failing.',
+      'Admin only. Starts a sync from the configured CRM and returns it at once, RUNNING (the same as POST /crm/syncs); follow it with crmSync(id). ' +
+      'The first sync is full, later ones incremental unless `mode` says. CONFLICT when the sync is not configured or one is running (named).',
   })
   async syncCrmData(
+    @Arg('mode', () => CrmSyncModeEnum, {
+      nullable: true,
+      description: 'Default: full the first time, incremental after.',
+    })
+    mode: CrmSyncModeEnum | null,
     @Arg('force', () => Boolean, {
       defaultValue: false,
       description: "Passed to the import's guard against losing data by mistake.",
     })
     force: boolean,
     @Ctx() ctx: AuthenticatedContext,
-  ): Promise<CrmSyncResultType> {
-    return toCrmSyncResult(await syncCrmData(ctx, { force }));
+  ): Promise<CrmSyncType> {
+    return toCrmSync(await startCrmSync(ctx, { mode: mode ?? undefined, force }));
   }
 
-  @Query(() => CrmSyncStatusType, {
-    description:
-      'Admin only. The latest HubSpot sync and the next scheduled one (GET /crm/syncs/latest).',
+  @Query(() => CrmSyncType, {
+    description: 'Admin only. One sync (GET /crm/syncs/{sync_id}); NOT_FOUND when unknown.',
   })
-  // The status depends on the clock (a lease that ran out, the next run) as much as on the data.
+  // A running sync changes without any write the answer cache watches.
   @Extensions({ [NOT_KEPT]: true })
-  async crmSyncStatus(@Ctx() ctx: AuthenticatedContext): Promise<CrmSyncStatusType> {
-    return toCrmSyncStatus(await latestCrmSync(ctx));
+  async crmSync(
+    @Arg('id', () => ID) id: string,
+    @Ctx() ctx: AuthenticatedContext,
+  ): Promise<CrmSyncType> {
+    return toCrmSync(await crmSyncRun(ctx, id));
+  }
+
+  @Query(() => CrmSyncConnection, {
+    description: 'Admin only. The most recent syncs, newest first (GET /crm/syncs).',
+    complexity: pageComplexity,
+  })
+  @Extensions({ [NOT_KEPT]: true })
+  async crmSyncs(
+    @Args() args: PageArgs,
+    @Ctx() ctx: AuthenticatedContext,
+  ): Promise<CrmSyncConnection> {
+    const page = await crmSyncRuns(ctx, {
+      limit: args.first,
+      cursor: args.after,
+      cursorField: 'after',
+    });
+    return toCrmSyncConnection(page.runs, page.nextCursor !== null);
   }
 }

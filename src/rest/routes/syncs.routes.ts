@@ -1,18 +1,20 @@
 import { ErrorCode } from '../../errors';
-import { withImportNotes } from '../../import/import-summary';
 import type { CrmSyncDoc } from '../../models/crm-sync.model';
-import { latestCrmSync, syncCrmData } from '../../sync/sync.service';
+import { crmSyncRun, crmSyncRuns, latestCrmSyncRun, startCrmSync } from '../../sync/sync.service';
 import { envelopeSchema } from '../envelope-schema';
-import { CrmSyncBody } from '../inputs/crm-sync.input';
-import { ok, type RouteDefinition } from '../route-definition';
+import { CrmSyncBody, ListSyncsQuery, SyncIdInput } from '../inputs/crm-sync.input';
+import { accepted, ok, type RouteDefinition } from '../route-definition';
 import { adminOnly } from '../route-roles';
 
+// None of these routes is cacheable: each answers a job that may be running, and its lease's clock.
+
+const TAG = 'CRM import';
 const count = { type: 'integer', minimum: 0 };
 const nullableString = { type: ['string', 'null'] };
 const nullableDate = { type: ['string', 'null'], format: 'date-time' };
 
 const COUNTS = {
-  type: 'object',
+  type: ['object', 'null'],
   properties: {
     pipelines: count,
     stages: count,
@@ -23,155 +25,128 @@ const COUNTS = {
   },
   required: ['pipelines', 'stages', 'deals', 'owners', 'teams', 'members_created'],
 };
-const FETCHED = {
-  type: 'object',
-  properties: { deals: count, archived: count },
-  required: ['deals', 'archived'],
+const CHANGES = {
+  type: ['object', 'null'],
+  properties: { added: count, changed: count, unchanged: count, removed: count },
+  required: ['added', 'changed', 'unchanged', 'removed'],
 };
 
-const SYNC_RESPONSE = envelopeSchema(
-  {
-    sync_id: { type: 'string' },
-    mode: { type: 'string', enum: ['full', 'incremental'] },
-    snapshot_id: { type: 'string' },
-    counts: COUNTS,
-    skipped: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { id: { type: 'string' }, reason: { type: 'string' } },
-        required: ['id', 'reason'],
-      },
-    },
-    fetched: FETCHED,
-    high_water_mark: nullableDate,
-    demo_removed: { type: 'boolean' },
-    skipped_for_currency: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { currency: { type: 'string' }, deals: count },
-        required: ['currency', 'deals'],
-      },
-    },
-  },
-  [
-    'sync_id',
-    'mode',
-    'snapshot_id',
-    'counts',
-    'skipped',
-    'fetched',
-    'high_water_mark',
-    'demo_removed',
-    'skipped_for_currency',
-  ],
-);
-
-const RUN = {
-  type: ['object', 'null'],
+/** `<sync>` of the contract. */
+const SYNC = {
+  type: 'object',
   properties: {
     sync_id: { type: 'string' },
-    trigger: { type: 'string', enum: ['api', 'cli', 'schedule'] },
-    mode: { type: ['string', 'null'], enum: ['full', 'incremental', null] },
-    outcome: { type: 'string', enum: ['running', 'ok', 'failed', 'skipped'] },
+    provider: { type: 'string', enum: ['hubspot', 'salesforce'] },
+    mode: { type: 'string', enum: ['full', 'incremental'] },
+    status: { type: 'string', enum: ['running', 'succeeded', 'failed'] },
     started_at: { type: 'string', format: 'date-time' },
     finished_at: nullableDate,
+    progress: {
+      type: 'object',
+      properties: { deals_read: count },
+      required: ['deals_read'],
+    },
     snapshot_id: nullableString,
-    counts: { ...COUNTS, type: ['object', 'null'] },
-    fetched: { ...FETCHED, type: ['object', 'null'] },
+    counts: COUNTS,
+    changes: CHANGES,
     error: nullableString,
   },
   required: [
     'sync_id',
-    'trigger',
+    'provider',
     'mode',
-    'outcome',
+    'status',
     'started_at',
     'finished_at',
+    'progress',
     'snapshot_id',
     'counts',
-    'fetched',
+    'changes',
     'error',
   ],
 };
 
-const LATEST_RESPONSE = envelopeSchema(
-  {
-    configured: { type: 'boolean' },
-    sync: RUN,
-    high_water_mark: nullableDate,
-    next_run_at: nullableDate,
-  },
-  ['configured', 'sync', 'high_water_mark', 'next_run_at'],
-);
+const SYNC_RESPONSE = envelopeSchema({ sync: SYNC }, ['sync']);
 
 function iso(date: Date | null): string | null {
   return date === null ? null : date.toISOString();
 }
 
-/** A run in the REST shape (snake_case, ISO dates). */
-export function runView(run: CrmSyncDoc | null): Record<string, unknown> | null {
-  if (run === null) return null;
+/** A run as the contract's `<sync>` (snake_case, ISO dates). */
+export function syncView(run: CrmSyncDoc): Record<string, unknown> {
+  const c = run.counts;
   return {
     sync_id: run._id,
-    trigger: run.trigger,
+    provider: run.provider,
     mode: run.mode,
-    outcome: run.outcome,
+    status: run.status,
     started_at: run.startedAt.toISOString(),
     finished_at: iso(run.finishedAt),
+    progress: { deals_read: run.progress.dealsRead },
     snapshot_id: run.snapshotId,
-    counts: run.counts === null ? null : { ...countsView(run.counts) },
-    fetched:
-      run.fetched === null ? null : { deals: run.fetched.deals, archived: run.fetched.archived },
+    counts:
+      c === null
+        ? null
+        : {
+            pipelines: c.pipelines,
+            stages: c.stages,
+            deals: c.deals,
+            owners: c.owners,
+            teams: c.teams,
+            members_created: c.membersCreated,
+          },
+    changes: run.changes === null ? null : { ...run.changes },
     error: run.error,
   };
 }
 
-function countsView(c: NonNullable<CrmSyncDoc['counts']>) {
-  return {
-    pipelines: c.pipelines,
-    stages: c.stages,
-    deals: c.deals,
-    owners: c.owners,
-    teams: c.teams,
-    members_created: c.membersCreated,
-  };
+const CRM = { hubspot: 'HubSpot', salesforce: 'Salesforce' } as const;
+
+/** One line on where a run stands, for the envelope's message. */
+export function syncMessage(run: CrmSyncDoc): string {
+  const name = `${run.mode === 'full' ? 'Full' : 'Incremental'} ${CRM[run.provider]} sync ${run._id}`;
+  switch (run.status) {
+    case 'running':
+      return `${name} is running: ${run.progress.dealsRead} deals read so far`;
+    case 'failed':
+      return `${name} failed, nothing was kept: ${run.error}`;
+    case 'succeeded': {
+      const ch = run.changes ?? { added: 0, changed: 0, unchanged: 0, removed: 0 };
+      const counted = `${ch.added} added, ${ch.changed} changed, ${ch.unchanged} unchanged, ${ch.removed} removed`;
+      const summary =
+        run.snapshotId === null
+          ? `${name} succeeded: nothing changed (${counted}), so no snapshot was committed`
+          : `${name} succeeded: snapshot ${run.snapshotId} committed (${counted})`;
+      return [summary, ...run.notes].join('. ');
+    }
+  }
 }
 
-const syncRoute: RouteDefinition<CrmSyncBody> = {
+const startRoute: RouteDefinition<CrmSyncBody> = {
   method: 'POST',
   path: '/crm/syncs',
   summary:
-    'Sync from HubSpot now (admin): the first sync full, later ones the deals changed since the last; answers like an import plus mode',
-  tag: 'CRM import',
+    'Start a sync from the configured CRM (admin): answers 202 with the running sync and its Location at once; the first sync is full, later ones incremental unless mode says',
+  tag: TAG,
   authenticated: true,
-  roles: adminOnly('sync CRM data from HubSpot'),
+  roles: adminOnly('sync CRM data'),
   input: CrmSyncBody,
-  errors: [ErrorCode.CONFLICT, ErrorCode.BAD_GATEWAY],
+  errors: [ErrorCode.CONFLICT],
+  successStatus: 202,
+  successHeaders: [
+    {
+      name: 'Location',
+      description: 'Where to follow the sync: GET /crm/syncs/{sync_id}',
+      value: (result) => `/crm/syncs/${(result.sync as { sync_id: string }).sync_id}`,
+    },
+  ],
   response: SYNC_RESPONSE,
   handler: async (ctx, input) => {
-    const result = await syncCrmData(ctx, { force: input.force });
-    const imported = result.import;
-    const { counts } = imported;
-    const read = `read ${result.fetched.deals} deals${result.mode === 'incremental' ? ` changed and ${result.fetched.archived} archived` : ''} from HubSpot`;
-    const summary = imported.reused
-      ? `${result.mode === 'full' ? 'Full' : 'Incremental'} sync: ${read}; nothing changed since snapshot ${imported.snapshotId}`
-      : `${result.mode === 'full' ? 'Full' : 'Incremental'} sync: ${read}; snapshot ${imported.snapshotId} holds ${counts.deals} deals in ${counts.pipelines} pipelines` +
-        (imported.skipped.length > 0
-          ? `; ${imported.skipped.length} items skipped or defaulted, see skipped`
-          : '');
-    return ok(withImportNotes(summary, imported), {
-      sync_id: result.syncId,
-      mode: result.mode,
-      snapshot_id: imported.snapshotId,
-      counts: countsView(counts),
-      skipped: imported.skipped,
-      fetched: result.fetched,
-      high_water_mark: iso(result.highWaterMark),
-      demo_removed: imported.demoRemoved,
-      skipped_for_currency: imported.skippedForCurrency,
-    });
+    const run = await startCrmSync(ctx, { mode: input.mode, force: input.force });
+    return accepted(
+      `${run.mode === 'full' ? 'Full' : 'Incremental'} ${CRM[run.provider]} sync ${run._id} started: follow it at GET /crm/syncs/${run._id}`,
+      { sync: syncView(run) },
+    );
   },
 };
 
@@ -179,27 +154,60 @@ const latestRoute: RouteDefinition = {
   method: 'GET',
   path: '/crm/syncs/latest',
   summary:
-    'The latest HubSpot sync (the one under way, else the last finished): times, outcome, counts; and the next scheduled run (admin)',
-  tag: 'CRM import',
+    'The latest sync (the one under way, else the last one): status, progress, changes (admin)',
+  tag: TAG,
   authenticated: true,
-  roles: adminOnly('read the HubSpot sync status'),
-  response: LATEST_RESPONSE,
+  roles: adminOnly('read CRM syncs'),
+  errors: [ErrorCode.NOT_FOUND],
+  response: SYNC_RESPONSE,
   handler: async (ctx) => {
-    const status = await latestCrmSync(ctx);
-    const message =
-      status.latest === null
-        ? status.configured
-          ? 'No HubSpot sync has run yet'
-          : 'No HubSpot sync has run yet; set HUBSPOT_TOKEN to sync'
-        : `The latest HubSpot sync ${status.latest.outcome === 'running' ? 'is running' : `ended ${status.latest.outcome}`}`;
-    return ok(message, {
-      configured: status.configured,
-      sync: runView(status.latest),
-      high_water_mark: iso(status.highWaterMark),
-      next_run_at: iso(status.nextRunAt),
+    const run = await latestCrmSyncRun(ctx);
+    return ok(syncMessage(run), { sync: syncView(run) });
+  },
+};
+
+const oneRoute: RouteDefinition<SyncIdInput> = {
+  method: 'GET',
+  path: '/crm/syncs/:sync_id',
+  summary:
+    'One sync: status, progress while it runs, then its snapshot, counts and changes, or its error (admin)',
+  tag: TAG,
+  authenticated: true,
+  roles: adminOnly('read CRM syncs'),
+  input: SyncIdInput,
+  errors: [ErrorCode.NOT_FOUND],
+  response: SYNC_RESPONSE,
+  handler: async (ctx, input) => {
+    const run = await crmSyncRun(ctx, input.sync_id);
+    return ok(syncMessage(run), { sync: syncView(run) });
+  },
+};
+
+const listRoute: RouteDefinition<ListSyncsQuery> = {
+  method: 'GET',
+  path: '/crm/syncs',
+  summary: 'The most recent syncs, newest first, paginated with limit and cursor (admin)',
+  tag: TAG,
+  authenticated: true,
+  roles: adminOnly('read CRM syncs'),
+  input: ListSyncsQuery,
+  response: envelopeSchema({ syncs: { type: 'array', items: SYNC }, next_cursor: nullableString }, [
+    'syncs',
+    'next_cursor',
+  ]),
+  handler: async (ctx, input) => {
+    const page = await crmSyncRuns(ctx, { limit: input.limit, cursor: input.cursor });
+    return ok(`${page.runs.length} sync(s)`, {
+      syncs: page.runs.map(syncView),
+      next_cursor: page.nextCursor,
     });
   },
 };
 
-/** `POST /crm/syncs`, `GET /crm/syncs/latest`. */
-export const syncsRoutes: RouteDefinition[] = [syncRoute as RouteDefinition, latestRoute];
+/** `POST /crm/syncs`, `GET /crm/syncs`, `GET /crm/syncs/latest`, `GET /crm/syncs/{sync_id}`. */
+export const syncsRoutes: RouteDefinition[] = [
+  startRoute as RouteDefinition,
+  listRoute as RouteDefinition,
+  latestRoute,
+  oneRoute as RouteDefinition,
+];

@@ -190,6 +190,7 @@ export function refusedKey(request: string, why: string): BadUserInputError {
 
 function send(reply: FastifyReply, answer: WriteAnswer, replayed: boolean): FastifyReply {
   if (replayed) reply.header(REPLAYED_HEADER, 'true');
+  for (const [name, value] of Object.entries(answer.headers ?? {})) reply.header(name, value);
   return reply.code(answer.status).type(answer.contentType).send(answer.body);
 }
 

@@ -9,6 +9,8 @@ const inflateAsync = promisify(inflate);
 export interface WriteAnswer {
   status: number;
   contentType: string;
+  /** Headers beyond the type: a job's `Location`. */
+  headers?: Record<string, string>;
   body: Buffer;
 }
 
@@ -42,6 +44,7 @@ export async function keptAnswer(kept: KeptWriteAnswer): Promise<WriteAnswer> {
   return {
     status: kept.status,
     contentType: kept.contentType,
+    ...(kept.headers ? { headers: kept.headers } : {}),
     body: kept.deflated ? await inflateAsync(body) : body,
   };
 }
