@@ -1,4 +1,5 @@
 // trusted(): the `$in` operators here are ours, never client input (filters are sanitised globally).
+import type { AnyBulkWriteOperation, Collection } from 'mongodb';
 import { trusted } from 'mongoose';
 import { DefinitionModel } from '../models/definition.model';
 import {
@@ -115,48 +116,153 @@ export function rowOf(doc: StoredOpportunity): OpportunityRow {
   };
 }
 
+/** A stored version as the import reads it back: its id and its state. */
+export type StoredVersion = StoredOpportunity & { _id: string };
+
 /**
- * Makes `rows` the opportunities of the snapshot `seq`, the latest written: compared with the open
- * versions (the state of the snapshot written before), a deal whose state changed gets a new
- * version from `seq` and its previous one is closed at `seq`; a deal that left has its version
- * closed; an unchanged deal keeps its version. Snapshots before `seq` read exactly what they read
- * before (their seq is below every new fromSeq and every new toSeq). Inserts are unordered and
- * `lean` (the documents are built typed here; hydration would dominate at 100k deals).
- * Answers how many versions were written and closed.
+ * The versions `filter` selects, in deal id order, read as a cursor in batches (the driver's
+ * own: nothing past a batch is held). Throws should the database give them out of order, since
+ * the import merges them with its deals by that order.
+ */
+export async function* versionsInDealOrder(
+  filter: Record<string, unknown>,
+): AsyncIterable<StoredVersion> {
+  // The driver's collection: these reads are the import's own (no request, no casting), and at a
+  // million versions mongoose's per-document work would be most of their cost.
+  const cursor = OpportunityModel.collection.find(filter, {
+    sort: { dealId: 1 },
+    batchSize: OPPORTUNITY_BATCH,
+    allowDiskUse: true,
+  });
+  let previous: string | null = null;
+  try {
+    for await (const doc of cursor) {
+      const version = doc as unknown as StoredVersion;
+      if (previous !== null && !(previous < version.dealId))
+        throw new Error(
+          `opportunity versions came out of deal id order ("${version.dealId}" after "${previous}"); the import needs them sorted as JavaScript compares strings`,
+        );
+      previous = version.dealId;
+      yield version;
+    }
+  } finally {
+    await cursor.close();
+  }
+}
+
+/** The versions still open (toSeq OPEN_SEQ): the state of the snapshot written last, in deal id order. */
+export function openVersions(): AsyncIterable<StoredVersion> {
+  return versionsInDealOrder({ toSeq: OPEN_SEQ });
+}
+
+/** A version to insert: its state and the snapshots it holds in. */
+export type NewVersion = OpportunityRow & { _id: string; fromSeq: number; toSeq: number };
+
+/**
+ * Writes opportunity versions in batches of OPPORTUNITY_BATCH as an import decides them: one
+ * unordered bulk write per batch (new versions are inserted with their final toSeq, and the
+ * versions they replace closed by id: no write in a batch depends on another), with one batch in
+ * flight while the next is prepared. `finish()` waits for the last; a failed batch fails the next
+ * call.
+ */
+export class VersionWriter {
+  private inserts: NewVersion[] = [];
+  private closes = new Map<number, string[]>();
+  private pending = 0;
+  private inFlight: Promise<{ error: unknown } | null> | null = null;
+  written = 0;
+  closed = 0;
+  /** Milliseconds spent waiting on the database for a batch (what the database costs the import). */
+  waitedMs = 0;
+
+  insert(version: NewVersion): Promise<void> {
+    this.inserts.push(version);
+    this.written += 1;
+    return ++this.pending >= OPPORTUNITY_BATCH ? this.flush() : Promise.resolve();
+  }
+
+  close(id: string, seq: number): Promise<void> {
+    const ids = this.closes.get(seq);
+    if (ids) ids.push(id);
+    else this.closes.set(seq, [id]);
+    this.closed += 1;
+    return ++this.pending >= OPPORTUNITY_BATCH ? this.flush() : Promise.resolve();
+  }
+
+  /** Sends what is pending once the batch before it is done. */
+  async flush(): Promise<void> {
+    await this.settle();
+    if (this.pending === 0) return;
+    const operations: AnyBulkWriteOperation<NewVersion>[] = this.inserts.map((document) => ({
+      insertOne: { document },
+    }));
+    for (const [seq, ids] of this.closes) {
+      operations.push({
+        updateMany: { filter: { _id: { $in: ids } }, update: { $set: { toSeq: seq } } },
+      });
+    }
+    this.inserts = [];
+    this.closes = new Map();
+    this.pending = 0;
+    // The driver's collection, as for the reads: the documents are built typed here.
+    const versions = OpportunityModel.collection as unknown as Collection<NewVersion>;
+    // Held with its handler attached: a batch failing before the next call must not go unhandled.
+    this.inFlight = versions.bulkWrite(operations, { ordered: false }).then(
+      () => null,
+      (error: unknown) => ({ error }),
+    );
+  }
+
+  /** Waits for every batch sent, the last included. */
+  async finish(): Promise<void> {
+    await this.flush();
+    await this.settle();
+  }
+
+  private async settle(): Promise<void> {
+    if (!this.inFlight) return;
+    const started = performance.now();
+    const failed = await this.inFlight;
+    this.inFlight = null;
+    this.waitedMs += performance.now() - started;
+    if (failed) throw failed.error;
+  }
+}
+
+/**
+ * Makes `rows` (sorted by deal id) the opportunities of the snapshot `seq`, the latest written:
+ * compared with the open versions (the state of the snapshot written before), a deal whose state
+ * changed gets a new version from `seq` and its previous one is closed at `seq`; a deal that left
+ * has its version closed; an unchanged deal keeps its version. The import's own merge
+ * (import.service.ts) does the same as its deals stream; this one serves writers of rows held in
+ * memory (tests, the migration of per-snapshot copies). Answers how many versions were written
+ * and closed.
  */
 export async function writeOpportunityVersions(
   seq: number,
   rows: OpportunityRow[],
   onBatch: (compared: number) => void,
 ): Promise<{ written: number; closed: number }> {
-  const open = new Map<string, OpportunityDoc>();
-  for (const doc of await OpportunityModel.find({ toSeq: OPEN_SEQ }).lean<OpportunityDoc[]>())
-    open.set(doc.dealId, doc);
-  const toClose: string[] = [];
-  const toWrite: OpportunityRow[] = [];
-  for (const row of rows) {
-    const current = open.get(row.dealId);
-    open.delete(row.dealId);
-    if (current && sameState(rowOf(current), row)) continue;
-    if (current) toClose.push(current._id);
-    toWrite.push(row);
-  }
-  for (const doc of open.values()) toClose.push(doc._id);
-  for (let i = 0; i < toClose.length; i += OPPORTUNITY_BATCH) {
-    await OpportunityModel.updateMany(
-      { _id: trusted({ $in: toClose.slice(i, i + OPPORTUNITY_BATCH) }) },
-      { $set: { toSeq: seq } },
-    );
-  }
-  onBatch(rows.length - toWrite.length);
-  for (let i = 0; i < toWrite.length; i += OPPORTUNITY_BATCH) {
-    const batch = toWrite
-      .slice(i, i + OPPORTUNITY_BATCH)
-      .map((row) => ({ _id: `${row.dealId}@${seq}`, fromSeq: seq, toSeq: OPEN_SEQ, ...row }));
-    await OpportunityModel.insertMany(batch, { ordered: false, lean: true });
-    onBatch(batch.length);
-  }
-  return { written: toWrite.length, closed: toClose.length };
+  const writer = new VersionWriter();
+  const sorted = [...rows].sort((a, b) => (a.dealId < b.dealId ? -1 : a.dealId > b.dealId ? 1 : 0));
+  let i = 0;
+  const take = async (version: StoredVersion | null, upTo: string | null) => {
+    while (i < sorted.length && (upTo === null || sorted[i].dealId < upTo)) {
+      const row = sorted[i++];
+      await writer.insert({ _id: `${row.dealId}@${seq}`, fromSeq: seq, toSeq: OPEN_SEQ, ...row });
+    }
+    if (!version) return;
+    const row = i < sorted.length && sorted[i].dealId === version.dealId ? sorted[i++] : null;
+    if (row && sameState(rowOf(version), row)) return;
+    await writer.close(version._id, seq);
+    if (row)
+      await writer.insert({ _id: `${row.dealId}@${seq}`, fromSeq: seq, toSeq: OPEN_SEQ, ...row });
+  };
+  for await (const version of openVersions()) await take(version, version.dealId);
+  await take(null, null);
+  await writer.finish();
+  onBatch(rows.length);
+  return { written: writer.written, closed: writer.closed };
 }
 
 /** The opportunities the snapshot `seq` holds, as rows sorted by deal id. */
