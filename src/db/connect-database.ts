@@ -29,7 +29,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const EMBEDDED_DB_NAME = 'pipeline-gateway';
+/** The database the embedded server's data lives in. */
+export const EMBEDDED_DB_NAME = 'pipeline-gateway';
 
 const DRIVER_TIMINGS = {
   serverSelectionTimeoutMS: 3_000,
