@@ -85,6 +85,8 @@ const URI_EXCLUDED = [
   'test/import/cli-import',
   'test/sync/cli-sync',
   'test/import/cli-import-crash',
+  // Runs the import CLI against a store process of its own, by URI, in both projects' terms.
+  'test/import/cli-import-large',
 ];
 
 module.exports = {
