@@ -6,6 +6,7 @@ import type {
   HubSpotStage,
 } from './hubspot.types';
 import type {
+  CurrencySkips,
   NormalisedCrmData,
   NormalisedDeal,
   NormalisedDefinition,
@@ -17,8 +18,11 @@ import { dealAmount, ImportCurrencies } from './deal-currency';
 import { dealOutcome, StageCertainty, stageForFlags } from './deal-outcome';
 import { parseBoolean, parseDate, parseNumber, text } from './parse-values';
 import type { SkippedItem } from './skipped';
+import type { StageEntry } from '../domain/deal-history';
 
 const STAGE_ENTERED_PREFIX = 'hs_date_entered_';
+/** HubSpot's current stage history properties, read before the older `hs_date_entered_<stage>`. */
+const STAGE_ENTERED_V2_PREFIX = 'hs_v2_date_entered_';
 
 /** Items without a usable displayOrder keep their input order, after the ordered ones. */
 function byDisplayOrder<T extends { displayOrder?: unknown }>(items: T[]): T[] {
@@ -180,6 +184,7 @@ function normaliseDeal(
   deal: HubSpotDeal,
   ctx: DealContext,
   skipped: SkippedItem[],
+  found: { skippedCurrency: string | null },
 ): NormalisedDeal | null {
   const skip = (reason: string) => {
     skipped.push({ id: deal.id, reason: `deal ${reason}; left out of every metric` });
@@ -212,7 +217,10 @@ function normaliseDeal(
     placed = `${problem}; hs_is_closed_${found.outcome} is "true": placed in "${stage.id}", the only ${found.outcome} stage of pipeline "${definitionId}"`;
   }
   const amount = dealAmount(props, ctx.currencies);
-  if (amount.kind === 'skip') return skip(amount.reason);
+  if (amount.kind === 'skip') {
+    if (amount.currency !== undefined) found.skippedCurrency = amount.currency;
+    return skip(amount.reason);
+  }
 
   const note = (reason: string) =>
     skipped.push({ id: deal.id, reason: `deal ${reason}; the deal is kept` });
@@ -235,13 +243,18 @@ function normaliseDeal(
   };
   const createdAt = dateOf('createdate', props.createdate ?? deal.createdAt);
   const stageEnteredAt: Record<string, Date> = {};
+  const stageEntries: StageEntry[] = [];
   for (const s of definition.stages) {
-    const entered = dateOf(
-      `${STAGE_ENTERED_PREFIX}${s.id}`,
-      props[`${STAGE_ENTERED_PREFIX}${s.id}`],
-    );
-    if (entered) stageEnteredAt[s.id] = entered;
+    const v2 = `${STAGE_ENTERED_V2_PREFIX}${s.id}`;
+    const key = text(props[v2]) !== undefined ? v2 : `${STAGE_ENTERED_PREFIX}${s.id}`;
+    const entered = dateOf(key, props[key]);
+    if (entered) {
+      stageEnteredAt[s.id] = entered;
+      stageEntries.push({ stageId: s.id, at: entered });
+    }
   }
+  // By time, stage order breaking ties (the sort is stable).
+  stageEntries.sort((a, b) => a.at.getTime() - b.at.getTime());
   const outcome = dealOutcome(stage, certaintyOf(stage.id), props);
   let closedAt = dateOf('closedate', props.closedate);
   // A closed deal without closedate closed when it entered its closed stage, when HubSpot says so.
@@ -257,6 +270,7 @@ function normaliseDeal(
     closedAt,
     outcome,
     stageEnteredAt,
+    stageEntries,
   };
 }
 
@@ -277,6 +291,8 @@ export interface NormalisedCopy {
   removed: boolean;
   /** What was skipped or defaulted in it, in the order found. */
   notes: SkippedItem[];
+  /** The currency it was skipped for, when only its currency kept it out (currencySkips counts them). */
+  skippedCurrency: string | null;
 }
 
 /** The import's normaliser: definitions and owners decided, deals taken one copy at a time. */
@@ -328,12 +344,37 @@ export function prepareNormaliser(
     skipped,
     normaliseCopy(deal) {
       const notes: SkippedItem[] = [];
-      if (incremental && deal.archived === true) return { deal: null, removed: true, notes };
-      const normalised = normaliseDeal(deal, ctx, notes);
+      const found: { skippedCurrency: string | null } = { skippedCurrency: null };
+      if (incremental && deal.archived === true)
+        return { deal: null, removed: true, notes, skippedCurrency: null };
+      const normalised = normaliseDeal(deal, ctx, notes, found);
       // Incremental: a deal carried but not usable any more leaves too, as a full import would leave it out.
-      return { deal: normalised, removed: normalised === null && incremental, notes };
+      return {
+        deal: normalised,
+        removed: normalised === null && incremental,
+        notes,
+        skippedCurrency: found.skippedCurrency,
+      };
     },
   };
+}
+
+/**
+ * Deals skipped only for their currency, counted by currency (one per deal, the copy kept): most
+ * first, then by currency (NormalisedCrmData.skippedForCurrency).
+ */
+export class CurrencySkipCounter {
+  private readonly counts = new Map<string, number>();
+
+  add(currency: string | null): void {
+    if (currency !== null) this.counts.set(currency, (this.counts.get(currency) ?? 0) + 1);
+  }
+
+  skips(): CurrencySkips[] {
+    return [...this.counts]
+      .map(([currency, deals]) => ({ currency, deals }))
+      .sort((a, b) => b.deals - a.deals || byId(a.currency, b.currency));
+  }
 }
 
 /** Ids in the order the import keeps everything in: by UTF-16 code unit, as `<` compares strings. */
@@ -353,6 +394,7 @@ export function normaliseCrmData(
   const skipped = [...normaliser.skipped];
   const deals: NormalisedDeal[] = [];
   const removedDealIds: string[] = [];
+  const currencySkips = new CurrencySkipCounter();
   for (const step of pickDealCopies(documents.deals)) {
     if ('note' in step) {
       skipped.push(step.note);
@@ -360,6 +402,7 @@ export function normaliseCrmData(
     }
     const copy = normaliser.normaliseCopy(step.deal);
     skipped.push(...copy.notes);
+    currencySkips.add(copy.skippedCurrency);
     if (copy.deal) deals.push(copy.deal);
     else if (copy.removed) removedDealIds.push(step.deal.id);
   }
@@ -371,5 +414,6 @@ export function normaliseCrmData(
     deals,
     skipped,
     removedDealIds,
+    skippedForCurrency: currencySkips.skips(),
   };
 }

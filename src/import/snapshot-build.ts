@@ -1,4 +1,5 @@
 import { PipelineFactsBuilder } from '../services/metrics/build-pipeline-facts';
+import { DealStatesWriter } from './build-deal-states';
 import { PipelineSet, type PipelineRow } from './build-pipelines';
 import type { NormalisedDeal, NormalisedDefinition } from './normalised.types';
 import { type OpportunityRow, writePipelines } from './snapshot-writer';
@@ -19,14 +20,14 @@ export interface PlannedSnapshot {
  * holds must not grow with deals.
  */
 export interface SnapshotAccumulator {
-  add(row: OpportunityRow, deal: NormalisedDeal | null): void;
+  add(row: OpportunityRow, deal: NormalisedDeal | null): void | Promise<void>;
   write(snapshot: PlannedSnapshot, pipelines: readonly PipelineRow[]): Promise<void>;
 }
 
 /**
  * What an import builds of one snapshot beside its opportunity versions: its pipelines (complete
  * and sub-pipelines, from the owners seen) and every accumulator's precomputation, the pipeline
- * facts first.
+ * facts first, then the deal states (written a chunk at a time as the deals pass).
  */
 export class SnapshotBuild {
   private readonly pipelines: PipelineSet;
@@ -38,14 +39,17 @@ export class SnapshotBuild {
   ) {
     this.pipelines = new PipelineSet(definitions);
     const facts = new PipelineFactsBuilder(definitions, snapshot.at);
+    const states = new DealStatesWriter(snapshot.id);
     this.accumulators = [
       { add: (row) => facts.add(row), write: (s, pipelines) => facts.write(s.id, pipelines) },
+      { add: (row) => states.add(row), write: () => states.finish() },
     ];
   }
 
-  add(row: OpportunityRow, deal: NormalisedDeal | null): void {
+  /** Takes the snapshot's next opportunity, its histories set. */
+  async add(row: OpportunityRow, deal: NormalisedDeal | null): Promise<void> {
     this.pipelines.add(row);
-    for (const accumulator of this.accumulators) accumulator.add(row, deal);
+    for (const accumulator of this.accumulators) await accumulator.add(row, deal);
   }
 
   /** Writes the snapshot's pipelines, then what each accumulator precomputed. */

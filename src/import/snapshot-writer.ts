@@ -1,6 +1,7 @@
 // trusted(): the `$in` operators here are ours, never client input (filters are sanitised globally).
 import type { AnyBulkWriteOperation, Collection } from 'mongodb';
 import { trusted } from 'mongoose';
+import { DealStatesModel } from '../models/deal-states.model';
 import { DefinitionModel } from '../models/definition.model';
 import {
   heldAt,
@@ -14,6 +15,14 @@ import { PipelineModel } from '../models/pipeline.model';
 import type { NormalisedDefinition } from './normalised.types';
 import type { PipelineRow } from './build-pipelines';
 import type { DealState } from './opportunity-state';
+import {
+  closeHistoryAfter,
+  sameCloseHistory,
+  sameStageHistory,
+  stageHistoryAfter,
+  type CloseChange,
+  type StageEntry,
+} from '../domain/deal-history';
 
 /** Opportunities per insertMany: big enough to amortise round trips, small enough for one BSON message. */
 export const OPPORTUNITY_BATCH = 2000;
@@ -54,6 +63,12 @@ export interface OpportunityRow {
   createdAt: Date | null;
   closedAt: Date | null;
   outcome: Outcome;
+  /** Every entry into a stage, up to this snapshot (writeOpportunityVersions sets it). */
+  stageHistory: StageEntry[];
+  /** Every close date since the deal appeared (writeOpportunityVersions sets it). */
+  closeHistory: CloseChange[];
+  /** The CRM's stage entry times the import carried (not stored: the history takes them in). */
+  stageEntries: readonly StageEntry[];
 }
 
 /** The row a deal's state makes, its owner resolved to a member and team. */
@@ -73,6 +88,9 @@ export function opportunityRow(
     createdAt: deal.createdAt,
     closedAt: deal.closedAt,
     outcome,
+    stageHistory: [],
+    closeHistory: [],
+    stageEntries: deal.stageEntries,
   };
 }
 
@@ -87,7 +105,9 @@ export function sameState(a: OpportunityRow, b: OpportunityRow): boolean {
     a.teamId === b.teamId &&
     a.createdAt?.getTime() === b.createdAt?.getTime() &&
     a.closedAt?.getTime() === b.closedAt?.getTime() &&
-    a.outcome === b.outcome
+    a.outcome === b.outcome &&
+    sameStageHistory(a.stageHistory, b.stageHistory) &&
+    sameCloseHistory(a.closeHistory, b.closeHistory)
   );
 }
 
@@ -98,7 +118,10 @@ export type StoredOpportunity = Pick<
 > &
   Partial<Record<'name', string | null>> &
   Partial<Record<'memberId' | 'teamId', string | null>> &
-  Partial<Record<'createdAt' | 'closedAt', Date | null>>;
+  Partial<Record<'createdAt' | 'closedAt', Date | null>> & {
+    stageHistory?: ReadonlyArray<{ stageId?: string | null; at?: Date | null }> | null;
+    closeHistory?: ReadonlyArray<{ at?: Date | null; closedAt?: Date | null }> | null;
+  };
 
 /** A stored deal state, as a row. */
 export function rowOf(doc: StoredOpportunity): OpportunityRow {
@@ -113,6 +136,15 @@ export function rowOf(doc: StoredOpportunity): OpportunityRow {
     createdAt: doc.createdAt ? new Date(doc.createdAt) : null,
     closedAt: doc.closedAt ? new Date(doc.closedAt) : null,
     outcome: doc.outcome,
+    stageHistory: (doc.stageHistory ?? []).map((e) => ({
+      stageId: e.stageId ?? '',
+      at: new Date(e.at ?? 0),
+    })),
+    closeHistory: (doc.closeHistory ?? []).map((e) => ({
+      at: new Date(e.at ?? 0),
+      closedAt: e.closedAt ? new Date(e.closedAt) : null,
+    })),
+    stageEntries: [],
   };
 }
 
@@ -156,7 +188,11 @@ export function openVersions(): AsyncIterable<StoredVersion> {
 }
 
 /** A version to insert: its state and the snapshots it holds in. */
-export type NewVersion = OpportunityRow & { _id: string; fromSeq: number; toSeq: number };
+export type NewVersion = Omit<OpportunityRow, 'stageEntries'> & {
+  _id: string;
+  fromSeq: number;
+  toSeq: number;
+};
 
 /**
  * Writes opportunity versions in batches of OPPORTUNITY_BATCH as an import decides them: one
@@ -229,36 +265,65 @@ export class VersionWriter {
   }
 }
 
+/** A row as its version document stores it (the CRM's entry times are in its history). */
+export function storedFields(row: OpportunityRow): Omit<OpportunityRow, 'stageEntries'> {
+  const { stageEntries: _carried, ...stored } = row;
+  return stored;
+}
+
 /**
- * Makes `rows` (sorted by deal id) the opportunities of the snapshot `seq`, the latest written:
- * compared with the open versions (the state of the snapshot written before), a deal whose state
- * changed gets a new version from `seq` and its previous one is closed at `seq`; a deal that left
- * has its version closed; an unchanged deal keeps its version. The import's own merge
- * (import.service.ts) does the same as its deals stream; this one serves writers of rows held in
- * memory (tests, the migration of per-snapshot copies). Answers how many versions were written
- * and closed.
+ * Sets `row`'s stage and close-date histories, and answers it: those of `before` (the deal's state
+ * in the snapshot written before; null when it had none) carried on to a snapshot dated `at`.
+ */
+export function withHistories(
+  row: OpportunityRow,
+  before: OpportunityRow | null,
+  at: Date,
+): OpportunityRow {
+  row.stageHistory = stageHistoryAfter(before?.stageHistory, row.stageEntries, row.stageId, at);
+  row.closeHistory = closeHistoryAfter(before?.closeHistory, row.closedAt, at);
+  return row;
+}
+
+/**
+ * Makes `rows` the opportunities of the snapshot `seq`, dated `snapshotAt`, the latest written:
+ * each row's stage and close-date histories are its open version's carried on to this snapshot
+ * (domain/deal-history.ts), set on the row. Compared with the open versions (the state of the
+ * snapshot written before), a deal whose state changed gets a new version from `seq` and its
+ * previous one is closed at `seq`; a deal that left has its version closed; an unchanged deal
+ * keeps its version. The import's own merge (import.service.ts) does the same as its deals
+ * stream; this one serves writers of rows held in memory (tests, the migration of per-snapshot
+ * copies). Answers how many versions were written and closed.
  */
 export async function writeOpportunityVersions(
   seq: number,
+  snapshotAt: Date,
   rows: OpportunityRow[],
   onBatch: (compared: number) => void,
 ): Promise<{ written: number; closed: number }> {
   const writer = new VersionWriter();
   const sorted = [...rows].sort((a, b) => (a.dealId < b.dealId ? -1 : a.dealId > b.dealId ? 1 : 0));
   let i = 0;
-  const take = async (version: StoredVersion | null, upTo: string | null) => {
+  const version = (row: OpportunityRow): NewVersion => ({
+    _id: `${row.dealId}@${seq}`,
+    fromSeq: seq,
+    toSeq: OPEN_SEQ,
+    ...storedFields(row),
+  });
+  const take = async (open: StoredVersion | null, upTo: string | null) => {
     while (i < sorted.length && (upTo === null || sorted[i].dealId < upTo)) {
       const row = sorted[i++];
-      await writer.insert({ _id: `${row.dealId}@${seq}`, fromSeq: seq, toSeq: OPEN_SEQ, ...row });
+      withHistories(row, null, snapshotAt);
+      await writer.insert(version(row));
     }
-    if (!version) return;
-    const row = i < sorted.length && sorted[i].dealId === version.dealId ? sorted[i++] : null;
-    if (row && sameState(rowOf(version), row)) return;
-    await writer.close(version._id, seq);
-    if (row)
-      await writer.insert({ _id: `${row.dealId}@${seq}`, fromSeq: seq, toSeq: OPEN_SEQ, ...row });
+    if (!open) return;
+    const row = i < sorted.length && sorted[i].dealId === open.dealId ? sorted[i++] : null;
+    const before = rowOf(open);
+    if (row && sameState(before, withHistories(row, before, snapshotAt))) return;
+    await writer.close(open._id, seq);
+    if (row) await writer.insert(version(row));
   };
-  for await (const version of openVersions()) await take(version, version.dealId);
+  for await (const open of openVersions()) await take(open, open.dealId);
   await take(null, null);
   await writer.finish();
   onBatch(rows.length);
@@ -301,5 +366,6 @@ export async function deleteSnapshotContents(
     PipelineModel.deleteMany(filter),
     DefinitionModel.deleteMany(filter),
     PipelineFactsModel.deleteMany(filter),
+    DealStatesModel.deleteMany(filter),
   ]);
 }

@@ -36,6 +36,7 @@ interface DealCopy {
   deal: NormalisedDeal | null;
   removed: boolean;
   notes: SkippedItem[];
+  skippedCurrency: string | null;
 }
 
 /** A deal of the import, one per id, in id order: the copy kept, and every note about it. */
@@ -46,6 +47,8 @@ export interface SortedDeal {
   /** Incremental imports: the deal leaves the snapshot (archived, or no longer usable). */
   removed: boolean;
   notes: PlacedNote[];
+  /** The currency the deal was skipped for, when only that kept it out. */
+  skippedCurrency: string | null;
 }
 
 /** What reading the deals found, before they are taken in order. */
@@ -137,7 +140,7 @@ export class SortedDeals {
 
   /** Takes one sound deal copy. */
   async add(raw: HubSpotDeal): Promise<void> {
-    const { deal, removed, notes } = this.normaliser.normaliseCopy(raw);
+    const { deal, removed, notes, skippedCurrency } = this.normaliser.normaliseCopy(raw);
     const keys = copyKeys(raw);
     this.read.copies += 1;
     if (!(this.options.incremental && raw.archived === true)) {
@@ -152,7 +155,15 @@ export class SortedDeals {
           this.read.present.add(key);
       }
     }
-    this.buffer.push({ id: raw.id, pos: this.position++, ...keys, deal, removed, notes });
+    this.buffer.push({
+      id: raw.id,
+      pos: this.position++,
+      ...keys,
+      deal,
+      removed,
+      notes,
+      skippedCurrency,
+    });
     if (this.buffer.length >= RUN_SIZE) await this.spill();
   }
 
@@ -203,7 +214,13 @@ function resolve(group: DealCopy[]): SortedDeal {
       sub: Number.MAX_SAFE_INTEGER,
     });
   }
-  return { id: copy.id, deal: copy.deal, removed: copy.removed, notes };
+  return {
+    id: copy.id,
+    deal: copy.deal,
+    removed: copy.removed,
+    notes,
+    skippedCurrency: copy.skippedCurrency,
+  };
 }
 
 /** The records of sorted runs in one sorted sequence (a binary heap over the runs' heads). */

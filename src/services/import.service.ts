@@ -1,13 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type { AuthenticatedContext } from '../context/request-context';
+import type { Principal } from '../auth/principal';
 import type { PeriodUnit } from '../domain/period';
 import { backfillPeriodEnds } from '../import/backfill-periods';
 import { discardImport, discardPendingImports } from '../import/discard-import';
 import type { HubSpotDeal } from '../import/hubspot.types';
-import { acquireImportLease, releaseImportLease, renewImportLease } from '../import/import-lease';
-import { type DealNormaliser, prepareNormaliser } from '../import/normalise';
+import {
+  acquireImportLease,
+  importRunningError,
+  releaseImportLease,
+  renewImportLease,
+} from '../import/import-lease';
+import { CurrencySkipCounter, type DealNormaliser, prepareNormaliser } from '../import/normalise';
 import { publishImport } from '../import/publish-import';
-import type { NormalisedDeal, NormalisedDefinition } from '../import/normalised.types';
+import type {
+  CurrencySkips,
+  NormalisedDeal,
+  NormalisedDefinition,
+} from '../import/normalised.types';
+import { holdsOnlyDemo, removeDemo, settingsAfterDemo } from '../import/replace-demo';
 import { currentState, stateAt } from '../import/opportunity-state';
 import { CreatedEntities, resolveOwners } from '../import/resolve-owners';
 import type { SkippedItem } from '../import/skipped';
@@ -19,8 +29,10 @@ import {
   openVersions,
   rowOf,
   sameState,
+  storedFields,
   VersionWriter,
   versionsInDealOrder,
+  withHistories,
   writeDefinitions,
 } from '../import/snapshot-writer';
 import { type PlacedNote, SortedDeals } from '../import/sorted-deals';
@@ -34,7 +46,7 @@ import {
 } from '../import/validate-documents';
 import { SnapshotModel, type SnapshotDoc } from '../models/snapshot.model';
 import { heldAt, OPEN_SEQ } from '../models/opportunity.model';
-import { ConflictError, NotFoundError } from '../errors';
+import { ConflictError, ErrorWithCode, NotFoundError } from '../errors';
 import { PrunedSnapshotModel, type PrunedSnapshotDoc } from '../models/pruned-snapshot.model';
 import { baseDefinitions, latestCommittedSnapshot, nextSeq } from '../import/import-base';
 import {
@@ -47,7 +59,7 @@ import {
   REQUIRED_PROPERTIES,
 } from '../import/import-guard';
 import { linkedOwners } from '../import/linked-owners';
-import { ImportQueue } from '../import/import-queue';
+import { ImportQueue, type ImportReport } from '../import/import-queue';
 import { pruneSnapshots, removalMessage, removeSnapshotAsAdmin } from '../import/prune-snapshots';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../domain/snapshot-retention';
 import { requireAdmin } from './member-access';
@@ -84,6 +96,10 @@ export interface CrmImportResult {
   mode: ImportMode;
   /** Incremental imports: deals carried (added or changed) and deals of the latest snapshot that left. Full: zeros. */
   changes: ImportChanges;
+  /** True when this import replaced the demo company (docs/importing.md, "Your data replaces the demo"). */
+  demoRemoved: boolean;
+  /** Deals skipped only for their currency, by currency, most first: what a currency change would bring in. */
+  skippedForCurrency: CurrencySkips[];
 }
 
 export interface ImportChanges {
@@ -121,7 +137,9 @@ export interface ImportOptions {
  * Who imports: a request's context, or the CLI, the demo seed and the sync, which act as the
  * system with an admin's rights and have no request.
  */
-export type ImportCaller = Pick<AuthenticatedContext, 'principal'>;
+export interface ImportCaller {
+  principal: Principal;
+}
 
 /** A snapshot keeps at most this many skipped items; the answer of the import itself has them all. */
 export const MAX_STORED_SKIPPED = 10_000;
@@ -148,17 +166,37 @@ export async function importCrmData(
   requireAdmin(ctx.principal, 'import CRM data');
   const validated = validateCrmDocuments(raw);
   const queue = options.queue ?? new ImportQueue();
+  // Refused rather than queued behind it, as on another instance: waiting could outlast the
+  // request's time budget, and the caller would not know whether this import then ran.
+  const busySince = queue.busySince();
+  if (busySince) throw importRunningError(busySince);
   return queue.exclusive(async () => {
+    const started = performance.now();
+    const ended = (outcome: ImportReport['outcome']) =>
+      queue.importEnded({
+        mode: validated.mode,
+        outcome,
+        seconds: (performance.now() - started) / 1000,
+      });
     const holder = randomUUID();
-    await acquireImportLease(holder);
     try {
-      // Under the lease no other import runs: a pending snapshot is what an import that stopped left.
-      await queue.settleLeftovers();
-      await discardPendingImports();
-      return await importExclusively(validated, options, queue, () => renewImportLease(holder));
-    } finally {
-      // Should this fail (the database went away), the lease expires by itself.
-      await releaseImportLease(holder).catch(() => undefined);
+      await acquireImportLease(holder);
+      try {
+        // Under the lease no other import runs: a pending snapshot is what an import that stopped left.
+        await queue.settleLeftovers();
+        await discardPendingImports();
+        const result = await importExclusively(validated, options, queue, () =>
+          renewImportLease(holder),
+        );
+        ended(result.reused ? 'reused' : 'committed');
+        return result;
+      } finally {
+        // Should this fail (the database went away), the lease expires by itself.
+        await releaseImportLease(holder).catch(() => undefined);
+      }
+    } catch (error) {
+      ended(error instanceof ErrorWithCode && error.status < 500 ? 'refused' : 'failed');
+      throw error;
     }
   });
 }
@@ -171,12 +209,17 @@ async function importExclusively(
   renewLease: () => Promise<void>,
 ): Promise<CrmImportResult> {
   const incremental = validated.mode === 'incremental';
-  const latest = await latestCommittedSnapshot();
+  // The first import of the user's own data onto the demo company replaces it: the import is
+  // decided as onto an empty database, and the demo removed once nothing refuses it.
+  const replacingDemo = options.demo !== true && (await holdsOnlyDemo());
+  const storedSettings = await readAccountSettings();
+  const settings = replacingDemo ? settingsAfterDemo(storedSettings) : storedSettings;
+  const latest = replacingDemo ? null : await latestCommittedSnapshot();
   const base = incremental
     ? await incrementalBase(latest, validated.snapshotAt, validated.force)
     : null;
   // Amounts are counted in the configured currency (docs/importing.md, "Currencies").
-  const { currency } = await readAccountSettings();
+  const { currency } = settings;
   const normaliser = prepareNormaliser(validated.documents, {
     currencies: { configured: currency, home: validated.homeCurrency },
     incremental,
@@ -189,7 +232,8 @@ async function importExclusively(
   const deals = new SortedDeals(normaliser, { incremental, required: REQUIRED_PROPERTIES });
   try {
     await readDeals(validated, deals, onProgress);
-    const unit = validated.backfill ? await backfillUnit() : null;
+    // Backfill follows the configured period unit, quarterly when none is set.
+    const unit = validated.backfill ? (settings.period ?? 'quarterly') : null;
     const seen = await lookOver(deals, normaliser, {
       snapshotAt: validated.snapshotAt,
       backfillUnit: unit,
@@ -205,10 +249,12 @@ async function importExclusively(
       if (latest && !latest.demo)
         checkPipelinesLeft(normaliser.definitions.length, latest.counts.pipelines);
     }
+    if (replacingDemo) await removeDemo(storedSettings);
     const importId = randomUUID();
     let result: CrmImportResult;
     try {
       result = await writeImport(normaliser, deals, seen, {
+        demoRemoved: replacingDemo,
         importId,
         importedAt,
         snapshotAt: validated.snapshotAt ?? importedAt,
@@ -288,6 +334,8 @@ interface DealsLookedOver extends DealsSeen {
   skipped: SkippedItem[];
   /** Incremental imports: owners deals name that are not among the import's owners. */
   strayOwners: Set<string>;
+  /** Deals skipped only for their currency, by currency, most first. */
+  skippedForCurrency: CurrencySkips[];
 }
 
 /**
@@ -304,10 +352,12 @@ async function lookOver(
   const owners = new Set(normaliser.owners.map((o) => o.ownerId));
   const notes: PlacedNote[] = [];
   const strayOwners = new Set<string>();
+  const currencySkips = new CurrencySkipCounter();
   let usable = 0;
   let earliest: number | null = null;
-  for await (const { id, deal, removed, notes: dealNotes } of deals.deals()) {
+  for await (const { id, deal, removed, notes: dealNotes, skippedCurrency } of deals.deals()) {
     for (const note of dealNotes) notes.push(note);
+    currencySkips.add(skippedCurrency);
     if (removed) hasher.removed(id);
     if (!deal) continue;
     usable += 1;
@@ -327,6 +377,7 @@ async function lookOver(
     earliestCreation: earliest === null ? null : new Date(earliest),
     skipped,
     strayOwners,
+    skippedForCurrency: currencySkips.skips(),
   };
 }
 
@@ -439,10 +490,14 @@ async function findImported(sourceHash: string): Promise<CrmImportResult | null>
     reused: true,
     mode: primary.mode === 'incremental' ? 'incremental' : 'full',
     changes: { updated: primary.changes?.updated ?? 0, removed: primary.changes?.removed ?? 0 },
+    demoRemoved: false,
+    skippedForCurrency: [],
   };
 }
 
 interface WriteContext {
+  /** The demo company was removed before this import (replace-demo.ts). */
+  demoRemoved: boolean;
   importId: string;
   importedAt: Date;
   snapshotAt: Date;
@@ -619,15 +674,24 @@ async function writeImport(
           : null;
         row = state ? opportunityRow(state, ownerOf) : null;
       }
-      if (row) builds[i].add(row, source);
+      if (row) {
+        withHistories(row, previous, snapshot.at);
+        await builds[i].add(row, source);
+      }
       if (previous && row && sameState(previous, row)) continue;
       if (started) {
         started.toSeq = snapshot.seq;
         await writer.insert(started);
         started = null;
       } else if (previousId) await writer.close(previousId, snapshot.seq);
-      if (row)
-        started = { _id: `${key}@${snapshot.seq}`, fromSeq: snapshot.seq, toSeq: OPEN_SEQ, ...row };
+      if (row) {
+        started = {
+          _id: `${key}@${snapshot.seq}`,
+          fromSeq: snapshot.seq,
+          toSeq: OPEN_SEQ,
+          ...storedFields(row),
+        };
+      }
       previous = row;
       previousId = null;
     }
@@ -670,6 +734,8 @@ async function writeImport(
     reused: false,
     mode,
     changes,
+    demoRemoved: ctx.demoRemoved,
+    skippedForCurrency: seen.skippedForCurrency,
   };
 }
 
@@ -722,9 +788,4 @@ async function peekableOf<T>(source: AsyncIterable<T>): Promise<Peekable<T>> {
       return value;
     },
   };
-}
-
-/** Backfill follows the configured period unit, quarterly when none is set. */
-async function backfillUnit(): Promise<PeriodUnit> {
-  return (await readAccountSettings()).period ?? 'quarterly';
 }

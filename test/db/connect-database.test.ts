@@ -2,15 +2,7 @@ import mongoose from 'mongoose';
 import { connectDatabase } from '../../src/db/connect-database';
 
 describe('connectDatabase', () => {
-  const saved = process.env.MONGODB_URI;
-
-  afterEach(() => {
-    if (saved === undefined) delete process.env.MONGODB_URI;
-    else process.env.MONGODB_URI = saved;
-  });
-
-  it('starts the embedded server in memory when MONGODB_URI is unset and connects mongoose to it', async () => {
-    delete process.env.MONGODB_URI;
+  it('starts the embedded server in memory when no URI is given and connects mongoose to it', async () => {
     const db = await connectDatabase({ inMemory: true });
     try {
       expect(db.embedded).not.toBeNull();
@@ -26,13 +18,11 @@ describe('connectDatabase', () => {
     expect(db.connection.readyState).toBe(0);
   });
 
-  it('connects to MONGODB_URI without starting a server', async () => {
-    delete process.env.MONGODB_URI;
+  it('connects to a URI without starting a server', async () => {
     const host = await connectDatabase({ inMemory: true });
     const uri = host.uri;
     await mongoose.disconnect();
-    process.env.MONGODB_URI = uri;
-    const db = await connectDatabase({ dbName: 'via_uri' });
+    const db = await connectDatabase({ uri, dbName: 'via_uri' });
     try {
       expect(db.embedded).toBeNull();
       expect(db.uri).toBe(uri);

@@ -65,6 +65,7 @@ describe('the cost of a metrics read', () => {
       expect(a.reads).toEqual(b.reads);
       expect(a.reads.some((r) => r.includes('opportunit'))).toBe(false);
       expect(a.reads).toEqual([
+        'find data_versions',
         'find pipeline_snapshots',
         'find pipelines',
         'find pipeline_facts',
