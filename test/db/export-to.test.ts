@@ -6,6 +6,7 @@ import { MongoClient, type Db } from 'mongodb';
 import { EMBEDDED_DB_NAME } from '../../src/db/connect-database';
 import { EmbeddedMongoServer } from '../../src/store/server';
 import { fixturePath } from '../import/fixtures';
+import { startEntry, type RunningEntry } from '../helpers/entry';
 import { startStoreProcess, withDatabase, type StoreProcess } from '../helpers/store-process';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -41,6 +42,45 @@ async function contentsOf(db: Db) {
   return contents;
 }
 
+const ADMIN_TOKEN = 'export-to-test-admin-token';
+
+async function getJson(entry: RunningEntry, pathAndQuery: string) {
+  const res = await fetch(`${entry.url}${pathAndQuery}`, {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
+  return { path: pathAndQuery, status: res.status, body: (await res.json()) as unknown };
+}
+
+/**
+ * What the gateway answers on its database: the latest snapshot's pipelines, and per definition
+ * its stages, the metrics of its complete pipeline and its stage analytics (read from the deal
+ * states), and the teams.
+ */
+async function readBack(entry: RunningEntry) {
+  const pipelines = await getJson(entry, '/pipelines');
+  const definitions = (
+    pipelines.body as { pipeline_definitions: { pipeline_definition_id: string }[] }
+  ).pipeline_definitions.map((d) => d.pipeline_definition_id);
+  const answers = [pipelines, await getJson(entry, '/teams')];
+  const today = new Date().toISOString().slice(0, 10);
+  for (const id of definitions) {
+    answers.push(await getJson(entry, `/pipelines/stages?pipeline_definition_id=${id}`));
+    answers.push(await getJson(entry, `/pipelines/metrics?pipeline_id=${id}`));
+    answers.push(
+      await getJson(
+        entry,
+        `/pipelines/stage-analytics?pipeline_id=${id}&from=2000-01-01&to=${today}`,
+      ),
+    );
+  }
+  return { definitions, answers };
+}
+
+async function stopEntry(entry: RunningEntry) {
+  entry.child.kill('SIGTERM');
+  await entry.exited;
+}
+
 describe('npm run export-to', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'export-to-'));
   let store: StoreProcess;
@@ -52,7 +92,7 @@ describe('npm run export-to', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('copies an embedded data directory into a MONGODB_URI database, and refuses a target that holds data', async () => {
+  it('copies an embedded data directory into a MONGODB_URI database the gateway then reads as it read the directory, and refuses a target that holds data', async () => {
     const files = [
       'messy/pipelines.json',
       'messy/owners.json',
@@ -84,6 +124,23 @@ describe('npm run export-to', () => {
       await embedded.stop();
     }
 
+    // The gateway reads the copy by MONGODB_URI as it read the data directory.
+    const onDataDir = await startEntry(dataDir, { ADMIN_TOKEN });
+    let before: Awaited<ReturnType<typeof readBack>>;
+    try {
+      before = await readBack(onDataDir);
+    } finally {
+      await stopEntry(onDataDir);
+    }
+    expect(before.definitions.length).toBeGreaterThan(0);
+    for (const answer of before.answers) expect(answer).toMatchObject({ status: 200 });
+    const onUri = await startEntry(dataDir, { ADMIN_TOKEN, MONGODB_URI: target });
+    try {
+      expect(await readBack(onUri)).toEqual(before);
+    } finally {
+      await stopEntry(onUri);
+    }
+
     const again = runCli('src/cli/export-to.ts', [target], dataDir);
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(
@@ -92,5 +149,6 @@ describe('npm run export-to', () => {
     const bad = runCli('src/cli/export-to.ts', ['postgres://x'], dataDir);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('Not a MongoDB URI');
-  });
+    // Four CLI runs and two gateway starts from the sources, on a shared machine.
+  }, 300_000);
 });
