@@ -8,8 +8,10 @@
  * - an incremental import of 2 % of the deals, changed;
  * - the data directory's size;
  * - the gateway's start-up (`npm start`'s program, spawn to first `/healthz` answer) and its RSS;
- * - the first (uncached) answer of GET /pipelines/metrics and of the explorer's overview query
- *   (every pipeline with its metrics: the dashboard), each timed in the gateway as a client sees it.
+ * - the first (uncached) answer of GET /pipelines/metrics, of the explorer's overview query
+ *   (every pipeline with its metrics: the dashboard) and of GET /pipelines/movement from the full
+ *   import's snapshot to the incremental one's, each timed as a client sees it.
+ * Each size's results are printed as a line of JSON as soon as they are measured, then the table.
  *
  *   npm run bench:scale -- --deals 100000,300000,1000000 [--modes embedded,uri] [--owners 2000]
  */
@@ -51,6 +53,7 @@ interface Result {
   startRss: number;
   metricsMs: number;
   dashboardMs: number;
+  movementMs: number;
   /** The store process's peak RSS over everything (uri). */
   storePeakRss: number | null;
 }
@@ -177,7 +180,19 @@ async function startGateway(env: NodeJS.ProcessEnv) {
         body: JSON.stringify({ query: print(ExplorerOverviewDocument) }),
       }),
     );
-    return { seconds, rss, metricsMs, dashboardMs };
+    const snapshots = (await fetch(`http://127.0.0.1:${port}/graphql`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ snapshots(first: 2) { edges { node { id } } } }' }),
+    }).then((res) => res.json())) as { data: { snapshots: { edges: { node: { id: string } }[] } } };
+    const [to, from] = snapshots.data.snapshots.edges.map((edge) => edge.node.id);
+    const movementMs = await timed(() =>
+      fetch(
+        `http://127.0.0.1:${port}/pipelines/movement?pipeline_id=default&from=${from}&to=${to}`,
+        { headers },
+      ),
+    );
+    return { seconds, rss, metricsMs, dashboardMs, movementMs };
   } finally {
     child.kill('SIGTERM');
     await exited;
@@ -219,6 +234,7 @@ async function measure(
       startRss: gateway.rss,
       metricsMs: gateway.metricsMs,
       dashboardMs: gateway.dashboardMs,
+      movementMs: gateway.movementMs,
       storePeakRss: store ? procOf(store.child.pid!).peak : null,
     };
   } finally {
@@ -246,6 +262,7 @@ function print_(results: Result[]): void {
       'RSS up',
       'metrics (cold)',
       'dashboard (cold)',
+      'movement (cold)',
     ],
     ...results.map((r) => [
       String(r.deals),
@@ -262,6 +279,7 @@ function print_(results: Result[]): void {
       mb(r.startRss),
       `${r.metricsMs.toFixed(0)} ms`,
       `${r.dashboardMs.toFixed(0)} ms`,
+      `${r.movementMs.toFixed(0)} ms`,
     ]),
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
@@ -302,7 +320,11 @@ async function main(): Promise<void> {
       });
       const files = { all: [written.pipelines, written.owners, ...written.deals], changed };
       console.error(`wrote the files of ${deals} deals (${mb(dirBytes(scratch))})`);
-      for (const mode of modes) results.push(await measure(deals, mode, files, scratch));
+      for (const mode of modes) {
+        const result = await measure(deals, mode, files, scratch);
+        console.error(JSON.stringify(result));
+        results.push(result);
+      }
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
