@@ -1,4 +1,6 @@
 import type { NonEmptyArray } from 'type-graphql';
+import { ForecastResolver } from './forecast/forecast.resolver';
+import { MemberForecastResolver } from './forecast/member-forecast.resolver';
 import { ImportResolver } from './import/import.resolver';
 import { MemberResolver } from './member/member.resolver';
 import { PIPELINE_RESOLVERS } from './pipeline';
@@ -19,4 +21,6 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   ...PIPELINE_RESOLVERS,
   ImportResolver,
   SyncResolver,
+  ForecastResolver,
+  MemberForecastResolver,
 ];

@@ -3,6 +3,7 @@ import { trusted } from 'mongoose';
 import { CrmOwnerLinkModel } from '../models/crm-owner-link.model';
 import { DealStatesModel } from '../models/deal-states.model';
 import { DefinitionModel } from '../models/definition.model';
+import { ForecastSubmissionModel } from '../models/forecast-submission.model';
 import { MemberModel } from '../models/member.model';
 import { OpportunityModel } from '../models/opportunity.model';
 import { PipelineFactsModel } from '../models/pipeline-facts.model';
@@ -39,15 +40,17 @@ export function settingsAfterDemo(settings: AccountSettings): AccountSettings {
 /**
  * Removes the demo company before the first import of the user's own data (docs/importing.md,
  * "Your data replaces the demo"): its snapshots with their definitions, pipelines, facts, deal
- * states and deal versions, every member, team, target and owner link (the demo's, and whatever
- * was made on it meanwhile), and its settings unless the user changed them. Runs under the import lease. Every
- * write goes through the models, so every instance drops what it kept of the demo. The snapshot
- * records go last: a removal cut short (a crash) still finds the database holding only the demo,
- * and the next import removes the rest.
+ * states and deal versions, every member, team, target, forecast call and owner link (the demo's,
+ * and whatever was made on it meanwhile), and its settings unless the user changed them (the
+ * forecast category mappings, which name the demo's pipelines, go in any case). Runs under the
+ * import lease. Every write goes through the models, so every instance drops what it kept of the
+ * demo. The snapshot records go last: a removal cut short (a crash) still finds the database
+ * holding only the demo, and the next import removes the rest.
  */
 export async function removeDemo(settings: AccountSettings): Promise<void> {
   for (const model of [
     TargetModel,
+    ForecastSubmissionModel,
     MemberModel,
     TeamModel,
     CrmOwnerLinkModel,
@@ -61,5 +64,6 @@ export async function removeDemo(settings: AccountSettings): Promise<void> {
     await (model as typeof TargetModel).deleteMany({});
   if (settingsAfterDemo(settings).currency === null)
     await SettingsModel.deleteOne({ _id: SETTINGS_ID });
+  else await SettingsModel.updateOne({ _id: SETTINGS_ID }, { $unset: { forecastCategories: 1 } });
   await SnapshotModel.deleteMany({});
 }

@@ -7,6 +7,7 @@ import type {
   NormalisedOwner,
 } from './normalised.types';
 import type { SkippedItem } from './skipped';
+import type { StageCategoryMapping } from '../domain/forecast-category';
 
 /**
  * The idempotence key of an import: sha256 over the normalised data (canonical order, so page
@@ -14,8 +15,9 @@ import type { SkippedItem } from './skipped';
  * unit (null without backfill: a backfill under another period unit is another import).
  * Without snapshot_at, re-importing unchanged data therefore answers the existing snapshot.
  * An incremental import also hashes the snapshot it applies to (`baseSnapshotId`) and the deals
- * it removes: the same changes on another snapshot make another picture. Deals are given one by
- * one in id order, as the import reads them.
+ * it removes: the same changes on another snapshot make another picture; and every import the
+ * forecast category mappings in force, which decide the categories the snapshot stores. Deals are
+ * given one by one in id order, as the import reads them.
  */
 export class SourceHasher {
   private readonly hash: Hash = createHash('sha256');
@@ -26,6 +28,8 @@ export class SourceHasher {
       snapshotAt: Date | null;
       backfillUnit: PeriodUnit | null;
       baseSnapshotId: string | null;
+      /** The stage → forecast category mappings in force (none: nothing is hashed for them). */
+      forecastMappings?: readonly StageCategoryMapping[];
     },
     definitions: NormalisedDefinition[],
     owners: NormalisedOwner[],
@@ -41,6 +45,9 @@ export class SourceHasher {
         baseSnapshotId: head.baseSnapshotId,
       }),
     );
+    // None set leaves the key as it was before mappings existed.
+    const mappings = head.forecastMappings ?? [];
+    if (mappings.length > 0) this.hash.update(JSON.stringify({ forecastMappings: mappings }));
     this.removedIds = head.baseSnapshotId === null ? null : createHash('sha256');
     this.hash.update(JSON.stringify(definitions));
     this.hash.update(JSON.stringify(owners));
@@ -55,6 +62,8 @@ export class SourceHasher {
     let line = `${JSON.stringify(deal.dealId)},${JSON.stringify(deal.name)},${JSON.stringify(deal.definitionId)},${JSON.stringify(deal.stageId)},${deal.amount},${deal.ownerId === null ? 'null' : JSON.stringify(deal.ownerId)},${deal.createdAt?.getTime() ?? 'null'},${deal.closedAt?.getTime() ?? 'null'},${deal.outcome}`;
     for (const stage of Object.keys(deal.stageEnteredAt).sort())
       line += `,${JSON.stringify(stage)}:${deal.stageEnteredAt[stage].getTime()}`;
+    // Only when the CRM gives one, so a deal without keeps the line it had before categories.
+    if (deal.crmForecastCategory !== undefined) line += `,category:${deal.crmForecastCategory}`;
     this.hash.update(`${line}\n`);
   }
 
@@ -78,9 +87,10 @@ export function sourceHashOf(
   snapshotAt: Date | null,
   backfillUnit: PeriodUnit | null,
   baseSnapshotId: string | null = null,
+  forecastMappings: readonly StageCategoryMapping[] = [],
 ): string {
   const hasher = new SourceHasher(
-    { snapshotAt, backfillUnit, baseSnapshotId },
+    { snapshotAt, backfillUnit, baseSnapshotId, forecastMappings },
     data.definitions,
     data.owners,
   );

@@ -64,6 +64,9 @@ import { pruneSnapshots, removalMessage, removeSnapshotAsAdmin } from '../import
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../domain/snapshot-retention';
 import { requireAdmin } from './member-access';
 import { readAccountSettings } from './settings.service';
+import { readForecastCategoryMappings } from './forecasts/forecast-settings.service';
+import { rowCategoriser } from '../import/forecast-categories';
+import type { StageCategoryMapping } from '../domain/forecast-category';
 
 export type { RawCrmImport } from '../import/validate-documents';
 export type { SkippedItem } from '../import/skipped';
@@ -228,6 +231,9 @@ async function importExclusively(
         ? await baseDefinitions(base._id as string)
         : undefined,
   });
+  // The stage mappings in force now decide the categories this import stores (docs/forecasts.md);
+  // the demo's mappings name the demo's pipelines and go with it.
+  const forecastMappings = replacingDemo ? [] : await readForecastCategoryMappings();
   const onProgress = options.onProgress ?? (() => undefined);
   const deals = new SortedDeals(normaliser, { incremental, required: REQUIRED_PROPERTIES });
   try {
@@ -238,6 +244,7 @@ async function importExclusively(
       snapshotAt: validated.snapshotAt,
       backfillUnit: unit,
       baseSnapshotId: base ? (base._id as string) : null,
+      forecastMappings,
     });
     const existing = await findImported(seen.sourceHash);
     if (existing) return existing;
@@ -259,6 +266,7 @@ async function importExclusively(
         importedAt,
         snapshotAt: validated.snapshotAt ?? importedAt,
         backfillUnit: unit,
+        forecastMappings,
         sourceHash: seen.sourceHash,
         incremental,
         demo: options.demo === true,
@@ -503,6 +511,8 @@ interface WriteContext {
   snapshotAt: Date;
   /** The period unit to backfill with; null: no backfill. */
   backfillUnit: PeriodUnit | null;
+  /** The stage → forecast category mappings in force: they decide the categories stored. */
+  forecastMappings: StageCategoryMapping[];
   sourceHash: string;
   incremental: boolean;
   demo: boolean;
@@ -597,6 +607,8 @@ async function writeImport(
   ];
   for (const snapshot of plan) await writeDefinitions(snapshot.id, normaliser.definitions);
   const builds = plan.map((snapshot) => new SnapshotBuild(snapshot, normaliser.definitions));
+  // Every row of every snapshot gets its forecast category as of this import, kept ones included.
+  const categorise = rowCategoriser(normaliser.definitions, ctx.forecastMappings);
 
   const definitions = new Map(normaliser.definitions.map((d) => [d.definitionId, d]));
   const linked = ctx.incremental
@@ -672,9 +684,11 @@ async function writeImport(
         const state = source
           ? stateAt(source, definitions.get(source.definitionId)!, snapshot.at)
           : null;
-        row = state ? opportunityRow(state, ownerOf) : null;
+        // The CRM gives only the current category: a reconstructed state has none of its own.
+        row = state ? { ...opportunityRow(state, ownerOf), crmForecastCategory: null } : null;
       }
       if (row) {
+        categorise(row);
         withHistories(row, previous, snapshot.at);
         await builds[i].add(row, source);
       }

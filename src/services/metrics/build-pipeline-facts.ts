@@ -1,11 +1,13 @@
 import { DefinitionModel } from '../../models/definition.model';
 import { packDayBuckets } from '../../models/packed-day-buckets';
+import { packForecastDays } from '../../models/packed-forecast-days';
 import { PipelineFactsDoc, PipelineFactsModel } from '../../models/pipeline-facts.model';
 import { PipelineModel, pipelineIdOf } from '../../models/pipeline.model';
 import { SnapshotModel } from '../../models/snapshot.model';
 import type { PipelineRow } from '../../import/build-pipelines';
 import type { OpportunityRow } from '../../import/snapshot-writer';
 import { PipelineFactsAccumulator } from '../../domain/pipeline-facts';
+import { ForecastDaysAccumulator } from '../../domain/forecast-days';
 
 /** How many facts documents go into one insert. */
 const INSERT_BATCH = 500;
@@ -25,6 +27,7 @@ export interface FactsDefinition {
 export class PipelineFactsBuilder {
   private readonly probability = new Map<string, number>();
   private readonly accumulators = new Map<string, PipelineFactsAccumulator>();
+  private readonly forecasts = new Map<string, ForecastDaysAccumulator>();
   readonly year: number;
 
   constructor(
@@ -40,26 +43,32 @@ export class PipelineFactsBuilder {
 
   add(opportunity: OpportunityRow): void {
     const p = this.probability.get(`${opportunity.definitionId}\u0000${opportunity.stageId}`) ?? 0;
-    this.accumulator(pipelineIdOf(opportunity.definitionId, 'complete')).add(opportunity, p);
+    this.addTo(pipelineIdOf(opportunity.definitionId, 'complete'), opportunity, p);
     if (opportunity.teamId)
-      this.accumulator(pipelineIdOf(opportunity.definitionId, 'team', opportunity.teamId)).add(
+      this.addTo(
+        pipelineIdOf(opportunity.definitionId, 'team', opportunity.teamId),
         opportunity,
         p,
       );
     if (opportunity.memberId)
-      this.accumulator(pipelineIdOf(opportunity.definitionId, 'member', opportunity.memberId)).add(
+      this.addTo(
+        pipelineIdOf(opportunity.definitionId, 'member', opportunity.memberId),
         opportunity,
         p,
       );
   }
 
-  private accumulator(pipelineId: string): PipelineFactsAccumulator {
+  private addTo(pipelineId: string, opportunity: OpportunityRow, probability: number): void {
     let accumulator = this.accumulators.get(pipelineId);
-    if (!accumulator) {
+    let forecast = this.forecasts.get(pipelineId);
+    if (!accumulator || !forecast) {
       accumulator = new PipelineFactsAccumulator(this.year);
+      forecast = new ForecastDaysAccumulator();
       this.accumulators.set(pipelineId, accumulator);
+      this.forecasts.set(pipelineId, forecast);
     }
-    return accumulator;
+    accumulator.add(opportunity, probability);
+    forecast.add(opportunity);
   }
 
   /**
@@ -83,6 +92,9 @@ export class PipelineFactsBuilder {
         year: this.year,
         ...result,
         packedDays: packDayBuckets(days),
+        packedForecastDays: packForecastDays(
+          (this.forecasts.get(pipeline.pipelineId) ?? new ForecastDaysAccumulator()).result(),
+        ),
         // A member's own pipeline is always about that member, even before their first deal.
         memberIds:
           pipeline.kind === 'member' && pipeline.memberId ? [pipeline.memberId] : result.memberIds,
