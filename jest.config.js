@@ -89,6 +89,8 @@ const URI_EXCLUDED = [
   'test/auth/cli-admin-token',
   'test/sync/cli-sync',
   'test/import/cli-import-crash',
+  // Runs the import CLI against a store process of its own, by URI, in both projects' terms.
+  'test/import/cli-import-large',
 ];
 
 module.exports = {

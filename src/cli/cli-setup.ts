@@ -46,7 +46,8 @@ export function parseCliArgs<O extends NonNullable<ParseArgsConfig['options']>>(
 }
 
 /**
- * Connects as the gateway does and readies the database as its start-up would: indexes, a database
+ * Connects as the gateway does, with a batch run's patience for a busy database
+ * (connect-database.ts), and readies the database as its start-up would: indexes, a database
  * written before opportunity versions converted, and on the embedded database (whose directory
  * only this process can open) an import lease left by a process that stopped cleared.
  */
@@ -54,7 +55,7 @@ export async function openCliDatabase(
   config: Pick<GatewayConfig, 'mongodbUri' | 'dataDir'>,
 ): Promise<Database> {
   const database = await explainingDatabaseErrors(config, () =>
-    connectDatabase({ uri: config.mongodbUri, dataDir: config.dataDir }),
+    connectDatabase({ uri: config.mongodbUri, dataDir: config.dataDir, patient: true }),
   );
   try {
     await ensureIndexes();

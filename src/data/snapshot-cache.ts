@@ -268,6 +268,9 @@ export class SnapshotCache {
       const read = this.readFacts(missing);
       missing.forEach((id, i) => {
         const one = read.then((found) => found[i]);
+        // A failed read reaches this caller through `await read` below, and a request that joined
+        // it through `one`; unawaited, `one` would be an unhandled rejection, which ends the process.
+        one.catch(() => undefined);
         this.reading.set(id, one);
         answers.set(id, one);
       });

@@ -11,6 +11,12 @@ export interface ConnectDatabaseOptions {
   inMemory?: boolean;
   /** Database name; default: the URL's, else `pipeline-gateway` for the embedded server. */
   dbName?: string;
+  /**
+   * A batch run (`npm run import`, `npm run sync`): no client waits on its operations, so a database
+   * of its own process that is busy for a few seconds slows it rather than failing it (the patient
+   * timings). Default: a gateway's, which fail requests within about 3 s.
+   */
+  patient?: boolean;
   /** Told when the driver is restarted because its server monitor hung (monitor-watchdog.ts). Default: a process warning. */
   onDriverRestart?: (reason: string) => void;
 }
@@ -29,7 +35,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const EMBEDDED_DB_NAME = 'pipeline-gateway';
+/** The database the embedded server's data lives in. */
+export const EMBEDDED_DB_NAME = 'pipeline-gateway';
 
 /**
  * How long an operation waits for a server the driver does not currently know to be up: an
@@ -52,6 +59,19 @@ const REMOTE_TIMINGS = {
   serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
   heartbeatFrequencyMS: 500,
   connectTimeoutMS: 2_000,
+} as const;
+
+/**
+ * A batch run's, on a database of its own process: an import of a million deals keeps a store
+ * process busy, and on a loaded machine that store may answer a heartbeat only after more than 2 s;
+ * a batch has no client to answer within a time, so a heartbeat may take 10 s, and an operation
+ * waits 5 s for a server the driver lost (a database that is not there at all still fails the
+ * start in seconds).
+ */
+const PATIENT_REMOTE_TIMINGS = {
+  serverSelectionTimeoutMS: 5_000,
+  heartbeatFrequencyMS: 2_000,
+  connectTimeoutMS: 10_000,
 } as const;
 
 /**
@@ -99,7 +119,11 @@ export async function connectDatabase(options: ConnectDatabaseOptions = {}): Pro
     uri = embedded.uri;
     dbName ??= EMBEDDED_DB_NAME;
   }
-  const timings = embedded ? IN_PROCESS_TIMINGS : REMOTE_TIMINGS;
+  const timings = embedded
+    ? IN_PROCESS_TIMINGS
+    : options.patient
+      ? PATIENT_REMOTE_TIMINGS
+      : REMOTE_TIMINGS;
   try {
     // While the database is away, operations fail within about 3 s (a 503, not a pile of waiting
     // requests inside REQUEST_TIMEOUT_MS), and the monitor keeps looking for it, so the gateway

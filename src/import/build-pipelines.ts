@@ -1,5 +1,4 @@
 import { pipelineIdOf, PipelineKind } from '../models/pipeline.model';
-import type { NormalisedDefinition } from './normalised.types';
 
 export interface PipelineRow {
   pipelineId: string;
@@ -18,54 +17,59 @@ export interface OwnedOpportunity {
 }
 
 /**
- * The pipelines of one snapshot: per definition the complete pipeline, then one sub-pipeline per
- * team whose members own opportunities in it and one per such member (sorted by id, so the
- * listing is stable). Ids come from `pipelineIdOf` and are the same in every snapshot.
+ * The pipelines of one snapshot as its opportunities pass: per definition the complete pipeline,
+ * then one sub-pipeline per team whose members own opportunities in it and one per such member
+ * (sorted by id, so the listing is stable). Ids come from `pipelineIdOf` and are the same in every
+ * snapshot. Holds the teams and members seen, not the opportunities.
  */
-export function buildPipelines(
-  definitions: NormalisedDefinition[],
-  opportunities: Iterable<OwnedOpportunity>,
-): PipelineRow[] {
-  const teams = new Map<string, Set<string>>();
-  const members = new Map<string, Set<string>>();
-  for (const d of definitions) {
-    teams.set(d.definitionId, new Set());
-    members.set(d.definitionId, new Set());
-  }
-  for (const opp of opportunities) {
-    if (opp.teamId !== null) teams.get(opp.definitionId)?.add(opp.teamId);
-    if (opp.memberId !== null) members.get(opp.definitionId)?.add(opp.memberId);
-  }
-  const rows: PipelineRow[] = [];
-  for (const { definitionId } of definitions) {
-    rows.push({
-      pipelineId: pipelineIdOf(definitionId, 'complete'),
-      definitionId,
-      kind: 'complete',
-      teamId: null,
-      memberId: null,
-      isSubPipeline: false,
-    });
-    for (const teamId of [...(teams.get(definitionId) ?? [])].sort()) {
-      rows.push({
-        pipelineId: pipelineIdOf(definitionId, 'team', teamId),
-        definitionId,
-        kind: 'team',
-        teamId,
-        memberId: null,
-        isSubPipeline: true,
-      });
+export class PipelineSet {
+  private readonly teams = new Map<string, Set<string>>();
+  private readonly members = new Map<string, Set<string>>();
+
+  constructor(private readonly definitions: readonly { definitionId: string }[]) {
+    for (const d of definitions) {
+      this.teams.set(d.definitionId, new Set());
+      this.members.set(d.definitionId, new Set());
     }
-    for (const memberId of [...(members.get(definitionId) ?? [])].sort()) {
+  }
+
+  add(opp: OwnedOpportunity): void {
+    if (opp.teamId !== null) this.teams.get(opp.definitionId)?.add(opp.teamId);
+    if (opp.memberId !== null) this.members.get(opp.definitionId)?.add(opp.memberId);
+  }
+
+  rows(): PipelineRow[] {
+    const rows: PipelineRow[] = [];
+    for (const { definitionId } of this.definitions) {
       rows.push({
-        pipelineId: pipelineIdOf(definitionId, 'member', memberId),
+        pipelineId: pipelineIdOf(definitionId, 'complete'),
         definitionId,
-        kind: 'member',
+        kind: 'complete',
         teamId: null,
-        memberId,
-        isSubPipeline: true,
+        memberId: null,
+        isSubPipeline: false,
       });
+      for (const teamId of [...(this.teams.get(definitionId) ?? [])].sort()) {
+        rows.push({
+          pipelineId: pipelineIdOf(definitionId, 'team', teamId),
+          definitionId,
+          kind: 'team',
+          teamId,
+          memberId: null,
+          isSubPipeline: true,
+        });
+      }
+      for (const memberId of [...(this.members.get(definitionId) ?? [])].sort()) {
+        rows.push({
+          pipelineId: pipelineIdOf(definitionId, 'member', memberId),
+          definitionId,
+          kind: 'member',
+          teamId: null,
+          memberId,
+          isSubPipeline: true,
+        });
+      }
     }
+    return rows;
   }
-  return rows;
 }

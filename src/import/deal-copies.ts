@@ -27,12 +27,7 @@ export function pickDealCopies(pages: HubSpotPage<HubSpotDeal>[]): DealCopyStep[
   for (const [id, list] of copies) {
     const { deal, decidedBy } = bestCopy(list);
     kept.set(id, deal);
-    if (list.length === 1) continue;
-    const times = list.length === 2 ? 'twice' : `${list.length} times`;
-    notes.set(id, {
-      id,
-      reason: `deal appears ${times} in the deal pages; ${DECISIONS[decidedBy]}`,
-    });
+    if (list.length > 1) notes.set(id, duplicateNote(id, list.length, decidedBy));
   }
   const steps: DealCopyStep[] = [];
   // Copies met so far per deal: the note goes where the last one stands. The same object may
@@ -54,7 +49,7 @@ export function pickDealCopies(pages: HubSpotPage<HubSpotDeal>[]): DealCopyStep[
   return steps;
 }
 
-type Decision = 'modified' | 'complete' | 'first';
+export type Decision = 'modified' | 'complete' | 'first';
 
 const DECISIONS: Record<Decision, string> = {
   modified: 'the copy with the latest hs_lastmodifieddate kept',
@@ -74,15 +69,47 @@ function completeness(deal: HubSpotDeal): number {
 
 /** The copy to keep among copies of one deal (in page order), and which rule chose it. */
 export function bestCopy(list: HubSpotDeal[]): { deal: HubSpotDeal; decidedBy: Decision } {
-  const latest = Math.max(...list.map(modifiedAt));
-  const newest = list.filter((deal) => modifiedAt(deal) === latest);
-  const most = Math.max(...newest.map(completeness));
-  const fullest = newest.filter((deal) => completeness(deal) === most);
+  const { copy, decidedBy } = chooseCopy(
+    list.map((deal) => ({ deal, modified: modifiedAt(deal), complete: completeness(deal) })),
+  );
+  return { deal: copy.deal, decidedBy };
+}
+
+/** What the choice among copies needs of each, as `copyKeys` measures it. */
+export interface CopyKeys {
+  /** Modification time in ms, -Infinity when unknown. */
+  modified: number;
+  /** Properties with a value. */
+  complete: number;
+}
+
+/** The keys a copy is chosen by (the import measures them as the copy is read). */
+export function copyKeys(deal: HubSpotDeal): CopyKeys {
+  return { modified: modifiedAt(deal), complete: completeness(deal) };
+}
+
+/**
+ * Among copies of one deal in the order they were read, the one to keep: modified last, then
+ * the most complete, then the first; and which rule decided.
+ */
+export function chooseCopy<T extends CopyKeys>(list: T[]): { copy: T; decidedBy: Decision } {
+  let latest = Number.NEGATIVE_INFINITY;
+  for (const c of list) if (c.modified > latest) latest = c.modified;
+  const newest = list.filter((c) => c.modified === latest);
+  let most = Number.NEGATIVE_INFINITY;
+  for (const c of newest) if (c.complete > most) most = c.complete;
+  const fullest = newest.filter((c) => c.complete === most);
   const decidedBy: Decision =
     newest.length < list.length
       ? 'modified'
       : fullest.length < newest.length
         ? 'complete'
         : 'first';
-  return { deal: fullest[0], decidedBy };
+  return { copy: fullest[0], decidedBy };
+}
+
+/** The note on a deal read `count` (> 1) times. */
+export function duplicateNote(id: string, count: number, decidedBy: Decision): SkippedItem {
+  const times = count === 2 ? 'twice' : `${count} times`;
+  return { id, reason: `deal appears ${times} in the deal pages; ${DECISIONS[decidedBy]}` };
 }

@@ -18,6 +18,15 @@ export function categoriseRows(
   definitions: readonly NormalisedDefinition[],
   mappings: readonly StageCategoryMapping[],
 ): void {
+  const categorise = rowCategoriser(definitions, mappings);
+  for (const row of rows) categorise(row);
+}
+
+/** categoriseRows for one row at a time, as the import's deals pass: the lookups made once. */
+export function rowCategoriser(
+  definitions: readonly NormalisedDefinition[],
+  mappings: readonly StageCategoryMapping[],
+): (row: OpportunityRow) => void {
   const key = (definitionId: string, stageId: string) => `${definitionId}\u0000${stageId}`;
   const probability = new Map<string, number>();
   for (const definition of definitions)
@@ -27,7 +36,7 @@ export function categoriseRows(
   for (const mapping of mappings)
     for (const { stageId, category } of mapping.stages)
       mapped.set(key(mapping.definitionId, stageId), category);
-  for (const row of rows) {
+  return (row) => {
     const stage = key(row.definitionId, row.stageId);
     const { category, source } = resolveForecastCategory({
       outcome: row.outcome,
@@ -37,5 +46,5 @@ export function categoriseRows(
     });
     row.forecastCategory = category;
     row.forecastCategorySource = source;
-  }
+  };
 }

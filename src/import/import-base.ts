@@ -1,9 +1,7 @@
 import { DefinitionModel } from '../models/definition.model';
-import { heldAt, OpportunityModel } from '../models/opportunity.model';
 import { PrunedSnapshotModel } from '../models/pruned-snapshot.model';
 import { SnapshotModel, type SnapshotDoc } from '../models/snapshot.model';
 import type { NormalisedDefinition } from './normalised.types';
-import { opportunitiesAt, type OpportunityRow } from './snapshot-writer';
 
 /**
  * What an import builds on: the latest committed snapshot (by the moment it represents, as reads
@@ -30,17 +28,6 @@ export async function baseDefinitions(snapshotId: string): Promise<NormalisedDef
       probability: s.probability,
     })),
   }));
-}
-
-/** The opportunities of a snapshot, as rows an incremental import keeps unless a deal changed. */
-export async function baseOpportunities(snapshot: SnapshotDoc): Promise<OpportunityRow[]> {
-  return opportunitiesAt(snapshot.seq);
-}
-
-/** The ids of a snapshot's deals: what a full import is compared with by the guard. */
-export async function baseDealIds(snapshot: SnapshotDoc): Promise<Set<string>> {
-  const docs = await OpportunityModel.find(heldAt(snapshot.seq), { _id: 0, dealId: 1 }).lean();
-  return new Set(docs.map((d) => d.dealId));
 }
 
 /**

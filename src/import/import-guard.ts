@@ -1,6 +1,5 @@
 import { ConflictError } from '../errors';
-import type { CrmImportDocuments } from './hubspot.types';
-import type { NormalisedCrmData } from './normalised.types';
+import type { SkippedItem } from './skipped';
 import type { ImportMode } from './validate-documents';
 
 /** The deal properties the import reads; what to ask HubSpot for (docs/importing.md). */
@@ -15,9 +14,21 @@ export const DEAL_PROPERTIES = [
 ];
 
 /** Without these a deal cannot count: it must sit in a stage of a pipeline. */
-const REQUIRED_PROPERTIES = ['pipeline', 'dealstage'];
+export const REQUIRED_PROPERTIES = ['pipeline', 'dealstage'];
 
 const OVERRIDE = 'send "force": true (CLI --force) to import it anyway';
+
+/** What the usable-deals guard needs to know of the deals read. */
+export interface DealsSeen {
+  /** Deals that count. */
+  usable: number;
+  /** Deal copies read that are not archived (incremental), or every copy (full). */
+  live: number;
+  /** The REQUIRED_PROPERTIES some live copy has a value for. */
+  present: ReadonlySet<string>;
+  /** The first deal skipped, in input order. */
+  firstSkipped: SkippedItem | undefined;
+}
 
 /**
  * The guard against losing data by mistake (docs/importing.md): an import in which no deal is
@@ -25,23 +36,15 @@ const OVERRIDE = 'send "force": true (CLI --force) to import it anyway';
  * that is the cause). An incremental import carrying no deal, or only archived ones, changes
  * nothing but what it says and passes.
  */
-export function checkUsableDeals(
-  documents: CrmImportDocuments,
-  data: NormalisedCrmData,
-  mode: ImportMode,
-): void {
-  if (data.deals.length > 0) return;
-  const carried = documents.deals.flatMap((page) => page.results);
-  const live = mode === 'incremental' ? carried.filter((deal) => deal.archived !== true) : carried;
-  if (mode === 'incremental' && live.length === 0) return;
-  if (live.length === 0) {
+export function checkUsableDeals(seen: DealsSeen, mode: ImportMode): void {
+  if (seen.usable > 0) return;
+  if (mode === 'incremental' && seen.live === 0) return;
+  if (seen.live === 0) {
     throw new ConflictError(
       `The import carries no deal: a full import is the whole picture, so every deal would leave; ${OVERRIDE}`,
     );
   }
-  const missing = REQUIRED_PROPERTIES.filter((key) =>
-    live.every((deal) => !hasValue(deal.properties?.[key])),
-  );
+  const missing = REQUIRED_PROPERTIES.filter((key) => !seen.present.has(key));
   if (missing.length > 0) {
     const names = missing.map((key) => `\`${key}\``).join(' and ');
     throw new ConflictError(
@@ -49,21 +52,19 @@ export function checkUsableDeals(
         `${missing.length > 1 ? 'them' : 'it'} with \`properties=${DEAL_PROPERTIES.join(',')}\` on GET /crm/v3/objects/deals; ${OVERRIDE}`,
     );
   }
-  const liveIds = new Set(live.map((deal) => deal.id));
-  const first = data.skipped.find((item) => liveIds.has(item.id));
+  const first = seen.firstSkipped;
   throw new ConflictError(
-    `No deal is usable: all ${live.length} deals were skipped` +
+    `No deal is usable: all ${seen.live} deals were skipped` +
       (first ? ` (deal ${first.id}: ${first.reason})` : '') +
       `; ${OVERRIDE}`,
   );
 }
 
 /** A full import that would keep fewer than half of the latest snapshot's deals is refused. */
-export function checkKeptDeals(data: NormalisedCrmData, latestDealIds: Set<string>): void {
-  const kept = data.deals.reduce((n, deal) => (latestDealIds.has(deal.dealId) ? n + 1 : n), 0);
-  if (kept * 2 >= latestDealIds.size) return;
+export function checkKeptDeals(kept: number, latestDeals: number): void {
+  if (kept * 2 >= latestDeals) return;
   throw new ConflictError(
-    `This full import keeps ${kept} of the latest snapshot's ${latestDealIds.size} deals (fewer than half): every deal it ` +
+    `This full import keeps ${kept} of the latest snapshot's ${latestDeals} deals (fewer than half): every deal it ` +
       `does not carry would leave. For changes only, send "mode": "incremental"; ${OVERRIDE}`,
   );
 }
@@ -85,8 +86,8 @@ export function checkRemovedDeals(removed: number, latestDeals: number): void {
  * An import that leaves no pipeline, when the latest snapshot had some, is refused: every deal
  * would leave with them. A full import in that case has no usable deal and is refused before.
  */
-export function checkPipelinesLeft(data: NormalisedCrmData, latestPipelines: number): void {
-  if (data.definitions.length > 0 || latestPipelines === 0) return;
+export function checkPipelinesLeft(definitions: number, latestPipelines: number): void {
+  if (definitions > 0 || latestPipelines === 0) return;
   throw new ConflictError(
     `This import leaves no pipeline (the latest snapshot has ${latestPipelines}): its pipelines.results holds none that is not archived, ` +
       `so every deal would leave. To keep the latest snapshot's pipelines, leave pipelines out of an incremental import; ${OVERRIDE}`,
@@ -107,11 +108,5 @@ export function checkSnapshotAt(snapshotAt: Date | null, now: Date): void {
     `snapshot_at ${snapshotAt.toISOString()} is in the future (the gateway's clock says ${now.toISOString()}; at most ` +
       `${MAX_SNAPSHOT_AHEAD_MS / 60_000} minutes ahead are accepted): a snapshot dated ahead would stay the latest, hiding every later ` +
       `import from reads that name no snapshot. Send the moment the data was read; ${OVERRIDE}`,
-  );
-}
-
-function hasValue(value: unknown): boolean {
-  return (
-    value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '')
   );
 }

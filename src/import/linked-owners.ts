@@ -2,22 +2,18 @@
 import { trusted } from 'mongoose';
 import { CrmOwnerLinkModel } from '../models/crm-owner-link.model';
 import { MemberModel } from '../models/member.model';
-import type { NormalisedDeal } from './normalised.types';
 
 /**
- * For an incremental import: the members that owners not among the import's `owners` are linked
- * to already (crm_owner_links), with the member's team. Owners linked to nobody are left out.
+ * For an incremental import: the members that owners its deals `named`, not among the import's
+ * `owners`, are linked to already (crm_owner_links), with the member's team. Owners linked to
+ * nobody are left out.
  */
 export async function linkedOwners(
-  deals: NormalisedDeal[],
+  named: Iterable<string>,
   resolved: Map<string, { memberId: string; teamId: string }>,
 ): Promise<Map<string, { memberId: string; teamId: string }>> {
   const byOwner = new Map<string, { memberId: string; teamId: string }>();
-  const ownerIds = [
-    ...new Set(
-      deals.map((d) => d.ownerId).filter((id): id is string => id !== null && !resolved.has(id)),
-    ),
-  ];
+  const ownerIds = [...named].filter((id) => !resolved.has(id));
   if (ownerIds.length === 0) return byOwner;
   const links = await CrmOwnerLinkModel.find({ _id: trusted({ $in: ownerIds }) }).lean();
   const members = await MemberModel.find(

@@ -6,6 +6,7 @@ import type {
   HubSpotStage,
 } from './hubspot.types';
 import type {
+  CurrencySkips,
   NormalisedCrmData,
   NormalisedDeal,
   NormalisedDefinition,
@@ -181,8 +182,6 @@ interface DealContext {
   certainties: Map<string, Map<string, StageCertainty>>;
   currencies: ImportCurrencies;
   incremental: boolean;
-  /** Deals skipped only for their currency, by that currency (NormalisedCrmData.skippedForCurrency). */
-  skippedForCurrency: Map<string, number>;
 }
 
 function flagsSent(props: Record<string, string | null | undefined>): boolean {
@@ -196,6 +195,7 @@ function normaliseDeal(
   deal: HubSpotDeal,
   ctx: DealContext,
   skipped: SkippedItem[],
+  found: { skippedCurrency: string | null },
 ): NormalisedDeal | null {
   const skip = (reason: string) => {
     skipped.push({ id: deal.id, reason: `deal ${reason}; left out of every metric` });
@@ -229,11 +229,7 @@ function normaliseDeal(
   }
   const amount = dealAmount(props, ctx.currencies);
   if (amount.kind === 'skip') {
-    if (amount.currency !== undefined)
-      ctx.skippedForCurrency.set(
-        amount.currency,
-        (ctx.skippedForCurrency.get(amount.currency) ?? 0) + 1,
-      );
+    if (amount.currency !== undefined) found.skippedCurrency = amount.currency;
     return skip(amount.reason);
   }
 
@@ -316,16 +312,37 @@ export interface NormaliseOptions {
   currencies?: ImportCurrencies;
 }
 
+/** What became of one copy of a deal. */
+export interface NormalisedCopy {
+  /** The deal, when it counts. */
+  deal: NormalisedDeal | null;
+  /** Incremental imports: the deal leaves (archived, or carried but no longer usable). */
+  removed: boolean;
+  /** What was skipped or defaulted in it, in the order found. */
+  notes: SkippedItem[];
+  /** The currency it was skipped for, when only its currency kept it out (currencySkips counts them). */
+  skippedCurrency: string | null;
+}
+
+/** The import's normaliser: definitions and owners decided, deals taken one copy at a time. */
+export interface DealNormaliser {
+  definitions: NormalisedDefinition[];
+  /** Importable owners, by owner id. */
+  owners: NormalisedOwner[];
+  /** What was skipped or defaulted among the pipelines, stages and owners, in input order. */
+  skipped: SkippedItem[];
+  normaliseCopy(deal: HubSpotDeal): NormalisedCopy;
+}
+
 /**
- * Turns structurally valid HubSpot documents into the import's model, deciding every data problem
- * (docs/importing.md): nothing here throws on bad data, it reports it in `skipped`.
- * Output order is canonical (definitions by display order, owners and deals by id) so that the
- * source hash does not depend on page order.
+ * Decides the pipelines and owners of an import (docs/importing.md), and answers the normaliser of
+ * its deals: nothing here throws on bad data, it reports it as skipped. Definitions come by display
+ * order and owners by id, so that the source hash does not depend on the input's order.
  */
-export function normaliseCrmData(
-  documents: CrmImportDocuments,
+export function prepareNormaliser(
+  documents: Pick<CrmImportDocuments, 'pipelines' | 'owners'>,
   options: NormaliseOptions = {},
-): NormalisedCrmData {
+): DealNormaliser {
   const skipped: SkippedItem[] = [];
   const incremental = options.incremental === true;
   const currencies = options.currencies ?? { configured: null, home: null };
@@ -348,31 +365,84 @@ export function normaliseCrmData(
     certainties,
     currencies,
     incremental,
-    skippedForCurrency: new Map(),
   };
+  const owners = [...importable.values()].sort((a, b) => byId(a.ownerId, b.ownerId));
+  return {
+    definitions,
+    owners,
+    skipped,
+    normaliseCopy(deal) {
+      const notes: SkippedItem[] = [];
+      const found: { skippedCurrency: string | null } = { skippedCurrency: null };
+      if (incremental && deal.archived === true)
+        return { deal: null, removed: true, notes, skippedCurrency: null };
+      const normalised = normaliseDeal(deal, ctx, notes, found);
+      // Incremental: a deal carried but not usable any more leaves too, as a full import would leave it out.
+      return {
+        deal: normalised,
+        removed: normalised === null && incremental,
+        notes,
+        skippedCurrency: found.skippedCurrency,
+      };
+    },
+  };
+}
+
+/**
+ * Deals skipped only for their currency, counted by currency (one per deal, the copy kept): most
+ * first, then by currency (NormalisedCrmData.skippedForCurrency).
+ */
+export class CurrencySkipCounter {
+  private readonly counts = new Map<string, number>();
+
+  add(currency: string | null): void {
+    if (currency !== null) this.counts.set(currency, (this.counts.get(currency) ?? 0) + 1);
+  }
+
+  skips(): CurrencySkips[] {
+    return [...this.counts]
+      .map(([currency, deals]) => ({ currency, deals }))
+      .sort((a, b) => b.deals - a.deals || byId(a.currency, b.currency));
+  }
+}
+
+/** Ids in the order the import keeps everything in: by UTF-16 code unit, as `<` compares strings. */
+export function byId(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The whole of an import held in memory, normalised (prepareNormaliser, one copy of each deal as
+ * pickDealCopies chooses it): what the tests of the rules read. Deals and removed ids by id.
+ */
+export function normaliseCrmData(
+  documents: CrmImportDocuments,
+  options: NormaliseOptions = {},
+): NormalisedCrmData {
+  const normaliser = prepareNormaliser(documents, options);
+  const skipped = [...normaliser.skipped];
   const deals: NormalisedDeal[] = [];
   const removedDealIds: string[] = [];
+  const currencySkips = new CurrencySkipCounter();
   for (const step of pickDealCopies(documents.deals)) {
     if ('note' in step) {
       skipped.push(step.note);
       continue;
     }
-    const deal = step.deal;
-    if (incremental && deal.archived === true) {
-      removedDealIds.push(deal.id);
-      continue;
-    }
-    const normalised = normaliseDeal(deal, ctx, skipped);
-    if (normalised) deals.push(normalised);
-    // Incremental: a deal carried but not usable any more leaves too, as a full import would leave it out.
-    else if (incremental) removedDealIds.push(deal.id);
+    const copy = normaliser.normaliseCopy(step.deal);
+    skipped.push(...copy.notes);
+    currencySkips.add(copy.skippedCurrency);
+    if (copy.deal) deals.push(copy.deal);
+    else if (copy.removed) removedDealIds.push(step.deal.id);
   }
-  const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   deals.sort((a, b) => byId(a.dealId, b.dealId));
   removedDealIds.sort(byId);
-  const owners = [...importable.values()].sort((a, b) => byId(a.ownerId, b.ownerId));
-  const skippedForCurrency = [...ctx.skippedForCurrency]
-    .map(([currency, count]) => ({ currency, deals: count }))
-    .sort((a, b) => b.deals - a.deals || byId(a.currency, b.currency));
-  return { definitions, owners, deals, skipped, removedDealIds, skippedForCurrency };
+  return {
+    definitions: normaliser.definitions,
+    owners: normaliser.owners,
+    deals,
+    skipped,
+    removedDealIds,
+    skippedForCurrency: currencySkips.skips(),
+  };
 }

@@ -1,6 +1,7 @@
 import type { ImportProgress } from '../services/import.service';
 
 const LABEL: Record<ImportProgress['step'], string> = {
+  deals: 'reading deals',
   owners: 'members and teams',
   snapshots: 'writing snapshots',
   committing: 'committing',
@@ -25,7 +26,7 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
         const width = 30;
         const filled = Math.round(ratio * width);
         const bar = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
-        const counter = step === 'snapshots' ? ` ${done}/${total}` : '';
+        const counter = step === 'snapshots' || step === 'deals' ? ` ${done}/${total}` : '';
         stream.write(
           `\r${bar} ${String(Math.round(ratio * 100)).padStart(3)}% ${LABEL[step]}${counter}\u001b[K`,
         );
@@ -35,7 +36,7 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
       const tenth = Math.floor(ratio * 10);
       if (step !== lastStep || tenth > lastTenth) {
         stream.write(
-          `${LABEL[step]}: ${Math.round(ratio * 100)}%${step === 'snapshots' ? ` (${done}/${total})` : ''}\n`,
+          `${LABEL[step]}: ${Math.round(ratio * 100)}%${step === 'snapshots' || step === 'deals' ? ` (${done}/${total})` : ''}\n`,
         );
       }
       if (step !== lastStep) lastTenth = -1;

@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { DealPageChunk, DealPages } from './deal-pages';
+import { JsonStreamError, streamHubSpotFile } from './hubspot-file-stream';
 import { jsonErrorLocation, jsonErrorReason } from './json-position';
 import { legacyShapeOf } from './legacy-shapes';
-import type { RawCrmImport } from './validate-documents';
 
 /** A file the CLI cannot use: unreadable, not JSON, or not a recognisable HubSpot document. */
 export class HubSpotFileError extends Error {
@@ -67,21 +68,116 @@ export function classifyHubSpotDocument(file: string, doc: unknown): HubSpotDocu
   );
 }
 
-function resultsOf(doc: unknown): unknown[] {
-  return isObject(doc) && Array.isArray(doc.results) ? doc.results : [];
+/** What the CLI reads of one file before the import: its kind and, for small documents, the document. */
+type ReadFile =
+  | { file: string; kind: 'deals' }
+  | { file: string; kind: 'pipelines' | 'owners'; doc: unknown }
+  | { file: string; kind: 'combined'; pipelines: unknown; owners: unknown; deals: boolean };
+
+/** How large a file may be for an invalid one to be parsed whole, for V8's own words and position. */
+const EXACT_ERROR_MAX_BYTES = 64 * 1024 * 1024;
+
+/** The HubSpotFileError for a file that cannot be read, or is not JSON. */
+async function fileError(file: string, error: unknown): Promise<HubSpotFileError> {
+  if (error instanceof HubSpotFileError) return error;
+  if (!(error instanceof JsonStreamError)) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'is a directory'
+            : String(error);
+    return new HubSpotFileError(file, `cannot read it (${why})`);
+  }
+  // JSON.parse says what is wrong in the words people know, at a line and a column: worth the
+  // whole read for a file that size. A larger one gets the stream's words and byte offset.
+  if ((await stat(file)).size <= EXACT_ERROR_MAX_BYTES) {
+    const text = await readFile(file, 'utf8');
+    try {
+      JSON.parse(text);
+    } catch (parseError) {
+      const at = jsonErrorLocation(text, parseError as Error);
+      const where = at ? ` at line ${at.line}, column ${at.column}` : '';
+      return new HubSpotFileError(
+        file,
+        `is not valid JSON${where}: ${jsonErrorReason(parseError as Error)}`,
+      );
+    }
+  }
+  const where = error.offset === null ? '' : ` at byte ${error.offset}`;
+  return new HubSpotFileError(file, `is not valid JSON${where}: ${error.message}`);
 }
 
 /**
- * Reads HubSpot JSON files into one import request: a combined file, or separate pipelines, owners
- * and deal-page files in any order (several pipelines or owners files have their results joined;
- * deal pages are kept as pages). Throws HubSpotFileError naming the file for anything unusable.
- * The structure inside the documents is left to the import's own validation. `incremental`: the
- * pipelines and owners documents may be missing (the latest snapshot's stand).
+ * Reads a file as far as telling which HubSpot document it is: a page is told by its first
+ * result (or its name, when it has none), an array of pages by its first page, a combined file by
+ * its members. Pipelines and owners documents are kept (they are small); deal pages are left for
+ * the import to stream. A combined file is read through for its pipelines and owners (its deal
+ * pages passed over, left to the import too).
+ */
+async function classifyFile(file: string): Promise<ReadFile> {
+  let results: unknown[] | null = null;
+  for await (const event of streamHubSpotFile(file)) {
+    switch (event.type) {
+      case 'member':
+        break;
+      case 'result':
+        if (event.in === 'pages') break;
+        (results ??= []).push(event.value);
+        // A page of deals is the import's to stream: what it is, is known.
+        if (results.length === 1 && classifyHubSpotDocument(file, { results }) === 'deals')
+          return { file, kind: 'deals' };
+        break;
+      case 'page':
+        // The first page of a root array: a legacy owners list is refused, anything else is pages.
+        if (event.rootArray && event.page === 0) {
+          classifyHubSpotDocument(file, [event.shell]);
+          return { file, kind: 'deals' };
+        }
+        break;
+      case 'end':
+        return fromWhole(file, event.shell, results);
+    }
+  }
+  throw new HubSpotFileError(file, 'ended before its document did');
+}
+
+/** A file read to its end: what its shell, with the results kept, says it is. */
+function fromWhole(file: string, shell: unknown, results: unknown[] | null): ReadFile {
+  if (Array.isArray(shell)) return { file, kind: 'deals' };
+  const doc = isObject(shell) && 'results' in shell ? { ...shell, results: results ?? [] } : shell;
+  const kind = classifyHubSpotDocument(file, doc);
+  if (kind === 'combined') {
+    const whole = doc as Json;
+    return {
+      file,
+      kind,
+      pipelines: whole.pipelines,
+      owners: whole.owners,
+      deals: whole.deals !== undefined,
+    };
+  }
+  return kind === 'deals' ? { file, kind } : { file, kind, doc };
+}
+
+/**
+ * Reads HubSpot JSON files for one import: a combined file, or separate pipelines, owners and
+ * deal-page files in any order (several pipelines or owners files have their results joined).
+ * Pipelines and owners come whole; deal pages come as a stream (deal-pages.ts), one page after
+ * another in the order of the files, read again from disk as the import takes them, so that no
+ * deals file is held in memory whatever its size. Throws HubSpotFileError naming the file for
+ * anything unusable found before the import starts; a deals file that turns out not to be valid
+ * JSON past its first page fails the import with the same error. The structure inside the
+ * documents is left to the import's own validation. `incremental`: the pipelines and owners
+ * documents may be missing (the latest snapshot's stand).
  */
 export async function readHubSpotFiles(
   files: string[],
   options: { incremental?: boolean } = {},
-): Promise<Pick<RawCrmImport, 'pipelines' | 'owners' | 'deals'>> {
+): Promise<{ pipelines: unknown; owners: unknown; deals: DealPages }> {
   if (files.length === 0)
     throw new HubSpotFileError(
       '(arguments)',
@@ -89,51 +185,28 @@ export async function readHubSpotFiles(
     );
   const pipelines: unknown[] = [];
   const owners: unknown[] = [];
-  const deals: unknown[] = [];
+  const dealFiles: string[] = [];
   for (const file of files) {
-    let text: string;
+    let read: ReadFile;
     try {
-      text = await readFile(file, 'utf8');
+      read = await classifyFile(file);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const why =
-        code === 'ENOENT'
-          ? 'no such file'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : code === 'EISDIR'
-              ? 'is a directory'
-              : String(error);
-      throw new HubSpotFileError(file, `cannot read it (${why})`);
+      throw await fileError(file, error);
     }
-    let doc: unknown;
-    try {
-      doc = JSON.parse(text);
-    } catch (error) {
-      const at = jsonErrorLocation(text, error as Error);
-      const where = at ? ` at line ${at.line}, column ${at.column}` : '';
-      throw new HubSpotFileError(
-        file,
-        `is not valid JSON${where}: ${jsonErrorReason(error as Error)}`,
-      );
-    }
-    switch (classifyHubSpotDocument(file, doc)) {
-      case 'combined': {
-        const combined = doc as Json;
-        if (combined.pipelines !== undefined) pipelines.push(combined.pipelines);
-        if (combined.owners !== undefined) owners.push(combined.owners);
-        if (combined.deals !== undefined)
-          deals.push(...(Array.isArray(combined.deals) ? combined.deals : [combined.deals]));
+    switch (read.kind) {
+      case 'combined':
+        if (read.pipelines !== undefined) pipelines.push(read.pipelines);
+        if (read.owners !== undefined) owners.push(read.owners);
+        if (read.deals) dealFiles.push(file);
         break;
-      }
       case 'pipelines':
-        pipelines.push(doc);
+        pipelines.push(read.doc);
         break;
       case 'owners':
-        owners.push(doc);
+        owners.push(read.doc);
         break;
       case 'deals':
-        deals.push(...(Array.isArray(doc) ? doc : [doc]));
+        dealFiles.push(file);
         break;
     }
   }
@@ -141,7 +214,7 @@ export async function readHubSpotFiles(
   const missing = [
     !optional && pipelines.length === 0 && 'pipelines',
     !optional && owners.length === 0 && 'owners',
-    deals.length === 0 && 'deals',
+    dealFiles.length === 0 && 'deals',
   ].filter(Boolean);
   if (missing.length > 0) {
     throw new HubSpotFileError(
@@ -156,5 +229,71 @@ export async function readHubSpotFiles(
       : docs.length === 1
         ? docs[0]
         : { results: docs.flatMap(resultsOf) };
-  return { pipelines: join(pipelines), owners: join(owners), deals };
+  return { pipelines: join(pipelines), owners: join(owners), deals: dealPagesOfFiles(dealFiles) };
+}
+
+function resultsOf(doc: unknown): unknown[] {
+  return isObject(doc) && Array.isArray(doc.results) ? doc.results : [];
+}
+
+/** Results of one page per chunk at most (the chunk the import takes at a time). */
+const CHUNK = 2000;
+
+/**
+ * The deal pages of the files, as one array of pages in file order: each file streamed again, its
+ * pages' results handed on in chunks, each page's shell with its last chunk.
+ */
+function dealPagesOfFiles(files: string[]): DealPages {
+  return {
+    asArray: true,
+    expected: null,
+    async *[Symbol.asyncIterator]() {
+      let base = 0;
+      for (const file of files) {
+        let page = -1;
+        let offset = 0;
+        let results: unknown[] = [];
+        let pages = 0;
+        const flush = (shell?: unknown): DealPageChunk => {
+          const chunk: DealPageChunk = {
+            page: base + page,
+            offset,
+            results,
+            ...(shell === undefined ? {} : { shell }),
+          };
+          offset += results.length;
+          results = [];
+          return chunk;
+        };
+        try {
+          for await (const event of streamHubSpotFile(file)) {
+            if (event.type === 'member') continue;
+            if (event.type === 'result') {
+              if (event.page !== page) {
+                page = event.page;
+                offset = 0;
+              }
+              results.push(event.value);
+              if (results.length >= CHUNK) yield flush();
+            } else if (event.type === 'page') {
+              if (event.page !== page) {
+                page = event.page;
+                offset = 0;
+              }
+              pages = Math.max(pages, page + 1);
+              yield flush(event.shell);
+            } else if (isObject(event.shell) && !('deals' in event.shell)) {
+              // A file that is one page: it ends with its own shell.
+              if (page === -1) page = 0;
+              pages = 1;
+              yield flush(event.shell);
+            }
+          }
+        } catch (error) {
+          throw await fileError(file, error);
+        }
+        base += pages;
+      }
+    },
+  };
 }

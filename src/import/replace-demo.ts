@@ -1,6 +1,7 @@
 // trusted(): the operators here are ours, never client input (filters are sanitised globally).
 import { trusted } from 'mongoose';
 import { CrmOwnerLinkModel } from '../models/crm-owner-link.model';
+import { DealStatesModel } from '../models/deal-states.model';
 import { DefinitionModel } from '../models/definition.model';
 import { ForecastSubmissionModel } from '../models/forecast-submission.model';
 import { MemberModel } from '../models/member.model';
@@ -38,13 +39,13 @@ export function settingsAfterDemo(settings: AccountSettings): AccountSettings {
 
 /**
  * Removes the demo company before the first import of the user's own data (docs/importing.md,
- * "Your data replaces the demo"): its snapshots with their definitions, pipelines, facts and deal
- * versions, every member, team, target, forecast call and owner link (the demo's, and whatever
- * was made on it meanwhile), and its settings unless the user changed them (the forecast category
- * mappings, which name the demo's pipelines, go in any case). Runs under the import lease. Every
- * write goes through the models, so every instance drops what it kept of the demo. The snapshot
- * records go last: a removal cut short (a crash) still finds the database holding only the demo,
- * and the next import removes the rest.
+ * "Your data replaces the demo"): its snapshots with their definitions, pipelines, facts, deal
+ * states and deal versions, every member, team, target, forecast call and owner link (the demo's,
+ * and whatever was made on it meanwhile), and its settings unless the user changed them (the
+ * forecast category mappings, which name the demo's pipelines, go in any case). Runs under the
+ * import lease. Every write goes through the models, so every instance drops what it kept of the
+ * demo. The snapshot records go last: a removal cut short (a crash) still finds the database
+ * holding only the demo, and the next import removes the rest.
  */
 export async function removeDemo(settings: AccountSettings): Promise<void> {
   for (const model of [
@@ -54,6 +55,7 @@ export async function removeDemo(settings: AccountSettings): Promise<void> {
     TeamModel,
     CrmOwnerLinkModel,
     PipelineFactsModel,
+    DealStatesModel,
     PipelineModel,
     DefinitionModel,
     OpportunityModel,

@@ -1,4 +1,5 @@
 // trusted(): the `$in` operators here are ours, never client input (filters are sanitised globally).
+import type { AnyBulkWriteOperation, Collection } from 'mongodb';
 import { trusted } from 'mongoose';
 import { DealStatesModel } from '../models/deal-states.model';
 import { DefinitionModel } from '../models/definition.model';
@@ -167,8 +168,125 @@ export function rowOf(doc: StoredOpportunity): OpportunityRow {
   };
 }
 
+/** A stored version as the import reads it back: its id and its state. */
+export type StoredVersion = StoredOpportunity & { _id: string };
+
+/**
+ * The versions `filter` selects, in deal id order, read as a cursor in batches (the driver's
+ * own: nothing past a batch is held). Throws should the database give them out of order, since
+ * the import merges them with its deals by that order.
+ */
+export async function* versionsInDealOrder(
+  filter: Record<string, unknown>,
+): AsyncIterable<StoredVersion> {
+  // The driver's collection: these reads are the import's own (no request, no casting), and at a
+  // million versions mongoose's per-document work would be most of their cost.
+  const cursor = OpportunityModel.collection.find(filter, {
+    sort: { dealId: 1 },
+    batchSize: OPPORTUNITY_BATCH,
+    allowDiskUse: true,
+  });
+  let previous: string | null = null;
+  try {
+    for await (const doc of cursor) {
+      const version = doc as unknown as StoredVersion;
+      if (previous !== null && !(previous < version.dealId))
+        throw new Error(
+          `opportunity versions came out of deal id order ("${version.dealId}" after "${previous}"); the import needs them sorted as JavaScript compares strings`,
+        );
+      previous = version.dealId;
+      yield version;
+    }
+  } finally {
+    await cursor.close();
+  }
+}
+
+/** The versions still open (toSeq OPEN_SEQ): the state of the snapshot written last, in deal id order. */
+export function openVersions(): AsyncIterable<StoredVersion> {
+  return versionsInDealOrder({ toSeq: OPEN_SEQ });
+}
+
+/** A version to insert: its state and the snapshots it holds in. */
+export type NewVersion = Omit<OpportunityRow, 'stageEntries'> & {
+  _id: string;
+  fromSeq: number;
+  toSeq: number;
+};
+
+/**
+ * Writes opportunity versions in batches of OPPORTUNITY_BATCH as an import decides them: one
+ * unordered bulk write per batch (new versions are inserted with their final toSeq, and the
+ * versions they replace closed by id: no write in a batch depends on another), with one batch in
+ * flight while the next is prepared. `finish()` waits for the last; a failed batch fails the next
+ * call.
+ */
+export class VersionWriter {
+  private inserts: NewVersion[] = [];
+  private closes = new Map<number, string[]>();
+  private pending = 0;
+  private inFlight: Promise<{ error: unknown } | null> | null = null;
+  written = 0;
+  closed = 0;
+  /** Milliseconds spent waiting on the database for a batch (what the database costs the import). */
+  waitedMs = 0;
+
+  insert(version: NewVersion): Promise<void> {
+    this.inserts.push(version);
+    this.written += 1;
+    return ++this.pending >= OPPORTUNITY_BATCH ? this.flush() : Promise.resolve();
+  }
+
+  close(id: string, seq: number): Promise<void> {
+    const ids = this.closes.get(seq);
+    if (ids) ids.push(id);
+    else this.closes.set(seq, [id]);
+    this.closed += 1;
+    return ++this.pending >= OPPORTUNITY_BATCH ? this.flush() : Promise.resolve();
+  }
+
+  /** Sends what is pending once the batch before it is done. */
+  async flush(): Promise<void> {
+    await this.settle();
+    if (this.pending === 0) return;
+    const operations: AnyBulkWriteOperation<NewVersion>[] = this.inserts.map((document) => ({
+      insertOne: { document },
+    }));
+    for (const [seq, ids] of this.closes) {
+      operations.push({
+        updateMany: { filter: { _id: { $in: ids } }, update: { $set: { toSeq: seq } } },
+      });
+    }
+    this.inserts = [];
+    this.closes = new Map();
+    this.pending = 0;
+    // The driver's collection, as for the reads: the documents are built typed here.
+    const versions = OpportunityModel.collection as unknown as Collection<NewVersion>;
+    // Held with its handler attached: a batch failing before the next call must not go unhandled.
+    this.inFlight = versions.bulkWrite(operations, { ordered: false }).then(
+      () => null,
+      (error: unknown) => ({ error }),
+    );
+  }
+
+  /** Waits for every batch sent, the last included. */
+  async finish(): Promise<void> {
+    await this.flush();
+    await this.settle();
+  }
+
+  private async settle(): Promise<void> {
+    if (!this.inFlight) return;
+    const started = performance.now();
+    const failed = await this.inFlight;
+    this.inFlight = null;
+    this.waitedMs += performance.now() - started;
+    if (failed) throw failed.error;
+  }
+}
+
 /** A row as its version document stores it (the CRM's entry times are in its history). */
-function storedFields(row: OpportunityRow): Omit<OpportunityRow, 'stageEntries'> {
+export function storedFields(row: OpportunityRow): Omit<OpportunityRow, 'stageEntries'> {
   const { stageEntries: _carried, ...stored } = row;
   return stored;
 }
@@ -185,72 +303,62 @@ export interface DealComparison {
 }
 
 /**
+ * Sets `row`'s stage and close-date histories, and answers it: those of `before` (the deal's state
+ * in the snapshot written before; null when it had none) carried on to a snapshot dated `at`.
+ */
+export function withHistories(
+  row: OpportunityRow,
+  before: OpportunityRow | null,
+  at: Date,
+): OpportunityRow {
+  row.stageHistory = stageHistoryAfter(before?.stageHistory, row.stageEntries, row.stageId, at);
+  row.closeHistory = closeHistoryAfter(before?.closeHistory, row.closedAt, at);
+  return row;
+}
+
+/**
  * Makes `rows` the opportunities of the snapshot `seq`, dated `snapshotAt`, the latest written:
  * each row's stage and close-date histories are its open version's carried on to this snapshot
- * (domain/deal-history.ts), set on the row. Compared with the open
- * versions (the state of the snapshot written before), a deal whose state changed gets a new
- * version from `seq` and its previous one is closed at `seq`; a deal that left has its version
- * closed; an unchanged deal keeps its version. Snapshots before `seq` read exactly what they read
- * before (their seq is below every new fromSeq and every new toSeq). Inserts are unordered and
- * `lean` (the documents are built typed here; hydration would dominate at 100k deals).
- * Answers how many versions were written and closed, and how the deals compare: `read` names the
- * deals the import carried (an incremental one carries only some), the only ones counted as
- * unchanged; null means every row was read.
+ * (domain/deal-history.ts), set on the row. Compared with the open versions (the state of the
+ * snapshot written before), a deal whose state changed gets a new version from `seq` and its
+ * previous one is closed at `seq`; a deal that left has its version closed; an unchanged deal
+ * keeps its version. The import's own merge (import.service.ts) does the same as its deals
+ * stream; this one serves writers of rows held in memory (tests, the migration of per-snapshot
+ * copies). Answers how many versions were written and closed.
  */
 export async function writeOpportunityVersions(
   seq: number,
   snapshotAt: Date,
   rows: OpportunityRow[],
   onBatch: (compared: number) => void,
-  read: ReadonlySet<string> | null = null,
-): Promise<{ written: number; closed: number; comparison: DealComparison }> {
-  const open = new Map<string, OpportunityDoc>();
-  for (const doc of await OpportunityModel.find({ toSeq: OPEN_SEQ }).lean<OpportunityDoc[]>())
-    open.set(doc.dealId, doc);
-  const toClose: string[] = [];
-  const toWrite: OpportunityRow[] = [];
-  const comparison: DealComparison = { added: 0, changed: 0, unchanged: 0, removed: 0 };
-  for (const row of rows) {
-    const current = open.get(row.dealId);
-    open.delete(row.dealId);
-    const before = current?.stageHistory ? rowOf(current) : null;
-    row.stageHistory = stageHistoryAfter(
-      before?.stageHistory,
-      row.stageEntries,
-      row.stageId,
-      snapshotAt,
-    );
-    row.closeHistory = closeHistoryAfter(before?.closeHistory, row.closedAt, snapshotAt);
-    if (current && sameState(rowOf(current), row)) {
-      if (read === null || read.has(row.dealId)) comparison.unchanged += 1;
-      continue;
+): Promise<{ written: number; closed: number }> {
+  const writer = new VersionWriter();
+  const sorted = [...rows].sort((a, b) => (a.dealId < b.dealId ? -1 : a.dealId > b.dealId ? 1 : 0));
+  let i = 0;
+  const version = (row: OpportunityRow): NewVersion => ({
+    _id: `${row.dealId}@${seq}`,
+    fromSeq: seq,
+    toSeq: OPEN_SEQ,
+    ...storedFields(row),
+  });
+  const take = async (open: StoredVersion | null, upTo: string | null) => {
+    while (i < sorted.length && (upTo === null || sorted[i].dealId < upTo)) {
+      const row = sorted[i++];
+      withHistories(row, null, snapshotAt);
+      await writer.insert(version(row));
     }
-    if (current) {
-      toClose.push(current._id);
-      comparison.changed += 1;
-    } else comparison.added += 1;
-    toWrite.push(row);
-  }
-  for (const doc of open.values()) toClose.push(doc._id);
-  comparison.removed = open.size;
-  for (let i = 0; i < toClose.length; i += OPPORTUNITY_BATCH) {
-    await OpportunityModel.updateMany(
-      { _id: trusted({ $in: toClose.slice(i, i + OPPORTUNITY_BATCH) }) },
-      { $set: { toSeq: seq } },
-    );
-  }
-  onBatch(rows.length - toWrite.length);
-  for (let i = 0; i < toWrite.length; i += OPPORTUNITY_BATCH) {
-    const batch = toWrite.slice(i, i + OPPORTUNITY_BATCH).map((row) => ({
-      _id: `${row.dealId}@${seq}`,
-      fromSeq: seq,
-      toSeq: OPEN_SEQ,
-      ...storedFields(row),
-    }));
-    await OpportunityModel.insertMany(batch, { ordered: false, lean: true });
-    onBatch(batch.length);
-  }
-  return { written: toWrite.length, closed: toClose.length, comparison };
+    if (!open) return;
+    const row = i < sorted.length && sorted[i].dealId === open.dealId ? sorted[i++] : null;
+    const before = rowOf(open);
+    if (row && sameState(before, withHistories(row, before, snapshotAt))) return;
+    await writer.close(open._id, seq);
+    if (row) await writer.insert(version(row));
+  };
+  for await (const open of openVersions()) await take(open, open.dealId);
+  await take(null, null);
+  await writer.finish();
+  onBatch(rows.length);
+  return { written: writer.written, closed: writer.closed };
 }
 
 /** The opportunities the snapshot `seq` holds, as rows sorted by deal id. */

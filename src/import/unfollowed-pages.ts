@@ -24,32 +24,37 @@ export function nextCursorOf(page: unknown): string | null {
   return typeof after === 'string' && after.trim() !== '' ? after : null;
 }
 
+/** What the check needs of one page: its `paging.next.after` (null when none) and how many deals it carried. */
+export interface PageSummary {
+  cursor: string | null;
+  sent: number;
+}
+
 /**
- * The page whose `paging.next` was not followed, or null when the pages are complete. `pages` are
- * the deal pages as sent; `asArray` says whether they came as an array (paths `deals[i]`) or as
- * one page (`deals`).
+ * The page whose `paging.next` was not followed, or null when the pages are complete. `pages`
+ * summarise the deal pages as sent, in order; `lastTotal` is the last page's `total` as sent;
+ * `asArray` says whether they came as an array (paths `deals[i]`) or as one page (`deals`).
  */
-export function unfollowedPageOf(pages: unknown[], asArray: boolean): UnfollowedPage | null {
+export function unfollowedPageOf(
+  pages: PageSummary[],
+  lastTotal: unknown,
+  asArray: boolean,
+): UnfollowedPage | null {
   if (pages.length === 0) return null;
-  const cursors = pages.map(nextCursorOf);
-  if (cursors.some((cursor) => cursor === null)) return null;
+  if (pages.some((page) => page.cursor === null)) return null;
   const last = pages.length - 1;
-  const page = pages[last] as Json;
   const field = `${asArray ? `deals[${last}]` : 'deals'}.paging.next.after`;
-  const sent = pages.reduce<number>(
-    (n, p) => n + (isObject(p) && Array.isArray(p.results) ? p.results.length : 0),
-    0,
-  );
+  const sent = pages.reduce<number>((n, p) => n + p.sent, 0);
   const total =
-    typeof page.total === 'number' && page.total > sent
-      ? ` (its total is ${page.total} deals; ${sent} were sent)`
+    typeof lastTotal === 'number' && lastTotal > sent
+      ? ` (its total is ${lastTotal} deals; ${sent} were sent)`
       : '';
   const which =
     pages.length === 1 ? 'the only deal page' : `every one of the ${pages.length} deal pages`;
   return {
     field,
     message:
-      `${field} is "${cursors[last]}" but no page follows it: ${which} has a paging.next, so the deals past it are missing${total}; ` +
+      `${field} is "${pages[last].cursor}" but no page follows it: ${which} has a paging.next, so the deals past it are missing${total}; ` +
       'send every page, following paging.next.after until a page has none',
   };
 }

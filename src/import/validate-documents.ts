@@ -7,13 +7,21 @@ import type {
   HubSpotPipeline,
 } from './hubspot.types';
 import { legacyShapeMessage, legacyShapeOf } from './legacy-shapes';
-import { unfollowedPageOf } from './unfollowed-pages';
+import { nextCursorOf, unfollowedPageOf } from './unfollowed-pages';
+import {
+  type DealPageChunk,
+  type DealPages,
+  dealPagesOf,
+  isDealPages,
+  pageChunks,
+} from './deal-pages';
 import { isCurrencyCode } from '../validation/rules';
 
 /** Raw import request, before any check: what POST /crm/imports, the mutation and the CLI hand over. */
 export interface RawCrmImport {
   pipelines?: unknown;
   owners?: unknown;
+  /** One page or an array of pages in memory, or a stream of them (deal-pages.ts). */
   deals?: unknown;
   snapshotAt?: unknown;
   backfill?: unknown;
@@ -29,8 +37,15 @@ export type ImportMode = 'full' | 'incremental';
 export const IMPORT_MODES: readonly ImportMode[] = ['full', 'incremental'];
 
 export interface ValidatedCrmImport {
-  /** `pipelines` and `owners` are null when an incremental import leaves them out. */
+  /**
+   * `pipelines` and `owners` are null when an incremental import leaves them out. `deals` holds
+   * the pages when they came in memory, and is empty when they stream.
+   */
   documents: CrmImportDocuments;
+  /** The deal pages as the import reads them, chunk by chunk, whether they came in memory or stream. */
+  dealPages: DealPages;
+  /** True when the deals were checked here (in memory); a stream is checked as it is read. */
+  dealsChecked: boolean;
   /** Explicit moment of the snapshot; null means import time. */
   snapshotAt: Date | null;
   backfill: boolean;
@@ -56,7 +71,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-class Checker {
+export class Checker {
   readonly errors: FieldError[] = [];
 
   fail(field: string, message: string): void {
@@ -168,32 +183,43 @@ function checkOwners(c: Checker, doc: unknown): void {
   });
 }
 
-function checkDeals(c: Checker, doc: unknown): void {
-  // One page, or an array of pages as saved while following `paging.next`.
-  const pages = Array.isArray(doc) ? doc : [doc];
-  if (Array.isArray(doc) && doc.length === 0) {
-    c.fail(
-      'deals',
-      'deals must be a page of HubSpot GET /crm/v3/objects/deals or a non-empty array of such pages, got an empty array',
-    );
-    return;
+/**
+ * The structural check of deal pages, chunk by chunk as they arrive (deal-pages.ts): each page is
+ * an object with a `results` array (a legacy body is named as such), every deal an object with an
+ * id and flat properties. `end()` then checks what needs every page: that some were sent, and that
+ * the last one's `paging.next` was followed. Failures go to the checker given.
+ */
+export class DealPageValidator {
+  private pages = 0;
+  private readonly cursors: (string | null)[] = [];
+  private readonly sent: number[] = [];
+  private lastTotal: unknown = undefined;
+  private readonly before: number;
+
+  constructor(
+    private readonly c: Checker,
+    private readonly asArray: boolean,
+  ) {
+    this.before = c.errors.length;
   }
-  const before = c.errors.length;
-  pages.forEach((page, p) => {
-    const pageField = Array.isArray(doc) ? `deals[${p}]` : 'deals';
-    const legacy = legacyShapeOf(page);
-    if (legacy) {
-      c.fail(pageField, legacyShapeMessage(pageField, legacy));
-      return;
-    }
-    const results = c.results(page, pageField, 'a body of HubSpot GET /crm/v3/objects/deals');
-    if (!results) return;
-    results.forEach((deal, i) => {
-      const field = `${pageField}.results[${i}]`;
-      if (!c.object(deal, field, 'a deal')) return;
-      c.id(deal, field);
+
+  /** Whether the checker has all the failures it keeps: reading further would only find noise. */
+  get full(): boolean {
+    return this.c.errors.length >= MAX_ERRORS;
+  }
+
+  /** Checks a chunk; answers its deals that are sound (ids made strings), in order. */
+  chunk(chunk: DealPageChunk): HubSpotDeal[] {
+    const pageField = this.asArray ? `deals[${chunk.page}]` : 'deals';
+    this.pages = Math.max(this.pages, chunk.page + 1);
+    this.sent[chunk.page] = (this.sent[chunk.page] ?? 0) + chunk.results.length;
+    const sound: HubSpotDeal[] = [];
+    chunk.results.forEach((deal, k) => {
+      const field = `${pageField}.results[${chunk.offset + k}]`;
+      if (!this.c.object(deal, field, 'a deal')) return;
+      let ok = this.c.id(deal, field);
       if (deal.properties !== undefined && deal.properties !== null) {
-        if (!c.object(deal.properties, `${field}.properties`, 'deal properties')) return;
+        if (!this.c.object(deal.properties, `${field}.properties`, 'deal properties')) return;
         for (const [key, value] of Object.entries(deal.properties)) {
           // HubSpot sends every property as a string or null; a nested value cannot be one.
           if (
@@ -202,18 +228,88 @@ function checkDeals(c: Checker, doc: unknown): void {
             typeof value !== 'number' &&
             typeof value !== 'boolean'
           ) {
-            c.fail(
+            ok = false;
+            this.c.fail(
               `${field}.properties.${key}`,
               `${field}.properties.${key} must be a string or null, got ${describe(value)}`,
             );
           }
         }
       }
+      if (ok) sound.push(deal as unknown as HubSpotDeal);
     });
-  });
-  if (c.errors.length > before) return;
-  const unfollowed = unfollowedPageOf(pages, Array.isArray(doc));
-  if (unfollowed) c.fail(unfollowed.field, unfollowed.message);
+    if (chunk.shell !== undefined) this.pageEnd(chunk.page, pageField, chunk.shell);
+    return sound;
+  }
+
+  private pageEnd(page: number, pageField: string, shell: unknown): void {
+    const legacy = legacyShapeOf(shell);
+    if (legacy) {
+      this.c.fail(pageField, legacyShapeMessage(pageField, legacy));
+      return;
+    }
+    this.c.results(shell, pageField, 'a body of HubSpot GET /crm/v3/objects/deals');
+    this.cursors[page] = nextCursorOf(shell);
+    this.lastTotal = isObject(shell) ? shell.total : undefined;
+  }
+
+  /** Once every chunk has been checked: no page at all, or a last page not followed. */
+  end(): void {
+    if (this.pages === 0) {
+      this.c.fail(
+        'deals',
+        this.asArray
+          ? 'deals must be a page of HubSpot GET /crm/v3/objects/deals or a non-empty array of such pages, got an empty array'
+          : 'deals is required: the HubSpot response body, saved as returned',
+      );
+      return;
+    }
+    if (this.c.errors.length > this.before) return;
+    const unfollowed = unfollowedPageOf(
+      Array.from({ length: this.pages }, (_, i) => ({
+        cursor: this.cursors[i] ?? null,
+        sent: this.sent[i] ?? 0,
+      })),
+      this.lastTotal,
+      this.asArray,
+    );
+    if (unfollowed) this.c.fail(unfollowed.field, unfollowed.message);
+  }
+}
+
+/** Throws the checker's failures, if any, as the import's 400. */
+function throwFailures(c: Checker): void {
+  if (c.errors.length === 0) return;
+  const first = c.errors[0];
+  const more = c.errors.length > 1 ? ` (and ${c.errors.length - 1} more)` : '';
+  throw new BadUserInputError(
+    `Invalid CRM import: ${first.message}${more}; nothing was imported`,
+    c.errors,
+  );
+}
+
+/**
+ * Checks deal pages as they stream, for the import: `check` answers each chunk's sound deals and
+ * `finish` throws the failures found (the import's 400, nothing written), once every chunk was
+ * checked or as soon as the failures kept are full (`full`).
+ */
+export function dealStreamValidator(asArray: boolean): {
+  check: (chunk: DealPageChunk) => HubSpotDeal[];
+  readonly full: boolean;
+  finish: () => void;
+} {
+  const c = new Checker();
+  const pages = new DealPageValidator(c, asArray);
+  return {
+    check: (chunk) => pages.chunk(chunk),
+    get full() {
+      return pages.full;
+    },
+    finish() {
+      if (!pages.full) pages.end();
+      throwFailures(c);
+    },
+  };
 }
 
 function checkSnapshotAt(c: Checker, value: unknown): Date | null {
@@ -270,7 +366,12 @@ export function validateCrmDocuments(raw: RawCrmImport): ValidatedCrmImport {
   };
   if (present('pipelines')) checkPipelines(c, raw.pipelines);
   if (present('owners')) checkOwners(c, raw.owners);
-  if (present('deals')) checkDeals(c, raw.deals);
+  // Deals held in memory are checked now; a stream is checked as it is read (dealStreamValidator).
+  if (present('deals') && !isDealPages(raw.deals)) {
+    const pages = new DealPageValidator(c, Array.isArray(raw.deals));
+    for (const chunk of pageChunks(raw.deals)) pages.chunk(chunk);
+    pages.end();
+  }
   const snapshotAt = checkSnapshotAt(c, raw.snapshotAt);
   if (raw.backfill !== undefined && raw.backfill !== null && typeof raw.backfill !== 'boolean') {
     c.fail('backfill', `backfill must be true or false, got ${describe(raw.backfill)}`);
@@ -285,20 +386,18 @@ export function validateCrmDocuments(raw: RawCrmImport): ValidatedCrmImport {
   if (raw.force !== undefined && raw.force !== null && typeof raw.force !== 'boolean') {
     c.fail('force', `force must be true or false, got ${describe(raw.force)}`);
   }
-  if (c.errors.length > 0) {
-    const first = c.errors[0];
-    const more = c.errors.length > 1 ? ` (and ${c.errors.length - 1} more)` : '';
-    throw new BadUserInputError(
-      `Invalid CRM import: ${first.message}${more}; nothing was imported`,
-      c.errors,
-    );
-  }
+  throwFailures(c);
+  const inMemory = !isDealPages(raw.deals);
   return {
     documents: {
       pipelines: (raw.pipelines ?? null) as HubSpotPage<HubSpotPipeline> | null,
       owners: (raw.owners ?? null) as HubSpotPage<HubSpotOwner> | null,
-      deals: (Array.isArray(raw.deals) ? raw.deals : [raw.deals]) as HubSpotPage<HubSpotDeal>[],
+      deals: inMemory
+        ? ((Array.isArray(raw.deals) ? raw.deals : [raw.deals]) as HubSpotPage<HubSpotDeal>[])
+        : [],
     },
+    dealPages: inMemory ? dealPagesOf(raw.deals) : (raw.deals as DealPages),
+    dealsChecked: inMemory,
     snapshotAt,
     backfill: raw.backfill === true,
     homeCurrency,

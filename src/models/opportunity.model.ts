@@ -65,8 +65,9 @@ const opportunitySchema = new Schema(
   { collection: 'opportunity_versions', versionKey: false },
 );
 
-// A snapshot's versions (facts building, an import's base, the open versions an import replaces).
-opportunitySchema.index({ toSeq: 1, fromSeq: 1 });
+// The open versions in deal id order, which an import merges with its deals; a snapshot's versions
+// (toSeq > seq), the versions an undo or a removal reopens or deletes.
+opportunitySchema.index({ toSeq: 1, dealId: 1 });
 // Pages of a pipeline's opportunities by deal id: complete, team and member pipelines.
 opportunitySchema.index({ definitionId: 1, dealId: 1 });
 opportunitySchema.index({ memberId: 1, dealId: 1 });

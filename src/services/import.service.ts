@@ -2,63 +2,71 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal';
 import type { PeriodUnit } from '../domain/period';
 import { backfillPeriodEnds } from '../import/backfill-periods';
-import { buildPipelines } from '../import/build-pipelines';
 import { discardImport, discardPendingImports } from '../import/discard-import';
+import type { HubSpotDeal } from '../import/hubspot.types';
 import {
   acquireImportLease,
   importRunningError,
   releaseImportLease,
   renewImportLease,
 } from '../import/import-lease';
-import { normaliseCrmData } from '../import/normalise';
+import { CurrencySkipCounter, type DealNormaliser, prepareNormaliser } from '../import/normalise';
 import { publishImport } from '../import/publish-import';
 import type {
   CurrencySkips,
-  NormalisedCrmData,
+  NormalisedDeal,
   NormalisedDefinition,
 } from '../import/normalised.types';
 import { holdsOnlyDemo, removeDemo, settingsAfterDemo } from '../import/replace-demo';
 import { currentState, stateAt } from '../import/opportunity-state';
 import { CreatedEntities, resolveOwners } from '../import/resolve-owners';
 import type { SkippedItem } from '../import/skipped';
+import { type PlannedSnapshot, SnapshotBuild } from '../import/snapshot-build';
 import {
   type DealComparison,
+  type NewVersion,
   opportunityRow,
   type OpportunityRow,
+  openVersions,
+  rowOf,
+  sameState,
+  storedFields,
+  VersionWriter,
+  versionsInDealOrder,
+  withHistories,
   writeDefinitions,
-  writeOpportunityVersions,
-  writePipelines,
 } from '../import/snapshot-writer';
-import { sourceHashOf } from '../import/source-hash';
-import { type ImportMode, RawCrmImport, validateCrmDocuments } from '../import/validate-documents';
+import { type PlacedNote, SortedDeals } from '../import/sorted-deals';
+import { SourceHasher } from '../import/source-hash';
+import {
+  dealStreamValidator,
+  type ImportMode,
+  RawCrmImport,
+  type ValidatedCrmImport,
+  validateCrmDocuments,
+} from '../import/validate-documents';
 import { SnapshotModel, type SnapshotDoc } from '../models/snapshot.model';
+import { heldAt, OPEN_SEQ } from '../models/opportunity.model';
 import { ConflictError, ErrorWithCode, NotFoundError } from '../errors';
 import { PrunedSnapshotModel, type PrunedSnapshotDoc } from '../models/pruned-snapshot.model';
-import {
-  baseDealIds,
-  baseDefinitions,
-  baseOpportunities,
-  latestCommittedSnapshot,
-  nextSeq,
-} from '../import/import-base';
+import { baseDefinitions, latestCommittedSnapshot, nextSeq } from '../import/import-base';
 import {
   checkKeptDeals,
   checkPipelinesLeft,
   checkRemovedDeals,
   checkSnapshotAt,
   checkUsableDeals,
+  type DealsSeen,
+  REQUIRED_PROPERTIES,
 } from '../import/import-guard';
-import { incrementalRows, type IncrementalRows, mergeByDealId } from '../import/incremental-rows';
 import { linkedOwners } from '../import/linked-owners';
 import { ImportQueue, type ImportReport } from '../import/import-queue';
 import { pruneSnapshots, removalMessage, removeSnapshotAsAdmin } from '../import/prune-snapshots';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../domain/snapshot-retention';
-import { buildPipelineFacts } from './metrics/build-pipeline-facts';
-import { buildDealStates } from '../import/build-deal-states';
 import { requireAdmin } from './member-access';
 import { readAccountSettings } from './settings.service';
 import { readForecastCategoryMappings } from './forecasts/forecast-settings.service';
-import { categoriseRows } from '../import/forecast-categories';
+import { rowCategoriser } from '../import/forecast-categories';
 import type { StageCategoryMapping } from '../domain/forecast-category';
 
 export type { RawCrmImport } from '../import/validate-documents';
@@ -114,8 +122,11 @@ export interface ImportChanges {
 }
 
 export interface ImportProgress {
-  step: 'owners' | 'snapshots' | 'committing';
-  /** Units done and expected: deals × snapshots during `snapshots`, else 0/1 → 1/1. */
+  step: 'deals' | 'owners' | 'snapshots' | 'committing';
+  /**
+   * Units done and expected: deal copies read during `deals` (expected when the source knows,
+   * else as many as read so far), deals × snapshots during `snapshots`, else 0/1 → 1/1.
+   */
   done: number;
   total: number;
 }
@@ -213,7 +224,7 @@ export async function importCrmData(
 
 /** The import itself, holding the instance's queue and the database's import lease. */
 async function importExclusively(
-  validated: ReturnType<typeof validateCrmDocuments>,
+  validated: ValidatedCrmImport,
   options: ImportOptions,
   queue: ImportQueue,
   renewLease: () => Promise<void>,
@@ -230,7 +241,7 @@ async function importExclusively(
     : null;
   // Amounts are counted in the configured currency (docs/importing.md, "Currencies").
   const { currency } = settings;
-  const data = normaliseCrmData(validated.documents, {
+  const normaliser = prepareNormaliser(validated.documents, {
     currencies: { configured: currency, home: validated.homeCurrency },
     incremental,
     baseDefinitions:
@@ -238,91 +249,178 @@ async function importExclusively(
         ? await baseDefinitions(base._id as string)
         : undefined,
   });
-  // Backfill follows the configured period unit, quarterly when none is set.
-  const unit = validated.backfill ? (settings.period ?? 'quarterly') : null;
   // The stage mappings in force now decide the categories this import stores (docs/forecasts.md);
   // the demo's mappings name the demo's pipelines and go with it.
   const forecastMappings = replacingDemo ? [] : await readForecastCategoryMappings();
-  const sourceHash = sourceHashOf(
-    data,
-    validated.snapshotAt,
-    unit,
-    base ? (base._id as string) : null,
-    forecastMappings,
-  );
-  const commitUnchanged = options.commitUnchanged !== false;
-  const existing = commitUnchanged ? await findImported(sourceHash) : null;
-  if (existing) return existing;
-  const importedAt = options.now ?? new Date();
-  const rows = base
-    ? incrementalRows(await baseOpportunities(base), data, !validated.documents.pipelines)
-    : null;
-  if (!validated.force) {
-    checkSnapshotAt(validated.snapshotAt, importedAt);
-    checkUsableDeals(validated.documents, data, validated.mode);
-    if (latest && !latest.demo) {
-      checkPipelinesLeft(data, latest.counts.pipelines);
-      if (rows) checkRemovedDeals(rows.removed, rows.base);
-      else if (!incremental) checkKeptDeals(data, await baseDealIds(latest));
-    }
-  }
-  if (replacingDemo) await removeDemo(storedSettings);
-  const importId = randomUUID();
   const onProgress = options.onProgress ?? (() => undefined);
-  let result: CrmImportResult;
+  const deals = new SortedDeals(normaliser, { incremental, required: REQUIRED_PROPERTIES });
   try {
-    result = await writeImport(data, {
-      demoRemoved: replacingDemo,
-      importId,
-      importedAt,
-      snapshotAt: validated.snapshotAt ?? importedAt,
+    await readDeals(validated, deals, onProgress);
+    // Backfill follows the configured period unit, quarterly when none is set.
+    const unit = validated.backfill ? (settings.period ?? 'quarterly') : null;
+    const seen = await lookOver(deals, normaliser, {
+      snapshotAt: validated.snapshotAt,
       backfillUnit: unit,
+      baseSnapshotId: base ? (base._id as string) : null,
       forecastMappings,
-      sourceHash,
-      incremental,
-      demo: options.demo === true,
-      base: rows,
-      onProgress,
-      renewLease,
     });
-    if (
-      !commitUnchanged &&
-      latest &&
-      nothingChanged(result) &&
-      sameDefinitions(data.definitions, await baseDefinitions(latest._id as string))
-    ) {
-      await discardImport(importId);
-      return {
-        ...result,
-        snapshotId: latest._id as string,
-        snapshotAt: latest.snapshotAt,
-        snapshotIds: [],
-        committed: false,
-      };
+    const commitUnchanged = options.commitUnchanged !== false;
+    const existing = commitUnchanged ? await findImported(seen.sourceHash) : null;
+    if (existing) return existing;
+    const importedAt = options.now ?? new Date();
+    const guarded = !validated.force;
+    if (guarded) {
+      checkSnapshotAt(validated.snapshotAt, importedAt);
+      checkUsableDeals(seen, validated.mode);
+      if (latest && !latest.demo)
+        checkPipelinesLeft(normaliser.definitions.length, latest.counts.pipelines);
     }
-    // The commit point: from here on readers see the snapshots.
-    onProgress({ step: 'committing', done: 0, total: 1 });
-    await SnapshotModel.updateMany({ importId }, { $set: { status: 'committed' } });
-  } catch (error) {
-    // The import's own error is what the caller needs; should the clean-up fail too, everything
-    // is still hidden, and the next import or start-up removes it.
-    await discardImport(importId).catch(() => queue.leaveUnsettled(importId));
-    throw error;
+    if (replacingDemo) await removeDemo(storedSettings);
+    const importId = randomUUID();
+    let result: CrmImportResult;
+    try {
+      result = await writeImport(normaliser, deals, seen, {
+        demoRemoved: replacingDemo,
+        importId,
+        importedAt,
+        snapshotAt: validated.snapshotAt ?? importedAt,
+        backfillUnit: unit,
+        forecastMappings,
+        sourceHash: seen.sourceHash,
+        incremental,
+        demo: options.demo === true,
+        latest,
+        base,
+        // The guard against losing deals compares with the latest snapshot, as reads see it.
+        guardBase: guarded && latest !== null && !latest.demo,
+        definitionsKept: !validated.documents.pipelines,
+        onProgress,
+        renewLease,
+      });
+      if (
+        !commitUnchanged &&
+        latest &&
+        nothingChanged(result) &&
+        sameDefinitions(normaliser.definitions, await baseDefinitions(latest._id as string))
+      ) {
+        await discardImport(importId);
+        return {
+          ...result,
+          snapshotId: latest._id as string,
+          snapshotAt: latest.snapshotAt,
+          snapshotIds: [],
+          committed: false,
+        };
+      }
+      // The commit point: from here on readers see the snapshots.
+      onProgress({ step: 'committing', done: 0, total: 1 });
+      await SnapshotModel.updateMany({ importId }, { $set: { status: 'committed' } });
+    } catch (error) {
+      // The import's own error is what the caller needs; should the clean-up fail too, everything
+      // is still hidden, and the next import or start-up removes it.
+      await discardImport(importId).catch(() => queue.leaveUnsettled(importId));
+      throw error;
+    }
+    try {
+      await publishImport(importId);
+    } catch (error) {
+      queue.leaveUnsettled(importId);
+      throw error;
+    }
+    // Still under the lease: no other import writes snapshots while the old ones go. A removal cut
+    // short is finished by the next import's.
+    await pruneSnapshots({
+      retentionDays: options.retentionDays ?? DEFAULT_SNAPSHOT_RETENTION_DAYS,
+      now: importedAt,
+    });
+    onProgress({ step: 'committing', done: 1, total: 1 });
+    return result;
+  } finally {
+    await deals.close();
   }
-  try {
-    await publishImport(importId);
-  } catch (error) {
-    queue.leaveUnsettled(importId);
-    throw error;
+}
+
+/**
+ * Reads every deal page: each chunk checked (a stream's structural failures are the import's 400,
+ * nothing written), each sound deal normalised into the sorted runs.
+ */
+async function readDeals(
+  validated: ValidatedCrmImport,
+  deals: SortedDeals,
+  onProgress: (progress: ImportProgress) => void,
+): Promise<void> {
+  const pages = validated.dealPages;
+  const validator = validated.dealsChecked ? null : dealStreamValidator(pages.asArray);
+  const total = pages.expected ?? 0;
+  onProgress({ step: 'deals', done: 0, total });
+  await deals.readAll(
+    pages,
+    validator ? validator.check : (chunk) => chunk.results as HubSpotDeal[],
+    {
+      stop: () => validator?.full === true,
+      onRead: (copies) =>
+        onProgress({ step: 'deals', done: copies, total: Math.max(total, copies) }),
+    },
+  );
+  validator?.finish();
+}
+
+/** What looking over the sorted deals once, before anything is written, finds. */
+interface DealsLookedOver extends DealsSeen {
+  sourceHash: string;
+  /** Deals that count, in the import's own snapshot. */
+  usable: number;
+  /** The earliest creation among the deals that count (backfill starts there). */
+  earliestCreation: Date | null;
+  /** What was skipped or defaulted: pipelines, stages and owners first, then deals in input order. */
+  skipped: SkippedItem[];
+  /** Incremental imports: owners deals name that are not among the import's owners. */
+  strayOwners: Set<string>;
+  /** Deals skipped only for their currency, by currency, most first. */
+  skippedForCurrency: CurrencySkips[];
+}
+
+/**
+ * One pass over the sorted deals, before anything is written: the source hash (idempotency), what
+ * the guards need, where backfill starts, and the skipped items in input order. It reads the
+ * sorted runs, never the database.
+ */
+async function lookOver(
+  deals: SortedDeals,
+  normaliser: DealNormaliser,
+  head: ConstructorParameters<typeof SourceHasher>[0],
+): Promise<DealsLookedOver> {
+  const hasher = new SourceHasher(head, normaliser.definitions, normaliser.owners);
+  const owners = new Set(normaliser.owners.map((o) => o.ownerId));
+  const notes: PlacedNote[] = [];
+  const strayOwners = new Set<string>();
+  const currencySkips = new CurrencySkipCounter();
+  let usable = 0;
+  let earliest: number | null = null;
+  for await (const { id, deal, removed, notes: dealNotes, skippedCurrency } of deals.deals()) {
+    for (const note of dealNotes) notes.push(note);
+    currencySkips.add(skippedCurrency);
+    if (removed) hasher.removed(id);
+    if (!deal) continue;
+    usable += 1;
+    hasher.deal(deal);
+    const created = deal.createdAt?.getTime();
+    if (created !== undefined && (earliest === null || created < earliest)) earliest = created;
+    if (deal.ownerId !== null && !owners.has(deal.ownerId)) strayOwners.add(deal.ownerId);
   }
-  // Still under the lease: no other import writes snapshots while the old ones go. A removal cut
-  // short is finished by the next import's.
-  await pruneSnapshots({
-    retentionDays: options.retentionDays ?? DEFAULT_SNAPSHOT_RETENTION_DAYS,
-    now: importedAt,
-  });
-  onProgress({ step: 'committing', done: 1, total: 1 });
-  return result;
+  notes.sort((a, b) => a.pos - b.pos || a.sub - b.sub);
+  const skipped = [...normaliser.skipped, ...notes.map((n) => n.item)];
+  return {
+    sourceHash: hasher.digest(skipped),
+    usable,
+    live: deals.read.live,
+    present: deals.read.present,
+    firstSkipped: notes[0]?.item,
+    earliestCreation: earliest === null ? null : new Date(earliest),
+    skipped,
+    strayOwners,
+    skippedForCurrency: currencySkips.skips(),
+  };
 }
 
 /** What removing a snapshot did. */
@@ -474,30 +572,55 @@ interface WriteContext {
   sourceHash: string;
   incremental: boolean;
   demo: boolean;
-  /** Incremental: what becomes of the latest snapshot's deals (null on an empty database, and for full imports). */
-  base: IncrementalRows | null;
+  /** The latest committed snapshot, by the moment it represents. */
+  latest: SnapshotDoc | null;
+  /** Incremental: the snapshot the changes apply to (null on an empty database, and for full imports). */
+  base: SnapshotDoc | null;
+  /** Whether the guard against losing deals applies (not forced, and a latest snapshot not the demo's). */
+  guardBase: boolean;
+  /** Incremental: `pipelines` was left out, so the latest snapshot's definitions stand. */
+  definitionsKept: boolean;
   onProgress: (progress: ImportProgress) => void;
-  /** Extends the database's import lease; called after each snapshot written. */
+  /** Extends the database's import lease; called every LEASE_RENEWAL_MS while writing. */
   renewLease: () => Promise<void>;
 }
 
-/** Writes everything an import makes, hidden: snapshots `pending`, members and teams marked. */
-async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<CrmImportResult> {
+/** Deals between two progress reports while writing. */
+const PROGRESS_EVERY = 500;
+
+/** How often a long import renews its lease (IMPORT_LEASE_MS is many times this). */
+const LEASE_RENEWAL_MS = 30_000;
+
+/**
+ * Writes everything an import makes, hidden: snapshots `pending`, members and teams marked. One
+ * pass over the deals in id order, merged with the open versions (the state of the snapshot
+ * written last) and, when it is another snapshot, with the latest one's: each deal's state in
+ * every planned snapshot is compared with its open version and only changes are written, in
+ * batches; pipelines and facts are accumulated per snapshot as the deals pass and written at the
+ * end. The guard against losing deals is decided by the same pass, before the commit.
+ */
+async function writeImport(
+  normaliser: DealNormaliser,
+  deals: SortedDeals,
+  seen: DealsLookedOver,
+  ctx: WriteContext,
+): Promise<CrmImportResult> {
   const counts: CrmImportCounts = {
-    pipelines: data.definitions.length,
-    stages: data.definitions.reduce((n, d) => n + d.stages.length, 0),
-    deals: data.deals.length,
-    owners: data.owners.length,
+    pipelines: normaliser.definitions.length,
+    stages: normaliser.definitions.reduce((n, d) => n + d.stages.length, 0),
+    deals: seen.usable,
+    owners: normaliser.owners.length,
     teams: 0,
     membersCreated: 0,
   };
   const mode: ImportMode = ctx.incremental ? 'incremental' : 'full';
   const changes: ImportChanges = { updated: 0, removed: 0 };
-  let comparison: DealComparison = { added: 0, changed: 0, unchanged: 0, removed: 0 };
+  // The import's own snapshot against the one written before it.
+  const comparison: DealComparison = { added: 0, changed: 0, unchanged: 0, removed: 0 };
   // Backfilled snapshots get the lower seqs, oldest first, the current one the highest: each
   // snapshot's opportunity versions are written as changes from the one written before it.
   const periodEnds = ctx.backfillUnit
-    ? backfillPeriodEnds(ctx.backfillUnit, earliestCreation(data), ctx.snapshotAt)
+    ? backfillPeriodEnds(ctx.backfillUnit, seen.earliestCreation, ctx.snapshotAt)
     : [];
   const firstSeq = await nextSeq();
   const snapshotDoc = (id: string, seq: number, snapshotAt: Date, backfilled: boolean) => ({
@@ -512,7 +635,7 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     backfilled,
     demo: ctx.demo,
     counts,
-    skipped: backfilled ? [] : data.skipped.slice(0, MAX_STORED_SKIPPED),
+    skipped: backfilled ? [] : seen.skipped.slice(0, MAX_STORED_SKIPPED),
   });
 
   // The primary snapshot is written first: it records what gets created, so a failure can undo it.
@@ -527,7 +650,7 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     await SnapshotModel.updateOne({ _id: primaryId }, { $push: push });
   };
   ctx.onProgress({ step: 'owners', done: 0, total: 1 });
-  const owners = await resolveOwners(data.owners, ctx.importId, record);
+  const owners = await resolveOwners(normaliser.owners, ctx.importId, record);
   counts.teams = owners.teamCount;
   counts.membersCreated = owners.membersCreated;
   await SnapshotModel.updateOne({ _id: primaryId }, { $set: { counts } });
@@ -536,72 +659,150 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
   const backfilled = periodEnds.map(({ at }, i) => ({ id: randomUUID(), seq: firstSeq + i, at }));
   if (backfilled.length > 0)
     await SnapshotModel.insertMany(backfilled.map((s) => snapshotDoc(s.id, s.seq, s.at, true)));
-
-  const definitions = new Map(data.definitions.map((d) => [d.definitionId, d]));
-  const linked = ctx.base ? await linkedOwners(data.deals, owners.byOwner) : new Map();
-  const ownerOf = (ownerId: string | null) =>
-    ownerId === null ? undefined : (owners.byOwner.get(ownerId) ?? linked.get(ownerId));
-  const skipped = [...data.skipped];
-  for (const deal of data.deals) {
-    if (deal.ownerId !== null && ownerOf(deal.ownerId) === undefined) {
-      skipped.push({
-        id: deal.dealId,
-        reason: `deal has hubspot_owner_id "${deal.ownerId}", which is neither among the owners nor linked to a member: no member; the deal is kept`,
-      });
-    }
-  }
-  const rowsAt = async (snapshot: { at: Date; current: boolean }): Promise<OpportunityRow[]> => {
-    if (!snapshot.current) {
-      const rows: OpportunityRow[] = [];
-      for (const deal of data.deals) {
-        const state = stateAt(deal, definitions.get(deal.definitionId)!, snapshot.at);
-        // The CRM gives only the current category: a reconstructed state has none of its own.
-        if (state) rows.push({ ...opportunityRow(state, ownerOf), crmForecastCategory: null });
-      }
-      return rows;
-    }
-    const carried = data.deals.map((deal) => opportunityRow(currentState(deal), ownerOf));
-    if (!ctx.base) return carried;
-    skipped.push(...ctx.base.left);
-    changes.updated = carried.length;
-    changes.removed = ctx.base.removed;
-    return mergeByDealId(ctx.base.kept, carried);
-  };
-  const plan = [
+  const plan: PlannedSnapshot[] = [
     ...backfilled.map((s) => ({ ...s, current: false })),
     { id: primaryId, seq: firstSeq + periodEnds.length, at: ctx.snapshotAt, current: true },
   ];
-  const total = plan.length * data.deals.length;
-  let done = 0;
-  ctx.onProgress({ step: 'snapshots', done, total });
-  for (const snapshot of plan) {
-    const rows = await rowsAt(snapshot);
-    categoriseRows(rows, data.definitions, ctx.forecastMappings);
-    if (snapshot.current && ctx.incremental) {
-      counts.deals = rows.length;
-      await SnapshotModel.updateOne(
-        { _id: primaryId },
-        { $set: { counts, changes, skipped: skipped.slice(0, MAX_STORED_SKIPPED) } },
-      );
+  for (const snapshot of plan) await writeDefinitions(snapshot.id, normaliser.definitions);
+  const builds = plan.map((snapshot) => new SnapshotBuild(snapshot, normaliser.definitions));
+  // Every row of every snapshot gets its forecast category as of this import, kept ones included.
+  const categorise = rowCategoriser(normaliser.definitions, ctx.forecastMappings);
+
+  const definitions = new Map(normaliser.definitions.map((d) => [d.definitionId, d]));
+  const linked = ctx.incremental
+    ? await linkedOwners(seen.strayOwners, owners.byOwner)
+    : new Map<string, { memberId: string; teamId: string }>();
+  const ownerOf = (ownerId: string | null) =>
+    ownerId === null ? undefined : (owners.byOwner.get(ownerId) ?? linked.get(ownerId));
+  const ownerNotes: SkippedItem[] = [];
+  const leftNotes: SkippedItem[] = [];
+  const definitionsKept = ctx.definitionsKept;
+
+  // The snapshot compared with: an incremental import's base, or the latest for the guard. When it
+  // is the snapshot written last, the open versions are its deals: one cursor serves both.
+  const compared = ctx.incremental ? ctx.base : ctx.guardBase ? ctx.latest : null;
+  const comparedIsOpen = compared !== null && compared.seq === firstSeq - 1;
+  const open = await peekableOf(openVersions());
+  const other =
+    compared && !comparedIsOpen
+      ? await peekableOf(versionsInDealOrder(heldAt(compared.seq)))
+      : null;
+  const newDeals = await peekableOf(deals.deals());
+  const writer = new VersionWriter();
+  let held = 0;
+  let comparedDeals = 0;
+  let keptFromCompared = 0;
+  let passed = 0;
+  const total = plan.length * seen.usable;
+  let renewedAt = performance.now();
+  ctx.onProgress({ step: 'snapshots', done: 0, total });
+
+  for (;;) {
+    const key = lowest(newDeals.head?.id, open.head?.dealId, other?.head?.dealId);
+    if (key === undefined) break;
+    const incoming = newDeals.head?.id === key ? await newDeals.take() : undefined;
+    const openVersion = open.head?.dealId === key ? await open.take() : undefined;
+    const inCompared = comparedIsOpen
+      ? openVersion
+      : other?.head?.dealId === key
+        ? await other.take()
+        : undefined;
+
+    // The deal's state in the import's own snapshot.
+    let current: OpportunityRow | null = null;
+    let source: NormalisedDeal | null = null;
+    if (incoming?.deal) {
+      source = incoming.deal;
+      current = opportunityRow(currentState(incoming.deal), ownerOf);
+      if (incoming.deal.ownerId !== null && ownerOf(incoming.deal.ownerId) === undefined) {
+        ownerNotes.push({
+          id: key,
+          reason: `deal has hubspot_owner_id "${incoming.deal.ownerId}", which is neither among the owners nor linked to a member: no member; the deal is kept`,
+        });
+      }
+    } else if (ctx.incremental && !incoming && inCompared) {
+      current = keptRow(rowOf(inCompared), definitionsKept, definitions, leftNotes);
     }
-    await writeDefinitions(snapshot.id, data.definitions);
-    const written = await writeOpportunityVersions(
-      snapshot.seq,
-      snapshot.at,
-      rows,
-      (n) => {
-        done += n;
-        ctx.onProgress({ step: 'snapshots', done: Math.min(done, total), total });
-      },
-      ctx.base ? new Set(data.deals.map((deal) => deal.dealId)) : null,
+    if (inCompared) {
+      comparedDeals += 1;
+      if (incoming?.deal) keptFromCompared += 1;
+      if (ctx.incremental && current === null) changes.removed += 1;
+    }
+    if (ctx.incremental && incoming?.deal) changes.updated += 1;
+    if (current) held += 1;
+
+    // Its state in each planned snapshot, oldest first: a version per change.
+    let previous: OpportunityRow | null = openVersion ? rowOf(openVersion) : null;
+    let previousId: string | null = openVersion ? openVersion._id : null;
+    let started: NewVersion | null = null;
+    for (let i = 0; i < plan.length; i += 1) {
+      const snapshot = plan[i];
+      let row: OpportunityRow | null = current;
+      if (!snapshot.current) {
+        const state = source
+          ? stateAt(source, definitions.get(source.definitionId)!, snapshot.at)
+          : null;
+        // The CRM gives only the current category: a reconstructed state has none of its own.
+        row = state ? { ...opportunityRow(state, ownerOf), crmForecastCategory: null } : null;
+      }
+      if (row) {
+        categorise(row);
+        withHistories(row, previous, snapshot.at);
+        await builds[i].add(row, source);
+      }
+      const same = previous !== null && row !== null && sameState(previous, row);
+      if (snapshot.current) {
+        // An incremental import counts as the same only the deals it carried.
+        if (same) comparison.unchanged += !ctx.incremental || incoming?.deal ? 1 : 0;
+        else if (row) comparison[previous ? 'changed' : 'added'] += 1;
+        else if (previous) comparison.removed += 1;
+      }
+      if (same) continue;
+      if (started) {
+        started.toSeq = snapshot.seq;
+        await writer.insert(started);
+        started = null;
+      } else if (previousId) await writer.close(previousId, snapshot.seq);
+      if (row) {
+        started = {
+          _id: `${key}@${snapshot.seq}`,
+          fromSeq: snapshot.seq,
+          toSeq: OPEN_SEQ,
+          ...storedFields(row),
+        };
+      }
+      previous = row;
+      previousId = null;
+    }
+    if (started) await writer.insert(started);
+
+    if (!incoming?.deal) continue;
+    passed += 1;
+    if (passed % PROGRESS_EVERY === 0) {
+      ctx.onProgress({ step: 'snapshots', done: Math.min(passed * plan.length, total), total });
+      if (performance.now() - renewedAt > LEASE_RENEWAL_MS) {
+        await ctx.renewLease();
+        renewedAt = performance.now();
+      }
+    }
+  }
+  await writer.finish();
+  if (ctx.incremental) counts.deals = held;
+  const skipped = [...seen.skipped, ...ownerNotes, ...leftNotes];
+  if (ctx.guardBase) {
+    if (!ctx.incremental) checkKeptDeals(keptFromCompared, comparedDeals);
+    else if (ctx.base) checkRemovedDeals(changes.removed, comparedDeals);
+  }
+  if (ctx.incremental) {
+    await SnapshotModel.updateOne(
+      { _id: primaryId },
+      { $set: { counts, changes, skipped: skipped.slice(0, MAX_STORED_SKIPPED) } },
     );
-    if (snapshot.current) comparison = written.comparison;
-    done = Math.max(done, (plan.indexOf(snapshot) + 1) * data.deals.length);
-    await writePipelines(snapshot.id, buildPipelines(data.definitions, rows));
-    await buildPipelineFacts(snapshot.id, rows);
-    await buildDealStates(snapshot.id, rows);
+  }
+  for (const build of builds) {
+    await build.write();
     await ctx.renewLease();
-    ctx.onProgress({ step: 'snapshots', done: Math.min(done, total), total });
+    ctx.onProgress({ step: 'snapshots', done: total, total });
   }
   return {
     snapshotId: primaryId,
@@ -615,15 +816,57 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     comparison,
     committed: true,
     demoRemoved: ctx.demoRemoved,
-    skippedForCurrency: data.skippedForCurrency,
+    skippedForCurrency: seen.skippedForCurrency,
   };
 }
 
-function earliestCreation(data: NormalisedCrmData): Date | null {
-  let earliest: number | null = null;
-  for (const deal of data.deals) {
-    const t = deal.createdAt?.getTime();
-    if (t !== undefined && (earliest === null || t < earliest)) earliest = t;
+/**
+ * A deal an incremental import does not carry, as the latest snapshot holds it. With new
+ * `pipelines`, one whose pipeline or stage is gone leaves (reported), as a full import would skip
+ * it, and its outcome follows its stage's new metadata.
+ */
+function keptRow(
+  row: OpportunityRow,
+  definitionsKept: boolean,
+  definitions: Map<string, NormalisedDefinition>,
+  left: SkippedItem[],
+): OpportunityRow | null {
+  if (definitionsKept) return row;
+  const stage = definitions.get(row.definitionId)?.stages.find((s) => s.id === row.stageId);
+  if (!stage) {
+    left.push({
+      id: row.dealId,
+      reason: `deal kept from the latest snapshot is in stage "${row.stageId}" of pipeline "${row.definitionId}", which the imported pipelines no longer have; left out of every metric`,
+    });
+    return null;
   }
-  return earliest === null ? null : new Date(earliest);
+  return { ...row, outcome: stage.isClosed ? (stage.probability === 1 ? 'won' : 'lost') : 'open' };
+}
+
+/** The lowest of some keys, as `<` orders them; undefined when there is none. */
+function lowest(...keys: (string | undefined)[]): string | undefined {
+  let low: string | undefined;
+  for (const key of keys) if (key !== undefined && (low === undefined || key < low)) low = key;
+  return low;
+}
+
+/** An async sequence whose next element can be looked at before it is taken. */
+interface Peekable<T> {
+  readonly head: T | undefined;
+  take(): Promise<T>;
+}
+
+async function peekableOf<T>(source: AsyncIterable<T>): Promise<Peekable<T>> {
+  const it = source[Symbol.asyncIterator]();
+  let head = await it.next();
+  return {
+    get head() {
+      return head.done ? undefined : head.value;
+    },
+    async take() {
+      const value = head.value as T;
+      head = await it.next();
+      return value;
+    },
+  };
 }

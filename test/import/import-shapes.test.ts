@@ -37,23 +37,29 @@ describe('legacyShapeOf', () => {
 
 describe('unfollowedPageOf', () => {
   const page = (after?: string | number) => ({
-    results: [{ id: '1' }],
-    ...(after === undefined ? {} : { paging: { next: { after } } }),
+    cursor: nextCursorOf({
+      results: [{ id: '1' }],
+      ...(after === undefined ? {} : { paging: { next: { after } } }),
+    }),
+    sent: 1,
   });
 
   it('finds nothing when one page has no paging.next, in whatever order', () => {
-    expect(unfollowedPageOf([page('2'), page()], true)).toBeNull();
-    expect(unfollowedPageOf([page(), page('2')], true)).toBeNull();
-    expect(unfollowedPageOf([page()], false)).toBeNull();
+    expect(unfollowedPageOf([page('2'), page()], undefined, true)).toBeNull();
+    expect(unfollowedPageOf([page(), page('2')], undefined, true)).toBeNull();
+    expect(unfollowedPageOf([page()], undefined, false)).toBeNull();
   });
 
   it('names the last page when every page has a paging.next', () => {
-    expect(unfollowedPageOf([page('2'), page(3)], true)).toEqual({
+    expect(unfollowedPageOf([page('2'), page(3)], undefined, true)).toEqual({
       field: 'deals[1].paging.next.after',
       message:
         'deals[1].paging.next.after is "3" but no page follows it: every one of the 2 deal pages has a paging.next, so the deals past it are missing; send every page, following paging.next.after until a page has none',
     });
-    expect(unfollowedPageOf([page('2')], false)?.field).toBe('deals.paging.next.after');
+    expect(unfollowedPageOf([page('2')], undefined, false)?.field).toBe('deals.paging.next.after');
+    expect(unfollowedPageOf([page('2'), page(3)], 10, true)?.message).toContain(
+      '(its total is 10 deals; 2 were sent)',
+    );
   });
 
   it('reads the cursor as HubSpot sends it; a blank one is no cursor', () => {

@@ -221,7 +221,7 @@ describe('importCrmData on the messy fixture', () => {
   it('leaves no trace when a write fails midway: snapshots, members, teams and links are removed', async () => {
     const before = await collectionSizes();
     const spy = jest
-      .spyOn(OpportunityModel, 'insertMany')
+      .spyOn(OpportunityModel.collection, 'bulkWrite')
       .mockRejectedValueOnce(new Error('disk full (forced)'));
     try {
       await expect(

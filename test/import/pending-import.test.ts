@@ -54,12 +54,13 @@ beforeEach(async () => {
  * then): `entered` resolves once it waits; `release()` lets it go on, `fail()` makes that write fail.
  */
 function holdImport() {
-  const original = OpportunityModel.insertMany.bind(OpportunityModel);
+  const versions = OpportunityModel.collection;
+  const original = versions.bulkWrite.bind(versions);
   let signalEntered!: () => void;
   const entered = new Promise<void>((resolve) => (signalEntered = resolve));
   let settle!: (outcome: 'go' | 'fail') => void;
   const gate = new Promise<'go' | 'fail'>((resolve) => (settle = resolve));
-  const spy = jest.spyOn(OpportunityModel, 'insertMany').mockImplementationOnce((async (
+  const spy = jest.spyOn(versions, 'bulkWrite').mockImplementationOnce((async (
     ...args: unknown[]
   ) => {
     signalEntered();
@@ -77,7 +78,7 @@ function holdImport() {
     running,
     release: () => settle('go'),
     fail: () => settle('fail'),
-    /** Fails the import unless it was let go, waits for it to end, and puts insertMany back. */
+    /** Fails the import unless it was let go, waits for it to end, and puts bulkWrite back. */
     async finish() {
       settle('fail');
       await running.catch(() => undefined);

@@ -4,7 +4,20 @@ import path from 'node:path';
 import { formatImportSummary, reasonCategory } from '../../src/import/import-summary';
 import { createProgressReporter } from '../../src/import/progress-reporter';
 import { classifyHubSpotDocument, readHubSpotFiles } from '../../src/import/read-hubspot-files';
+import type { DealPages } from '../../src/import/deal-pages';
 import { fixture, fixturePath } from './fixtures';
+
+/** The pages a deal-page stream carries, each put back together from its chunks and shell. */
+async function pagesOf(deals: DealPages): Promise<unknown[]> {
+  const pages: Record<string, unknown>[] = [];
+  const results: unknown[][] = [];
+  for await (const chunk of deals) {
+    (results[chunk.page] ??= []).push(...chunk.results);
+    if (chunk.shell !== undefined)
+      pages[chunk.page] = { ...(chunk.shell as object), results: results[chunk.page] };
+  }
+  return pages;
+}
 
 describe('readHubSpotFiles', () => {
   it('recognises separate pipelines, owners and deal-page files in any order', async () => {
@@ -16,7 +29,8 @@ describe('readHubSpotFiles', () => {
     ]);
     expect(read.pipelines).toEqual(fixture('messy/pipelines.json'));
     expect(read.owners).toEqual(fixture('messy/owners.json'));
-    expect(read.deals).toEqual([
+    expect(read.deals.asArray).toBe(true);
+    expect(await pagesOf(read.deals)).toEqual([
       fixture('messy/deals-page-2.json'),
       fixture('messy/deals-page-1.json'),
     ]);
@@ -25,11 +39,9 @@ describe('readHubSpotFiles', () => {
   it('reads a combined file', async () => {
     const read = await readHubSpotFiles([fixturePath('backfill/combined.json')]);
     const combined = fixture('backfill/combined.json');
-    expect(read).toEqual({
-      pipelines: combined.pipelines,
-      owners: combined.owners,
-      deals: [combined.deals],
-    });
+    expect(read.pipelines).toEqual(combined.pipelines);
+    expect(read.owners).toEqual(combined.owners);
+    expect(await pagesOf(read.deals)).toEqual([combined.deals]);
   });
 
   it('names the file that cannot be read, is not JSON or is not a HubSpot document', async () => {

@@ -132,4 +132,29 @@ describe('the committed-snapshot cache', () => {
       snapshotCache = new SnapshotCache();
     }
   });
+
+  it('fails a facts read whose query fails for its caller, leaving no rejection unhandled', async () => {
+    snapshotCache = new SnapshotCache();
+    await snapshotCache.snapshots(data, [ids[2]]);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    // The database going away mid-read (a store process busy past the heartbeat time-out).
+    const find = jest.spyOn(PipelineFactsModel, 'find').mockReturnValueOnce({
+      lean: () => Promise.reject(new Error('the store went away')),
+    } as never);
+    try {
+      await expect(facts(ids[2], ['sales', 'sales.member.member-1'])).rejects.toThrow(
+        'the store went away',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+      // Nothing failed is kept: the next read asks again.
+      expect((await facts(ids[2], ['sales']))[0]).not.toBeNull();
+    } finally {
+      find.mockRestore();
+      process.off('unhandledRejection', onUnhandled);
+      snapshotCache = new SnapshotCache();
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { DealStatesModel } from '../../src/models/deal-states.model';
 import { seedDemoIfEmpty } from '../../src/seed/seed-demo';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 import { messyImport } from '../import/fixtures';
@@ -88,6 +89,9 @@ it('removes the demo at the first import of your data, says so, and reads your f
   expect((await gw.request('GET', '/settings/currencies')).body.currency ?? null).toBeNull();
   const old = await gw.request('GET', '/pipelines', { query: { snapshot_id: demoSnapshots[0] } });
   expect(old.status).toBe(404);
+  // Nothing of the demo's snapshots is left behind, the analytics' columns of its deals included.
+  const statesOf = await DealStatesModel.distinct('snapshotId');
+  expect(statesOf).toEqual([imported.body.snapshot_id]);
 
   // HubSpot's default pipeline is `default`, as the demo's is: its figures are the import's own
   // (in the currency and period set now, the demo's having gone with it).

@@ -79,11 +79,15 @@ export class Collection {
     this.indexesDeferred = true;
   }
 
-  /** Fills every secondary index from the documents, one index at a time, and ends the deferral. */
+  /**
+   * Ends the deferral: each secondary index is filled from the documents when it is first used (a
+   * query planned on it, a write to the collection), not now. Opening a data directory then costs
+   * decoding its documents, and an index nothing uses since the start costs nothing.
+   */
   buildIndexes(): void {
     if (!this.indexesDeferred) return;
     this.indexesDeferred = false;
-    for (const index of this.secondaryIndexes()) index.fill(this.docs);
+    for (const index of this.secondaryIndexes()) index.fillOnUse(this.docs);
   }
 
   updateIndexSpec(spec: IndexSpec): void {

@@ -41,6 +41,11 @@ export class Index {
   /** Strings in keys compare under this collation (null: bytewise). */
   private readonly collation: Collation | null;
   private current: IndexSpec;
+  /**
+   * The documents to fill the index from on its first use (`fillOnUse`), null once filled: a data
+   * directory loads without building indexes that nothing reads or writes through yet.
+   */
+  private unfilled: Map<string, Document> | null = null;
 
   constructor(spec: IndexSpec) {
     this.current = spec;
@@ -132,6 +137,7 @@ export class Index {
   }
 
   add(id: string, doc: Document): void {
+    this.filled();
     const lone = this.loneKey(doc);
     if (lone === MANY) {
       for (const { key } of this.keysFor(doc)) this.addKey(key, id);
@@ -146,6 +152,7 @@ export class Index {
    * Set from an array costs a fraction of adding its ids one by one.
    */
   fill(docs: Iterable<[string, Document]>): void {
+    this.unfilled = null;
     if (this.entries.size > 0)
       throw new Error(`index ${this.name} is not empty: fill() builds a new index`);
     const gathered = new Map<string, string | string[]>();
@@ -169,7 +176,23 @@ export class Index {
     }
   }
 
+  /**
+   * Fills the index from `docs`, the collection's own map, when something first uses it (a lookup,
+   * a write): whatever `docs` holds then. Adding a document already there, or removing one not
+   * yet removed from `docs`, leaves the same entries, so a write may trigger the fill.
+   */
+  fillOnUse(docs: Map<string, Document>): void {
+    if (this.entries.size > 0)
+      throw new Error(`index ${this.name} is not empty: fillOnUse() defers a new index`);
+    this.unfilled = docs;
+  }
+
+  private filled(): void {
+    if (this.unfilled) this.fill(this.unfilled);
+  }
+
   remove(id: string, doc: Document): void {
+    this.filled();
     const lone = this.loneKey(doc);
     if (lone === MANY) {
       for (const { key } of this.keysFor(doc)) this.removeKey(key, id);
@@ -210,12 +233,14 @@ export class Index {
 
   /** The ids holding a whole key (every field's canonical key, joined as keysFor joins them). */
   lookup(key: string): ReadonlySet<string> | undefined {
+    this.filled();
     const ids = this.entries.get(key);
     return typeof ids === 'string' ? new Set([ids]) : ids;
   }
 
   /** The ids whose first `length` fields hold `key` (joined likewise); `length` may be all fields. */
   lookupPrefix(length: number, key: string): Iterable<string> | undefined {
+    this.filled();
     if (length === this.fields.length) return this.lookup(key);
     const keys = this.prefixes[length - 1]?.get(key);
     return keys === undefined ? undefined : this.idsOfKeys(keys);
@@ -223,6 +248,7 @@ export class Index {
 
   /** How many ids `lookupPrefix` gives, without making them: a document holding several of the keys counts once per key. */
   countPrefix(length: number, key: string): number {
+    this.filled();
     if (length === this.fields.length) return sizeOf(this.entries.get(key));
     let count = 0;
     for (const whole of each(this.prefixes[length - 1]?.get(key)))
@@ -232,6 +258,7 @@ export class Index {
 
   /** Every id the index holds (all documents, unless it is sparse or partial). */
   allIds(): Set<string> {
+    this.filled();
     const ids = new Set<string>();
     for (const held of this.entries.values()) for (const id of each(held)) ids.add(id);
     return ids;
@@ -250,6 +277,7 @@ export class Index {
   }
 
   get keyCount(): number {
+    this.filled();
     return this.entries.size;
   }
 
