@@ -1,6 +1,7 @@
 import type { Principal } from '../auth/principal';
 import type { CrmDealPage, CrmRead } from '../crm/connector';
 import type { HubSpotDeal, HubSpotPage } from '../import/hubspot.types';
+import { dealPagesFrom } from '../import/deal-pages';
 import type { ImportQueue } from '../import/import-queue';
 import type { CrmSyncMode } from '../models/crm-sync.model';
 import {
@@ -13,10 +14,8 @@ import {
  * The one call from the sync into the import service: what a connector read, as a full or an
  * incremental import (the deals changed, removed ones marked `archived: true`, on top of the
  * latest snapshot) that commits nothing when nothing changed.
- *
- * The import takes its deal pages in memory: the pages are gathered here as the connector hands
- * them on, which is where memory grows with the account. Once the import reads a stream of pages,
- * `deals` goes to it as it is.
+ * The deal pages go to the import as the connector hands them on: the import reads them as a
+ * stream into its bounded sorted runs, so memory is bounded by a page, not by the account.
  */
 export async function importSynced(
   principal: Principal,
@@ -29,14 +28,15 @@ export async function importSynced(
     onProgress: (progress: ImportProgress) => void;
   },
 ): Promise<CrmImportResult> {
-  const pages: HubSpotPage<HubSpotDeal>[] = [];
-  for await (const page of read.deals) pages.push({ results: page.results });
+  async function* pages(): AsyncGenerator<HubSpotPage<HubSpotDeal>> {
+    for await (const page of read.deals) yield { results: page.results };
+  }
   return importCrmData(
     { principal },
     {
       pipelines: read.pipelines,
       owners: read.owners,
-      deals: pages.length === 0 ? [{ results: [] }] : pages,
+      deals: dealPagesFrom(pages()),
       homeCurrency: read.homeCurrency ?? undefined,
       mode: options.mode,
       force: options.force,
