@@ -4,6 +4,7 @@ import { MemberResolver } from './member/member.resolver';
 import { PIPELINE_RESOLVERS } from './pipeline';
 import { SettingsResolver } from './settings/settings.resolver';
 import { SyncResolver } from './sync/sync.resolver';
+import { SubscriptionResolver } from './subscriptions/subscriptions.resolver';
 import { TargetResolver } from './target/target.resolver';
 import { TeamResolver } from './team/team.resolver';
 import { TokenResolver } from './token/token.resolver';
@@ -19,4 +20,5 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   ...PIPELINE_RESOLVERS,
   ImportResolver,
   SyncResolver,
+  SubscriptionResolver,
 ];

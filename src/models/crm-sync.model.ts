@@ -1,4 +1,5 @@
 import { Schema, model } from 'mongoose';
+import { carriesEvents } from '../events/outbox/carries-events.plugin';
 import { importCountsSchema } from './snapshot.model';
 
 /** How a sync ended: `running` until it does; `skipped` when another sync held the lease. */
@@ -41,11 +42,16 @@ const crmSyncSchema = new Schema(
     fetched: { type: fetchedSchema, default: null },
     /** Why it failed or was skipped. */
     error: { type: String, default: null },
+    /** Where a running sync stands (src/sync/run-progress.ts); its last state once it ended. */
+    progress: { type: Schema.Types.Mixed, default: null },
   },
   { collection: 'crm_syncs', versionKey: false },
 );
 
 // No secondary index: the collection holds at most KEPT_SYNC_RUNS (200) runs, read a few at a time.
+
+// A run's last write carries its sync.succeeded or sync.failed event (src/events/outbox).
+crmSyncSchema.plugin(carriesEvents());
 
 export interface CrmSyncDoc {
   _id: string;

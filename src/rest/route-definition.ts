@@ -1,7 +1,7 @@
 import type { AuthenticatedContext, RequestContext } from '../context/request-context';
 import type { ErrorCode } from '../errors/error-code';
 
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** A class-validator decorated input class: the single source of a route's input rules. */
 export type InputClass<T extends object> = new () => T;

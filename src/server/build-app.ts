@@ -41,6 +41,9 @@ import { setSecurityHeaders } from '../security/security-headers';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 import type { HubSpotClientOptions } from '../crm/hubspot/hubspot-client';
 import { createGatewaySync } from '../sync/gateway-sync';
+import { ALERTS_PRINCIPAL, deriveAlerts } from '../events/alerts/derive-alerts';
+import { EventsRuntime } from '../events/events-runtime';
+import { mountSubscriptions } from '../graphql/subscriptions/mount-subscriptions';
 
 export interface BuildAppOptions {
   /** The open mongoose connection the models use (from connectDatabase()). */
@@ -66,6 +69,8 @@ declare module 'fastify' {
     generatedAdminToken: string | null;
     /** Signs member tokens with the app's key (tests use it to mint expired or odd tokens). */
     tokenSigner: TokenSigner;
+    /** The instance's events: the outbox's reader, webhook deliveries, and their metrics. */
+    events: EventsRuntime;
   }
 }
 
@@ -157,7 +162,25 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger,
     clientOptions: options.hubspotClient,
   });
-  const contexts = new ContextBuilder(signer, access, sync);
+  // Alerts are derived when a snapshot's events are published, in a context of their own.
+  const events: EventsRuntime = new EventsRuntime({
+    connection,
+    config,
+    logger,
+    derive: (snapshot, previous) =>
+      deriveAlerts(
+        () => contexts.detached(ALERTS_PRINCIPAL, `alerts-${snapshot._id}`),
+        snapshot,
+        previous,
+      ),
+  });
+  app.decorate('events', events);
+  app.addHook('onReady', async () => events.start());
+  app.addHook('onClose', async () => events.stop());
+  const contexts = new ContextBuilder(signer, access, sync, {
+    allowPrivateUrls: config.webhookAllowPrivateUrls,
+    nudge: () => events.nudge(),
+  });
   const budget =
     config.requestTimeoutMs > 0 ? new RequestBudget(config.requestTimeoutMs) : undefined;
 
@@ -173,6 +196,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerAccessLog(app, logger);
   if (limiter) registerRateLimit(app, limiter);
   registerJsonBodyParser(app);
+  // A write on this instance published its events already: read them now, not at the next poll.
+  app.addHook('onResponse', (request, _reply, done) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') events.nudge();
+    done();
+  });
 
   app.setErrorHandler(renderError);
   app.setNotFoundHandler((request, reply) => {
@@ -192,9 +220,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     contexts,
     access.restAnswers,
   );
-  await mountGraphQL(app, await buildGatewaySchema(), contexts, logger, {
+  const schema = await buildGatewaySchema();
+  await mountGraphQL(app, schema, contexts, logger, {
     introspection: config.introspection,
     answers: access.graphqlAnswers,
+  });
+  mountSubscriptions(app, {
+    schema,
+    authenticator,
+    access,
+    contexts,
+    events,
+    logger,
+    allowedOrigins: [],
+    pollMs: config.eventsPollMs,
   });
   return app;
 }

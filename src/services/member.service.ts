@@ -1,4 +1,5 @@
-import { trusted } from 'mongoose';
+import { randomUUID } from 'node:crypto';
+import { trusted, type Model } from 'mongoose';
 import type { Role } from '../auth/role';
 import type { AuthenticatedContext } from '../context/request-context';
 import { EmailAddressResolver } from 'graphql-scalars';
@@ -9,6 +10,9 @@ import { TargetModel } from '../models/target.model';
 import { isDuplicateKeyError } from './duplicate-key';
 import { assertCanAttachTo, assertCanCreateMember, assertCanManageMember } from './member-access';
 import { assertTeamExists } from './team.service';
+import { memberCreated, memberDeleted, memberUpdated } from '../events/change-events';
+import { deleteWithEvent } from '../events/outbox/deletion-event';
+import { pushEvents, withEvents } from '../events/outbox/outbox-entry';
 
 export interface CreateMemberInput {
   firstname: string;
@@ -94,14 +98,16 @@ export async function createMember(
   assertCanCreateMember(ctx.principal, input.role, input.teamId);
   await assertTeamExists(input.teamId);
   try {
-    const created = await MemberModel.create({
+    const fields = {
+      _id: randomUUID(),
       firstname: input.firstname,
       lastname: input.lastname,
       email: input.email,
       emailLower: input.email.toLowerCase(),
       role: input.role,
       teamId: input.teamId,
-    });
+    };
+    const created = await MemberModel.create({ ...fields, ...withEvents(memberCreated(fields)) });
     return created.toObject<MemberDoc>();
   } catch (error) {
     if (!isDuplicateKeyError(error, 'emailLower')) throw error;
@@ -127,9 +133,13 @@ export async function attachMember(
   assertCanManageMember(ctx.principal, member, 'attach');
   assertCanAttachTo(ctx.principal, teamId);
   await assertTeamExists(teamId);
+  const changes = { team_id: { from: member.teamId, to: teamId } };
   const { matchedCount } = await MemberModel.updateOne(
     { _id: memberId },
-    { $set: { teamId } },
+    {
+      $set: { teamId },
+      ...pushEvents(memberUpdated({ ...member, teamId }, changes, member.teamId)),
+    },
   ).exec();
   // Deleted between the read and the update.
   if (matchedCount === 0) throw new NotFoundError(`Member ${memberId} not found`);
@@ -145,7 +155,12 @@ export async function attachMember(
 export async function deleteMember(ctx: AuthenticatedContext, memberId: string): Promise<void> {
   const member = await getMember(ctx, memberId);
   assertCanManageMember(ctx.principal, member, 'delete');
-  const { deletedCount } = await MemberModel.deleteOne({ _id: memberId }).exec();
+  const { deletedCount } = await deleteWithEvent(
+    MemberModel as unknown as Model<never>,
+    memberId,
+    memberDeleted(member),
+    () => MemberModel.deleteOne({ _id: memberId }).exec(),
+  );
   if (deletedCount === 0) throw new NotFoundError(`Member ${memberId} not found`);
   await TargetModel.deleteMany({ memberId }).exec();
   await CrmOwnerLinkModel.deleteMany({ memberId }).exec();

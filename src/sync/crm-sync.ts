@@ -19,6 +19,9 @@ import { HIGH_WATER_OVERLAP_MS, readHubSpot, type ReadStep } from './read-hubspo
 import { failureMessage, syncError, SyncLeaseLostError } from './sync-errors';
 import { SyncLease } from './sync-lease';
 import { pruneSyncRuns } from './sync-runs';
+import { syncFailed, syncSucceeded } from '../events/change-events';
+import { pushEvents } from '../events/outbox/outbox-entry';
+import { recordProgress } from './run-progress';
 
 /** Progress of a sync: reading HubSpot, then the import's own steps. */
 export type SyncProgress = { step: 'reading'; what: ReadStep; count: number } | ImportProgress;
@@ -137,7 +140,10 @@ export class CrmSync {
       // Runs left `running` by a process that died: the lease was theirs, now it is ours.
       await CrmSyncModel.updateMany(
         { outcome: 'running' },
-        { $set: { outcome: 'failed', finishedAt: startedAt, error: INTERRUPTED } },
+        {
+          $set: { outcome: 'failed', finishedAt: startedAt, error: INTERRUPTED },
+          ...pushEvents(syncFailed({ error: INTERRUPTED })),
+        },
       );
       await CrmSyncModel.create({ _id: syncId, trigger, outcome: 'running', startedAt });
       const state = await CrmSyncStateModel.findById(HUBSPOT_SYNC_STATE_ID).lean<CrmSyncStateDoc>();
@@ -147,7 +153,7 @@ export class CrmSync {
       mode = since === null ? 'full' : 'incremental';
       await CrmSyncModel.updateOne({ _id: syncId }, { $set: { mode } });
 
-      const onProgress = options.onProgress ?? (() => undefined);
+      const onProgress = recordProgress(syncId, options.onProgress ?? (() => undefined), this.#now);
       const read = await readHubSpot(
         client,
         since,
@@ -183,6 +189,16 @@ export class CrmSync {
             counts: result.counts,
             fetched: read.fetched,
           },
+          ...pushEvents(
+            syncSucceeded({
+              syncId,
+              mode,
+              snapshotId: result.snapshotId,
+              reused: result.reused,
+              counts: result.counts,
+              fetched: read.fetched,
+            }),
+          ),
         },
       );
       await pruneSyncRuns();
@@ -197,6 +213,7 @@ export class CrmSync {
             finishedAt: new Date(this.#now()),
             error: failureMessage(answered),
           },
+          ...pushEvents(syncFailed({ sync_id: syncId, error: failureMessage(answered) })),
         },
       ).catch(() => undefined);
       throw answered;
