@@ -36,8 +36,11 @@ export interface DeliveryWorkerOptions {
   now?: () => number;
 }
 
-/** A lease outlasts the longest attempt by this much: another instance takes a delivery over only when its holder is gone. */
-const LEASE_MARGIN_MS = 20_000;
+/**
+ * A lease lasts twice the longest attempt and this much more: another instance takes a delivery
+ * over only when its holder is gone (or stalled that long), not while it waits for an answer.
+ */
+const LEASE_MARGIN_MS = 2_000;
 
 /** The condition a delivery is due on: waiting and its time come, or held by a lease that ran out. */
 function dueFilter(now: Date): Record<string, unknown> {
@@ -67,7 +70,7 @@ export class DeliveryWorker {
   }
 
   private get leaseMs(): number {
-    return this.options.timeoutMs + LEASE_MARGIN_MS;
+    return 2 * this.options.timeoutMs + LEASE_MARGIN_MS;
   }
 
   /** Claims and starts sending due deliveries, up to the free slots; answers how many it started. */

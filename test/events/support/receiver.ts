@@ -28,23 +28,24 @@ export interface Receiver {
   answer: (delivery: Omit<ReceivedDelivery, 'answered'>) => number | 'hold';
   /** Answers every held delivery with `status`. */
   release(status?: number): void;
+  /** How many deliveries are held back now. */
+  holding(): number;
   /** Resolves once `predicate` holds for the deliveries received (polls every 20 ms). */
   waitFor(predicate: (received: ReceivedDelivery[]) => boolean, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startReceiver(): Promise<Receiver> {
-  const held: Array<() => void> = [];
-  const held2: Array<(status: number) => void> = [];
+  const held: Array<(status: number) => void> = [];
   const receiver: Receiver = {
     url: '',
     received: [],
     secrets: [],
     answer: () => 200,
     release(status = 200) {
-      for (const done of held2.splice(0)) done(status);
-      held.splice(0);
+      for (const done of held.splice(0)) done(status);
     },
+    holding: () => held.length,
     async waitFor(predicate, timeoutMs = 15_000) {
       const until = Date.now() + timeoutMs;
       while (!predicate(receiver.received)) {
@@ -97,9 +98,11 @@ export async function startReceiver(): Promise<Receiver> {
       const decided = receiver.answer(delivery);
       const send = (status: number) => {
         receiver.received.push({ ...delivery, answered: status });
-        response.writeHead(status, { 'content-type': 'text/plain' }).end(String(status));
+        // A held request whose sender died has no one to answer.
+        if (!response.destroyed)
+          response.writeHead(status, { 'content-type': 'text/plain' }).end(String(status));
       };
-      if (decided === 'hold') held2.push(send);
+      if (decided === 'hold') held.push(send);
       else send(decided);
     });
   });
