@@ -40,7 +40,7 @@ export interface DeliveryWorkerOptions {
  * A lease lasts twice the longest attempt and this much more: another instance takes a delivery
  * over only when its holder is gone (or stalled that long), not while it waits for an answer.
  */
-const LEASE_MARGIN_MS = 2_000;
+const LEASE_MARGIN_MS = 10_000;
 
 /** The condition a delivery is due on: waiting and its time come, or held by a lease that ran out. */
 function dueFilter(now: Date): Record<string, unknown> {
@@ -92,7 +92,7 @@ export class DeliveryWorker {
           $set: {
             status: 'sending',
             leaseOwner: this.options.owner,
-            leaseUntil: new Date(now.getTime() + this.leaseMs),
+            leaseUntil: new Date(this.now() + this.leaseMs),
           },
         },
         { returnDocument: 'after' },
