@@ -70,6 +70,7 @@ const URI_EXCLUDED = [
   'test/security/query-cost',
   'test/server/classify-error',
   'test/server/config',
+  'test/server/help',
   'test/server/del-method-rewriter',
   'test/data/answer-cache',
   // Two instances in one process, one of them with the embedded server in process by design.
@@ -79,11 +80,13 @@ const URI_EXCLUDED = [
   'test/security/store-access',
   'test/security/store-access-standalone',
   'test/security/database-outage',
-  // Spawn the real entry or the import CLI on a data directory of their own (embedded default).
+  // Spawn the real entry or a CLI on a data directory of their own (embedded default), or their
+  // own store process (the admin-token CLI with MONGODB_URI).
   'test/server/entry',
   'test/server/signals',
   'test/security/sigterm-under-load',
   'test/import/cli-import',
+  'test/auth/cli-admin-token',
   'test/sync/cli-sync',
   'test/import/cli-import-crash',
 ];

@@ -42,7 +42,9 @@ if (newest > builtAt()) {
     ? [process.execPath, [npm, 'run', '--silent', 'build']]
     : ['npm', ['run', '--silent', 'build']];
   try {
-    execFileSync(command[0], command[1], { cwd: root, stdio: 'inherit' });
+    // The build's output goes to stderr, like this script's: the standard output of the script
+    // that follows is its own (`ADMIN=$(npm run -s admin-token)` captures a token, nothing else).
+    execFileSync(command[0], command[1], { cwd: root, stdio: ['inherit', 2, 'inherit'] });
   } catch {
     process.stderr.write('The build failed (its errors are above); nothing was started.\n');
     process.exit(1);

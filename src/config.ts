@@ -61,8 +61,18 @@ export interface GatewayConfig {
   cacheMaxAgeMs: number;
   /** KEEP_ALIVE_TIMEOUT_MS, default 5000: an idle kept-alive connection is closed then (above a proxy's idle timeout). */
   keepAliveTimeoutMs: number;
-  /** MAX_CONNECTIONS, default 1024: connections beyond are closed as they arrive (0 turns the cap off). */
+  /**
+   * MAX_CONNECTIONS, default 1024: open connections at most. At the cap, idle kept-alive
+   * connections are closed to make room; when none is idle, a new connection is closed as it
+   * arrives (0 turns the cap off).
+   */
   maxConnections: number;
+  /**
+   * MAX_CONNECTIONS_PER_ADDRESS, default 256: open connections from one client address at most;
+   * more are closed as they arrive (0 turns the cap off). Behind a reverse proxy every connection
+   * comes from the proxy's address: raise it to MAX_CONNECTIONS there.
+   */
+  maxConnectionsPerAddress: number;
   /** SHUTDOWN_GRACE_MS, default 30000: on SIGTERM/SIGINT, the longest wait for in-flight requests (imports included). */
   shutdownGraceMs: number;
   /** INTROSPECTION, default `admins`: who may query `__schema`/`__type` (`admins`, `all`, `off`). */
@@ -119,6 +129,26 @@ export interface GatewayConfig {
   eventsPollMs: number;
   /** EVENT_RETENTION_DAYS, default 7: delivered events and finished deliveries older than this are removed. */
   eventRetentionDays: number;
+  /**
+   * CORS_ORIGINS: comma-separated origins (`https://app.example.com`) whose pages may call the
+   * gateway from a browser; none by default (src/security/cors.ts).
+   */
+  corsOrigins: string[];
+  /**
+   * METRICS_TOKEN: a token that may read `GET /metrics` and nothing else. Unset: only admins
+   * may (docs/security.md, "Metrics"). A Secret.
+   */
+  metricsToken: Secret | undefined;
+  /** Traces sent over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set; null: tracing off. */
+  tracing: TracingConfig | null;
+}
+
+/** OpenTelemetry tracing (src/telemetry/): read before anything else loads, by loadTracingConfig. */
+export interface TracingConfig {
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: the collector's base URL; spans go to `<it>/v1/traces`. */
+  endpoint: string;
+  /** OTEL_SERVICE_NAME, default `pipeline-gateway`. */
+  serviceName: string;
 }
 
 /**
@@ -227,6 +257,58 @@ function durations(env: Env, name: string, fallback: string): number[] {
   });
 }
 
+/**
+ * A URI with its password, if any, replaced by `****`: what messages show of a URI that may carry
+ * credentials (`mongodb://user:pass@host/db` reads `mongodb://user:****@host/db`). Everything up
+ * to the last `@` counts as credentials, so a password with an unencoded `@` or `/` is hidden too.
+ */
+export function maskUri(uri: string): string {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)(.*)@/is.exec(uri);
+  if (match === null) return uri;
+  const [whole, scheme, userinfo] = match;
+  const colon = userinfo.indexOf(':');
+  return colon < 0 ? uri : `${scheme}${userinfo.slice(0, colon)}:****@${uri.slice(whole.length)}`;
+}
+
+/** CORS_ORIGINS: origins as a browser sends them in `Origin` (scheme, host, port; no path). */
+function origins(env: Env): string[] {
+  const raw = text(env, 'CORS_ORIGINS');
+  if (raw === undefined) return [];
+  const expected =
+    'CORS_ORIGINS must list origins as browsers send them, scheme://host[:port] with no path, separated by commas (https://app.example.com,http://localhost:5173)';
+  return raw
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '')
+    .map((origin) => {
+      if (!/^https?:\/\/[^/?#@\s]+$/i.test(origin))
+        throw new ConfigError(`${expected}, got "${origin}"`);
+      try {
+        return new URL(origin).origin;
+      } catch {
+        throw new ConfigError(`${expected}, got "${origin}"`);
+      }
+    });
+}
+
+/**
+ * The tracing settings alone: the entry reads them before loading anything else, since tracing
+ * must be set up before the modules it instruments load (src/telemetry/). Null when
+ * OTEL_EXPORTER_OTLP_ENDPOINT is unset.
+ */
+export function loadTracingConfig(env: Env = process.env): TracingConfig | null {
+  const raw = text(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
+  if (raw === undefined) return null;
+  if (!/^https?:\/\/[^/\s]+(\/\S*)?$/.test(raw))
+    throw new ConfigError(
+      `OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL (the collector's OTLP/HTTP base, e.g. http://localhost:4318), got "${maskUri(raw)}"`,
+    );
+  return {
+    endpoint: raw.replace(/\/+$/, ''),
+    serviceName: text(env, 'OTEL_SERVICE_NAME') ?? 'pipeline-gateway',
+  };
+}
+
 /** Reads and validates the configuration; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env = process.env): GatewayConfig {
   const logLevel = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
@@ -238,7 +320,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
   const mongodbUri = text(env, 'MONGODB_URI');
   if (mongodbUri !== undefined && !/^mongodb(\+srv)?:\/\//.test(mongodbUri)) {
     throw new ConfigError(
-      `MONGODB_URI must start with mongodb:// or mongodb+srv://, got "${mongodbUri}"`,
+      `MONGODB_URI must start with mongodb:// or mongodb+srv://, got "${maskUri(mongodbUri)}"`,
     );
   }
   const adminToken = text(env, 'ADMIN_TOKEN');
@@ -268,6 +350,15 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       'HUBSPOT_TOKEN must be visible ASCII characters without spaces (it travels as "Authorization: Bearer <token>")',
     );
   }
+  const metricsToken = text(env, 'METRICS_TOKEN');
+  // The message never shows the value: it is a secret.
+  if (
+    metricsToken !== undefined &&
+    (metricsToken.length < 16 || !/^[\x21-\x7e]+$/.test(metricsToken))
+  )
+    throw new ConfigError(
+      'METRICS_TOKEN must be at least 16 visible ASCII characters without spaces (it travels as "Authorization: Bearer <token>")',
+    );
   const hubspotBaseUrl = (text(env, 'HUBSPOT_BASE_URL') ?? 'https://api.hubapi.com').replace(
     /\/+$/,
     '',
@@ -295,6 +386,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
     cacheMaxAgeMs: integer(env, 'CACHE_MAX_AGE_MS', 5_000, 0, 86_400_000),
     maxConnections: integer(env, 'MAX_CONNECTIONS', 1024, 0, 1_000_000),
+    maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 256, 0, 1_000_000),
     shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 30_000, 0, 3_600_000),
     introspection,
     logLevel: logLevel as LogLevel,
@@ -315,5 +407,8 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     eventsPollMs: integer(env, 'EVENTS_POLL_MS', 250, 10, 60_000),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 7, 1, 3_650),
+    corsOrigins: origins(env),
+    metricsToken: metricsToken === undefined ? undefined : new Secret(metricsToken),
+    tracing: loadTracingConfig(env),
   };
 }

@@ -1,20 +1,34 @@
+// First, before anything it traces loads: OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+import { tracing } from './telemetry/preload';
 import 'reflect-metadata';
+import { parseCliArgs } from './cli/cli-setup';
 import { loadConfig } from './config';
 import { connectDatabase } from './db/connect-database';
 import { ensureIndexes } from './db/ensure-indexes';
+import { explainingDatabaseErrors } from './db/explain-database-error';
 import { createProgressReporter } from './import/progress-reporter';
 import { seedDemoIfEmpty } from './seed/seed-demo';
 import { formatBanner } from './server/banner';
 import { buildApp } from './server/build-app';
+import { checkPortFree } from './server/check-port';
 import { installGracefulShutdown } from './server/shutdown';
-import { tuneRuntime } from './server/tune-runtime';
+import { START_USAGE } from './server/start-usage';
 
-/** Boots the gateway: configuration, database (and its start-up step), app, listen. No logic here. */
-async function main(): Promise<void> {
-  tuneRuntime();
+/**
+ * Boots the gateway: configuration, the port checked before anything is written, database (and
+ * its start-up step), app, listen. No logic here. Resolves with an exit status when it stops
+ * before listening (`--help`: 0, a bad argument: 2).
+ */
+async function main(): Promise<number | undefined> {
+  const args = parseCliArgs(START_USAGE, {});
+  if (typeof args === 'number') return args;
   const config = loadConfig();
-  const database = await connectDatabase({ uri: config.mongodbUri, dataDir: config.dataDir });
-  await ensureIndexes();
+  await checkPortFree(config.host, config.port);
+  const database = await explainingDatabaseErrors(config, async () => {
+    const opened = await connectDatabase({ uri: config.mongodbUri, dataDir: config.dataDir });
+    await ensureIndexes();
+    return opened;
+  });
   const progress = createProgressReporter();
   const seeded = await seedDemoIfEmpty(
     database.connection,
@@ -39,12 +53,19 @@ async function main(): Promise<void> {
   installGracefulShutdown(app, {
     closeDatabase: () => database.close(),
     graceMs: config.shutdownGraceMs,
+    flush: tracing?.shutdown,
   });
   const address = await app.listen({ port: config.port, host: config.host });
   console.log(formatBanner({ address, config, generatedAdminToken: app.generatedAdminToken }));
+  return undefined;
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+main().then(
+  (code) => {
+    if (code !== undefined) process.exit(code);
+  },
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

@@ -19,10 +19,21 @@ export interface SignedToken {
   expiresAt: Date;
 }
 
+/** What a member token says: who it acts as, and its id. */
+export interface TokenSubject {
+  memberId: string;
+  /** Informative: every request reads the role from the member document. */
+  role: Role;
+  /** The token's `jti`, the id of its record (src/models/token.model.ts). */
+  tokenId: string;
+}
+
 /** The claims a verified token carries. The role is informative: the member document decides. */
 export interface VerifiedClaims {
   memberId: string;
   role: Role;
+  /** `jti`; null for a token signed without one, which authentication refuses. */
+  tokenId: string | null;
   /** `exp`, in seconds since the epoch. */
   expiresAt: number;
 }
@@ -48,18 +59,20 @@ export class TokenSigner {
     }
   }
 
+  /** Signs a token for `subject`, issued at `now` (to the second) and valid for `expiresInSeconds`. */
   async sign(
-    memberId: string,
-    role: Role,
+    subject: TokenSubject,
     expiresInSeconds: number,
     now = new Date(),
   ): Promise<SignedToken> {
+    const { memberId, role, tokenId } = subject;
     if (memberId === RESERVED_SUBJECT)
       throw new Error(`TokenSigner signs member tokens; "${RESERVED_SUBJECT}" is not a member id`);
     const issuedAt = Math.floor(now.getTime() / 1000);
     const expiresAt = issuedAt + expiresInSeconds;
     const token = await new SignJWT({ role })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setJti(tokenId)
       .setSubject(memberId)
       .setIssuer(this.options.issuer)
       .setAudience(this.options.audience)
@@ -105,6 +118,7 @@ export class TokenSigner {
     // Signed tokens name members; the bootstrap admin's subject is reserved for its secret, so a
     // token carrying it (signed with a leaked key, say) cannot borrow its identity or its rate limit.
     if (payload.sub === RESERVED_SUBJECT) throw new InvalidTokenError('reserved subject');
-    return { memberId: payload.sub, role: payload.role, expiresAt: payload.exp as number };
+    const tokenId = typeof payload.jti === 'string' && payload.jti !== '' ? payload.jti : null;
+    return { memberId: payload.sub, role: payload.role, tokenId, expiresAt: payload.exp as number };
   }
 }

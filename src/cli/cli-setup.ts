@@ -4,6 +4,7 @@ import { Role } from '../auth/role';
 import type { GatewayConfig } from '../config';
 import { connectDatabase, type Database } from '../db/connect-database';
 import { ensureIndexes } from '../db/ensure-indexes';
+import { explainingDatabaseErrors } from '../db/explain-database-error';
 import { migrateOpportunityCopies } from '../db/migrate-opportunity-copies';
 import { clearImportLease } from '../import/import-lease';
 
@@ -52,7 +53,9 @@ export function parseCliArgs<O extends NonNullable<ParseArgsConfig['options']>>(
 export async function openCliDatabase(
   config: Pick<GatewayConfig, 'mongodbUri' | 'dataDir'>,
 ): Promise<Database> {
-  const database = await connectDatabase({ uri: config.mongodbUri, dataDir: config.dataDir });
+  const database = await explainingDatabaseErrors(config, () =>
+    connectDatabase({ uri: config.mongodbUri, dataDir: config.dataDir }),
+  );
   try {
     await ensureIndexes();
     await migrateOpportunityCopies(database.connection);

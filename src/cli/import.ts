@@ -6,6 +6,7 @@ import { formatImportSummary } from '../import/import-summary';
 import { createProgressReporter } from '../import/progress-reporter';
 import { HubSpotFileError, readHubSpotFiles } from '../import/read-hubspot-files';
 import { importCrmData } from '../services/import.service';
+import { formatSettings, IMPORT_SETTINGS } from '../settings-table';
 
 const USAGE = `Usage: npm run import -- [--snapshot-at <ISO date-time>] [--backfill] [--incremental] [--force] [--home-currency <code>] FILE...
 
@@ -19,7 +20,11 @@ or more pages of GET /crm/v3/objects/deals. Uses MONGODB_URI, else the embedded 
                  than half of the latest snapshot's deals, an incremental one removing more than
                  half, no pipeline left, or a --snapshot-at more than 5 minutes ahead)
   --home-currency  the portal's companyCurrency (GET /account-info/v3/details), to count deals in
-                 other currencies than the configured one with amount_in_home_currency`;
+                 other currencies than the configured one with amount_in_home_currency
+
+Settings (environment variables, docs/configuration.md):
+
+${formatSettings(IMPORT_SETTINGS)}`;
 
 async function main(): Promise<number> {
   const args = parseCliArgs(

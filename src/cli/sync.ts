@@ -5,6 +5,7 @@ import { formatImportSummary } from '../import/import-summary';
 import { ImportQueue } from '../import/import-queue';
 import { CrmSync } from '../sync/crm-sync';
 import { createSyncProgressReporter } from '../sync/sync-progress';
+import { formatSettings, GATEWAY_SETTINGS, IMPORT_SETTINGS } from '../settings-table';
 import { CLI_PRINCIPAL, openCliDatabase, parseCliArgs } from './cli-setup';
 
 const USAGE = `Usage: npm run sync -- [--force]
@@ -17,7 +18,14 @@ MONGODB_URI, else the embedded database in DATA_DIR (stop a gateway running on t
             more than half removed, or no pipeline left)
 
 Exit status: 0 committed, 1 failed (nothing kept), 2 usage, 3 another sync is running or the sync
-is not configured.`;
+is not configured.
+
+Settings (environment variables, docs/configuration.md):
+
+${formatSettings([
+  ...GATEWAY_SETTINGS.filter((row) => row.name.startsWith('HUBSPOT_')),
+  ...IMPORT_SETTINGS,
+])}`;
 
 async function main(): Promise<number> {
   const args = parseCliArgs(USAGE, { force: { type: 'boolean' } });

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Principal } from '../auth/principal';
+import { CacheStats } from './cache-stats';
 import type { VersionView } from './scopes';
 
 const DAY_MS = 86_400_000;
@@ -37,6 +38,9 @@ export class AnswerCache<V> {
 
   private readonly now: () => number;
 
+  /** Lookups that found a valid answer, and those that did not (none counted when disabled). */
+  readonly stats = new CacheStats();
+
   constructor(options: AnswerCacheOptions = {}) {
     const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
     this.entries =
@@ -53,8 +57,13 @@ export class AnswerCache<V> {
 
   /** The answer kept for `key` that is valid under `view`, if any. */
   get(key: string, view: VersionView): V | undefined {
-    const entry = this.entries?.get(key);
-    if (entry === undefined || entry.viewId !== view.id || entry.day !== this.today()) return undefined;
+    if (this.entries === undefined) return undefined;
+    const entry = this.entries.get(key);
+    if (entry === undefined || entry.viewId !== view.id || entry.day !== this.today()) {
+      this.stats.miss();
+      return undefined;
+    }
+    this.stats.hit();
     return entry.value;
   }
 

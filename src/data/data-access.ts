@@ -3,6 +3,7 @@ import type { MemberDoc } from '../models/member.model';
 import type { SettingsDoc } from '../models/settings.model';
 import type { TargetDoc } from '../models/target.model';
 import type { TeamDoc } from '../models/team.model';
+import type { TokenDoc } from '../models/token.model';
 import { ImportQueue } from '../import/import-queue';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../domain/snapshot-retention';
 import { AnswerCache, type KeptGraphQLAnswer, type KeptRestAnswer } from './answer-cache';
@@ -49,6 +50,15 @@ export class DataAccess {
 
   readonly teamsById: VersionedCache<TeamDoc | null>;
 
+  /** Records of issued member tokens by token id (authentication checks one per request). */
+  readonly tokensById: VersionedCache<TokenDoc | null>;
+
+  /**
+   * The check of the admin token stored in the database (one entry), read again whenever the
+   * `tokens` version moves, which a rotation moves (src/auth/secrets.ts).
+   */
+  readonly storedAdminToken: VersionedCache<((token: string) => boolean) | null>;
+
   /** Target sets by member and year. */
   readonly targetsByMember: VersionedCache<TargetDoc | null>;
 
@@ -86,6 +96,8 @@ export class DataAccess {
     this.membersById = new VersionedCache('members', 10_000, caching);
     this.membersByTeam = new VersionedCache('members', 1_000, caching);
     this.teamsById = new VersionedCache('teams', 10_000, caching);
+    this.tokensById = new VersionedCache('tokens', 10_000, caching);
+    this.storedAdminToken = new VersionedCache('tokens', 1, caching);
     this.targetsByMember = new VersionedCache('targets', 10_000, caching);
     this.targetsByYear = new VersionedCache('targets', 100, caching);
     this.restAnswers = new AnswerCache({ enabled: caching, now: options.now });

@@ -4,7 +4,9 @@
  * that counter stands still. Committed snapshots' definitions, pipelines, opportunities and facts
  * never change once committed, so they have none: only "which snapshots exist" does
  * (`pipeline_snapshots`), and whether a committed snapshot was removed by retention
- * (`pruned_snapshots`), which every read of a snapshot by id depends on.
+ * (`pruned_snapshots`), which every read of a snapshot by id depends on. `tokens` holds the records
+of issued member tokens, which authentication checks on every request; its counter also moves
+when the admin token stored in `gateway_secrets` is rotated (src/auth/secrets.ts).
  */
 export const SCOPES = [
   'settings',
@@ -14,6 +16,7 @@ export const SCOPES = [
   'pipeline_snapshots',
   'crm_owner_links',
   'pruned_snapshots',
+  'tokens',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

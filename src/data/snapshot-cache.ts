@@ -15,6 +15,10 @@ import { PipelineKind, PipelineModel } from '../models/pipeline.model';
 import { SnapshotModel } from '../models/snapshot.model';
 import type { DefinitionView, PipelineView, SnapshotView } from '../domain/snapshot-views';
 import type { PipelineFacts } from '../domain/pipeline-facts';
+import { CacheStats } from './cache-stats';
+import type { DealStates } from '../domain/deal-states';
+import { DealStatesModel, type DealStatesChunkDoc } from '../models/deal-states.model';
+import { unpackDealStates } from '../models/packed-deal-states';
 import type { RequestData } from './request-data';
 
 interface Entry {
@@ -22,6 +26,10 @@ interface Entry {
   definitions?: Promise<DefinitionView[]>;
   pipelines?: Promise<PipelineView[]>;
   facts: Map<string, PipelineFacts | null>;
+  /** Deal states by definition id; null: the definition has no deal in the snapshot. */
+  dealStates: Map<string, Promise<DealStates | null>>;
+  /** Deals in the deal states read so far. */
+  deals: number;
 }
 
 /** Bounds of the cache. Whichever is reached first evicts the least recently used snapshots. */
@@ -30,9 +38,11 @@ export interface SnapshotCacheLimits {
   snapshots: number;
   /** Facts documents kept over all snapshots (each is at most 366 day buckets). */
   facts: number;
+  /** Deals kept in deal states over all snapshots (about 150 bytes each); default 1 000 000. */
+  deals?: number;
 }
 
-const DEFAULT_LIMITS: SnapshotCacheLimits = { snapshots: 128, facts: 20_000 };
+const DEFAULT_LIMITS: SnapshotCacheLimits = { snapshots: 128, facts: 20_000, deals: 1_000_000 };
 
 const KIND_RANK: Record<PipelineKind, number> = { complete: 0, team: 1, member: 2 };
 
@@ -51,10 +61,23 @@ export class SnapshotCache {
 
   private factsCount = 0;
 
+  private dealsCount = 0;
+
   /** Facts being read, by `<snapshotId>:<pipelineId>`: a request missing them joins the read. */
   private readonly reading = new Map<string, Promise<PipelineFacts | null>>();
 
-  constructor(private readonly limits: SnapshotCacheLimits = DEFAULT_LIMITS) {}
+  /**
+   * Lookups of committed snapshots, and of their pipeline facts, that found them kept (shared
+   * with the stand-in caches of requests that arrived before a removal).
+   */
+  readonly stats: { snapshots: CacheStats; facts: CacheStats };
+
+  constructor(
+    private readonly limits: SnapshotCacheLimits = DEFAULT_LIMITS,
+    stats?: { snapshots: CacheStats; facts: CacheStats },
+  ) {
+    this.stats = stats ?? { snapshots: new CacheStats(), facts: new CacheStats() };
+  }
 
   /**
    * The cache `data`'s request reads through: this one when its entries belong to the request's
@@ -64,7 +87,7 @@ export class SnapshotCache {
    */
   private async under(data: RequestData): Promise<SnapshotCache> {
     const view = await data.ensureView();
-    return this.current(view.versions.pruned_snapshots) ? this : new SnapshotCache(this.limits);
+    return this.current(view.versions.pruned_snapshots) ? this : new SnapshotCache(this.limits, this.stats);
   }
 
   private current(version: number): boolean {
@@ -73,6 +96,7 @@ export class SnapshotCache {
     this.entries.clear();
     this.reading.clear();
     this.factsCount = 0;
+    this.dealsCount = 0;
     this.lastTouched = undefined;
     this.version = version;
     return true;
@@ -81,10 +105,16 @@ export class SnapshotCache {
   /** Drops least recently used snapshots until both limits hold; `keep` (the one in use) stays. */
   private evict(keep?: string): void {
     for (const [id, entry] of this.entries) {
-      if (this.entries.size <= this.limits.snapshots && this.factsCount <= this.limits.facts) return;
+      if (
+        this.entries.size <= this.limits.snapshots &&
+        this.factsCount <= this.limits.facts &&
+        this.dealsCount <= (this.limits.deals ?? DEFAULT_LIMITS.deals!)
+      )
+        return;
       if (id === keep) continue;
       this.entries.delete(id);
       this.factsCount -= entry.facts.size;
+      this.dealsCount -= entry.deals;
     }
   }
 
@@ -100,7 +130,7 @@ export class SnapshotCache {
   }
 
   private remember(snapshot: SnapshotView): Entry {
-    const entry: Entry = { snapshot, facts: new Map() };
+    const entry: Entry = { snapshot, facts: new Map(), dealStates: new Map(), deals: 0 };
     this.entries.set(snapshot.id, entry);
     this.lastTouched = snapshot.id;
     this.evict(snapshot.id);
@@ -121,6 +151,8 @@ export class SnapshotCache {
       if (entry) answers.set(id, entry.snapshot);
       else missing.push(id);
     }
+    this.stats.snapshots.hit(answers.size);
+    this.stats.snapshots.miss(missing.length);
     if (missing.length > 0) {
       const docs = await SnapshotModel.find({ _id: trusted({ $in: missing }), status: 'committed' }, { snapshotAt: 1 })
         .lean();
@@ -229,6 +261,8 @@ export class SnapshotCache {
       else if (this.reading.has(id)) answers.set(id, this.reading.get(id)!);
       else missing.push(id);
     }
+    this.stats.facts.hit(answers.size);
+    this.stats.facts.miss(missing.length);
     if (missing.length > 0) {
       const read = this.readFacts(missing);
       missing.forEach((id, i) => {
@@ -278,9 +312,40 @@ export class SnapshotCache {
     });
   }
 
+  /**
+   * The deal states of one definition of a committed snapshot (domain/deal-states.ts), null when
+   * the definition has no deal there. Requests asking at once share one read.
+   */
+  async dealStates(data: RequestData, snapshotId: string, definitionId: string): Promise<DealStates | null> {
+    return (await this.under(data)).readDealStates(snapshotId, definitionId);
+  }
+
+  private async readDealStates(snapshotId: string, definitionId: string): Promise<DealStates | null> {
+    const entry = await this.entry(snapshotId);
+    let states = entry.dealStates.get(definitionId);
+    if (!states) {
+      states = DealStatesModel.find({ snapshotId, definitionId })
+        .sort({ chunk: 1 })
+        .lean<DealStatesChunkDoc[]>()
+        .then((chunks) => {
+          if (chunks.length === 0) return null;
+          const unpacked = unpackDealStates({ snapshotId, definitionId }, chunks);
+          if (this.entries.get(snapshotId) === entry) {
+            entry.deals += unpacked.count;
+            this.dealsCount += unpacked.count;
+            this.evict(snapshotId);
+          }
+          return unpacked;
+        });
+      entry.dealStates.set(definitionId, states);
+      states.catch(() => entry.dealStates.delete(definitionId)); // do not cache a failure
+    }
+    return states;
+  }
+
   /** How much is cached (tests, diagnostics). */
-  size(): { snapshots: number; facts: number } {
-    return { snapshots: this.entries.size, facts: this.factsCount };
+  size(): { snapshots: number; facts: number; deals: number } {
+    return { snapshots: this.entries.size, facts: this.factsCount, deals: this.dealsCount };
   }
 }
 

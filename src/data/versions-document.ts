@@ -6,7 +6,10 @@ import { countersOf, type Scope } from './scopes';
 export const VERSIONS_COLLECTION = 'data_versions';
 export const VERSIONS_ID = 'versions';
 
-/** The longest wait for the counters: the gateway's server selection timeout. */
+/**
+ * The longest wait for the counters: about as long as the driver takes to fail an operation the
+ * database stopped answering (src/db/connect-database.ts).
+ */
 const VERSIONS_READ_TIMEOUT_MS = 3_000;
 
 /**

@@ -31,8 +31,38 @@ export interface Database {
 
 const EMBEDDED_DB_NAME = 'pipeline-gateway';
 
-const DRIVER_TIMINGS = {
-  serverSelectionTimeoutMS: 3_000,
+/**
+ * How long an operation waits for a server the driver does not currently know to be up: an
+ * operation started while the database is away fails after it, and so does the one retry the
+ * driver makes of an operation its pool cut off.
+ */
+const SERVER_SELECTION_TIMEOUT_MS = 1_000;
+
+/**
+ * A database of its own process (MONGODB_URI) can stop answering while the gateway runs: a
+ * stopped or paused process, a network that drops packets. Its monitor asks every 500 ms and
+ * calls it gone when a heartbeat is not answered within 2 s; the pool then cuts off every
+ * operation waiting on it. So an operation in flight fails at most 2.5 s after the database
+ * froze, plus the one retry's server selection: about 3 s. There is no per-operation socket
+ * time-out: a query may legitimately run up to its maxTimeMS, and the monitor, on a connection of
+ * its own, tells a busy database from a frozen one (docs/security.md, "Faults", has how long a
+ * busy store took to answer it).
+ */
+const REMOTE_TIMINGS = {
+  serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
+  heartbeatFrequencyMS: 500,
+  connectTimeoutMS: 2_000,
+} as const;
+
+/**
+ * The embedded store in process cannot freeze apart from the gateway, and it goes away only with
+ * the connections to it closed, which fails operations at once. It shares the gateway's event
+ * loop, so a long synchronous step of the gateway delays its answers as much as the gateway's
+ * own: a tight heartbeat time-out would take such a step for an outage. Its monitor keeps the
+ * relaxed timings.
+ */
+const IN_PROCESS_TIMINGS = {
+  serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
   heartbeatFrequencyMS: 2_000,
   connectTimeoutMS: 5_000,
 } as const;
@@ -62,28 +92,26 @@ export async function connectDatabase(options: ConnectDatabaseOptions = {}): Pro
     if (!options.inMemory && options.dataDir === undefined)
       throw new Error('connectDatabase: the embedded server needs a dataDir, or inMemory');
     const dataDir = options.inMemory ? null : options.dataDir!;
-    // In process, not in a worker thread: measured with `npm run bench:store` (placement section,
-    // test/bench/results/store.json; mixed mongoose load, 32 in flight, 2 shared CPUs), a worker
-    // did not win clearly: 268 vs 351 requests/s in process with no gateway work per request,
-    // 352 vs 315 with 200 µs of it, the rounds overlapping either way. A worker adds a thread hop
-    // per message and a second lifecycle (start, crash, stop) to own, and the version counters
-    // every request reads (src/data/version-clock.ts) would cost a round trip instead of a lookup.
+    // In process, not in a worker thread: a worker did not win clearly in `npm run bench:store`
+    // (docs/performance.md), and it adds a thread hop per message and a second lifecycle (start,
+    // crash, stop) to own.
     embedded = await EmbeddedMongoServer.start({ privateSocket: true, dataDir });
     uri = embedded.uri;
     dbName ??= EMBEDDED_DB_NAME;
   }
+  const timings = embedded ? IN_PROCESS_TIMINGS : REMOTE_TIMINGS;
   try {
-    // While the database is away, operations fail after 3 s (a 503, not a pile of waiting
-    // requests inside REQUEST_TIMEOUT_MS), and the monitor looks for it again every 2 s, so the
-    // gateway recovers by itself when it returns. A connection not made within 5 s is a failed
-    // heartbeat, which also bounds how long the watchdog waits before it calls one stuck.
-    await mongoose.connect(uri, { ...(dbName ? { dbName } : {}), ...DRIVER_TIMINGS });
+    // While the database is away, operations fail within about 3 s (a 503, not a pile of waiting
+    // requests inside REQUEST_TIMEOUT_MS), and the monitor keeps looking for it, so the gateway
+    // recovers by itself when it returns. The heartbeat time-out also bounds how long the
+    // watchdog waits before it calls one stuck.
+    await mongoose.connect(uri, { ...(dbName ? { dbName } : {}), ...timings });
   } catch (err) {
     await embedded?.stop();
     throw err;
   }
   const watchdog = watchMonitor(mongoose.connection.getClient(), {
-    ...DRIVER_TIMINGS,
+    ...timings,
     onRestart:
       options.onDriverRestart ??
       ((reason) =>

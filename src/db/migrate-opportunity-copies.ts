@@ -31,7 +31,7 @@ export async function migrateOpportunityCopies(connection: Connection): Promise<
   if (!hasCopies && (await SnapshotModel.exists({ status: 'committed', seq: null })) === null)
     return 0;
   await OpportunityModel.deleteMany({});
-  const snapshots = await SnapshotModel.find({ status: 'committed' }, { _id: 1 })
+  const snapshots = await SnapshotModel.find({ status: 'committed' }, { _id: 1, snapshotAt: 1 })
     .sort({ importedAt: 1, snapshotAt: 1, _id: 1 })
     .lean();
   let seq = 0;
@@ -41,7 +41,7 @@ export async function migrateOpportunityCopies(connection: Connection): Promise<
     const rows: OpportunityRow[] = (
       await copies.find({ snapshotId: snapshot._id as string }).toArray()
     ).map(rowOf);
-    await writeOpportunityVersions(seq, rows, () => undefined);
+    await writeOpportunityVersions(seq, new Date(snapshot.snapshotAt), rows, () => undefined);
   }
   if (hasCopies) await copies.drop();
   return snapshots.length;

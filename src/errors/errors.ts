@@ -50,6 +50,30 @@ export class ConflictError extends ErrorWithCode {
   }
 }
 
+/**
+ * An Idempotency-Key whose first request is still being processed: its answer is not known yet.
+ * Retrying with the same key later gets it (src/security/idempotency/).
+ */
+export class IdempotencyKeyInUseError extends ErrorWithCode {
+  constructor(request: string, startedAt: Date) {
+    super(
+      `A request with this Idempotency-Key (${request}, started ${startedAt.toISOString()}) is still being processed: retry with the same key once it has finished to get its answer`,
+      ErrorCode.CONFLICT,
+      { headers: { 'Retry-After': '1' } },
+    );
+  }
+}
+
+/** An Idempotency-Key sent again with another request than the one it was first used for. */
+export class IdempotencyKeyReusedError extends ErrorWithCode {
+  constructor(request: string, firstRequest: string, firstUsedAt: Date) {
+    super(
+      `This Idempotency-Key was first used ${firstUsedAt.toISOString()} for ${firstRequest === request ? `${firstRequest} with another body` : firstRequest}; a key names one request: send a new key with a new request`,
+      ErrorCode.UNPROCESSABLE_CONTENT,
+    );
+  }
+}
+
 /** The client did not send the whole request within the time budget; the connection is closed. */
 export class RequestTimeoutError extends ErrorWithCode {
   constructor(message: string) {
@@ -63,6 +87,13 @@ export class PayloadTooLargeError extends ErrorWithCode {
       `Request body is larger than the limit of ${limitBytes} bytes`,
       ErrorCode.PAYLOAD_TOO_LARGE,
     );
+  }
+}
+
+/** The request target (path and query) is longer than the gateway serves. */
+export class UriTooLongError extends ErrorWithCode {
+  constructor(limitBytes: number) {
+    super(`The URL is longer than the limit of ${limitBytes} bytes`, ErrorCode.URI_TOO_LONG);
   }
 }
 
@@ -96,6 +127,29 @@ export class BadGatewayError extends ErrorWithCode {
 export class ServiceUnavailableError extends ErrorWithCode {
   constructor(message = 'The database is unreachable; try again shortly') {
     super(message, ErrorCode.SERVICE_UNAVAILABLE, { headers: { 'Retry-After': '1' } });
+  }
+}
+
+/** Why a write's outcome is not known: it outlived its time budget, or the database failed under it. */
+export type UnknownOutcomeCause = { kind: 'time-out'; timeoutMs: number } | { kind: 'database' };
+
+/**
+ * A write that may or may not have been carried out: it outlived REQUEST_TIMEOUT_MS and carries on,
+ * or the database stopped answering while it ran. Never "try again shortly": a blind retry could
+ * carry it out twice. With an Idempotency-Key, a retry with the same key tells what happened.
+ */
+export class WriteOutcomeUnknownError extends ErrorWithCode {
+  constructor(cause: UnknownOutcomeCause, keyed: boolean) {
+    const what =
+      cause.kind === 'time-out'
+        ? `The write did not complete within ${cause.timeoutMs} ms and carries on: its outcome is not known yet`
+        : 'The database stopped answering during the write: it may or may not have been carried out';
+    const next = keyed
+      ? 'retry with the same Idempotency-Key to learn it (409 while it is still running, then its answer)'
+      : 'check whether it took effect before sending it again (sent with an Idempotency-Key header, a retry with the same key would tell)';
+    super(`${what}; ${next}`, ErrorCode.SERVICE_UNAVAILABLE, {
+      headers: keyed ? { 'Retry-After': '1' } : {},
+    });
   }
 }
 

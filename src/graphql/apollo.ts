@@ -1,4 +1,4 @@
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginLandingPageDisabled,
@@ -19,6 +19,8 @@ import type { AnswerCache, KeptGraphQLAnswer } from '../data/answer-cache';
 import { answerCachePlugin } from './answer-cache.plugin';
 import { ErrorRequestIds } from './error-request-ids';
 import { unavailableStatusPlugin } from './unavailable-status.plugin';
+import type { Idempotency } from '../security/idempotency/idempotency';
+import { idempotencyPlugin } from '../security/idempotency/idempotency.plugin';
 
 /**
  * Starts Apollo Server over the schema and mounts it at `/graphql` (POST, and GET for queries).
@@ -30,12 +32,20 @@ export async function mountGraphQL(
   schema: GraphQLSchema,
   contexts: ContextBuilder,
   logger: Logger,
-  options: { introspection: IntrospectionPolicy; answers: AnswerCache<KeptGraphQLAnswer> },
+  options: {
+    introspection: IntrospectionPolicy;
+    answers: AnswerCache<KeptGraphQLAnswer>;
+    /** Plugins run after the gateway's own (the app's metrics). */
+    plugins?: ApolloServerPlugin<AuthenticatedContext>[];
+    /** False: every operation runs on graphql-js, none compiled (tracing). Default true. */
+    compiled?: boolean;
+    idempotency: Idempotency;
+  },
 ): Promise<void> {
   const errorIds = new ErrorRequestIds();
   const apollo = new ApolloServer<AuthenticatedContext>({
     // Compiled execution (graphql-jit) with graphql-js as the fallback (jit/jit-executor.ts).
-    gateway: jitGateway(schema),
+    gateway: jitGateway(schema, { compiled: options.compiled ?? true }),
     formatError: createFormatError(logger, errorIds),
     includeStacktraceInErrorResponses: false,
     // Abuse limits (src/security): token count at parse time, depth/aliases/directives as
@@ -51,7 +61,8 @@ export async function mountGraphQL(
     // PERSISTED_QUERY_NOT_SUPPORTED.
     persistedQueries: false,
     // No cache hints are used: the cache-control plugin would only cost a hook per field.
-    // The answer cache last: a kept answer is looked up only once the guard let the operation through.
+    // The answer cache after the guard: a kept answer is looked up only once the guard let the
+    // operation through. Mutations' Idempotency-Key last: it reads the status the others set.
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
       ApolloServerPluginCacheControlDisabled(),
@@ -59,6 +70,8 @@ export async function mountGraphQL(
       graphqlGuardPlugin(options),
       errorIds.plugin(),
       answerCachePlugin(options.answers),
+      ...(options.plugins ?? []),
+      idempotencyPlugin(options.idempotency),
     ],
     logger: logger.child({ component: 'apollo' }),
     // The app owns the process's signals (server/shutdown.ts): it drains requests, then stops
@@ -68,7 +81,7 @@ export async function mountGraphQL(
   });
   await apollo.start();
   const handler = fastifyApolloHandler(apollo, {
-    context: createGraphQLContext(contexts, errorIds),
+    context: createGraphQLContext(contexts, errorIds, options.idempotency),
   });
   app.route({
     method: ['GET', 'POST'],

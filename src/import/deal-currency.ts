@@ -8,7 +8,12 @@ export interface ImportCurrencies {
   home: string | null;
 }
 
-export type DealAmount = { kind: 'ok'; value: number } | { kind: 'skip'; reason: string };
+/**
+ * A deal's amount, or why it is skipped. `currency`: set when the deal is skipped only for being
+ * in that currency, and would count were the account's currency set to it.
+ */
+export type DealAmount =
+  { kind: 'ok'; value: number } | { kind: 'skip'; reason: string; currency?: string };
 
 /**
  * The largest amount a deal may have (10^15, a thousand trillion in any currency): larger ones,
@@ -31,6 +36,11 @@ function outOfRange(key: string, raw: unknown): string {
 
 const HOME_CURRENCY_SOURCE =
   "the portal's companyCurrency from HubSpot GET /account-info/v3/details";
+
+/** The setting that decides the counting currency, and how to set it. */
+function setTheCurrency(code: string): string {
+  return `set the account's currency to ${code} (POST /settings/currencies {"currency": "${code}"}, GraphQL setCurrency) and import again`;
+}
 
 /**
  * A deal's amount in the currency the import counts in: the configured currency, or `home` when
@@ -55,19 +65,22 @@ export function dealAmount(
   if (counting === null) {
     return {
       kind: 'skip',
-      reason: `is in ${code}, and no currency is configured to count it in: set it (POST /settings/currencies) or send home_currency (${HOME_CURRENCY_SOURCE})`,
+      currency: code,
+      reason: `is in ${code}, and no currency is configured to count it in: ${setTheCurrency(code)}, or send home_currency (${HOME_CURRENCY_SOURCE})`,
     };
   }
   if (currencies.home === null) {
     return {
       kind: 'skip',
-      reason: `is in ${code}, not the configured ${counting}: its amount_in_home_currency counts only when home_currency (${HOME_CURRENCY_SOURCE}) is sent and is ${counting}`,
+      currency: code,
+      reason: `is in ${code}, not the configured ${counting}: ${setTheCurrency(code)} to count deals in ${code}, or send home_currency (${HOME_CURRENCY_SOURCE}): its amount_in_home_currency counts when that is ${counting}`,
     };
   }
   if (currencies.home !== counting) {
     return {
       kind: 'skip',
-      reason: `is in ${code}, not the configured ${counting}, and the portal's home currency is ${currencies.home}, not ${counting} either`,
+      currency: code,
+      reason: `is in ${code}, not the configured ${counting}, and the portal's home currency is ${currencies.home}, not ${counting} either: ${setTheCurrency(code)} to count deals in ${code}`,
     };
   }
   const home = parseNumber(props.amount_in_home_currency);

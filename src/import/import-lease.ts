@@ -19,15 +19,27 @@ export async function acquireImportLease(holder: string, now: Date = new Date())
   try {
     await ImportLeaseModel.updateOne(
       { _id: LEASE_ID, expiresAt: trusted({ $lte: now }) },
-      { $set: { holder, expiresAt: new Date(now.getTime() + IMPORT_LEASE_MS) } },
+      { $set: { holder, startedAt: now, expiresAt: new Date(now.getTime() + IMPORT_LEASE_MS) } },
       { upsert: true },
     );
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
-    throw new ConflictError(
-      'Another import is running on this database: try again when it has finished',
-    );
+    const held = await ImportLeaseModel.findById(LEASE_ID, { startedAt: 1 }).lean<{
+      startedAt?: Date;
+    }>();
+    throw importRunningError(held?.startedAt ?? null);
   }
+}
+
+/**
+ * 409 for an import refused while another runs (on this instance or another): names when that
+ * one started, and what a retry of the same data will get.
+ */
+export function importRunningError(startedAt: Date | null): ConflictError {
+  const since = startedAt ? ` (started ${startedAt.toISOString()})` : '';
+  return new ConflictError(
+    `Another import${since} is running on this database: try again when it has finished; the same data sent again then answers the snapshot it made, without writing anything twice`,
+  );
 }
 
 /** Extends the lease; throws when `holder` no longer holds it (it expired and another import took it). */

@@ -5,10 +5,34 @@ export function reasonCategory(reason: string): string {
   return reason.replace(/"[^"]*"/g, '"…"');
 }
 
+/** What an import that replaced the demo company says first (REST, GraphQL and CLI alike). */
+export const DEMO_REMOVED_NOTE =
+  'The demo company was removed to make room for your data: its members, teams, targets, settings and snapshots';
+
+/**
+ * What a currency change would bring in, when deals were skipped for their currency: the count of
+ * the currency with most such deals, and how to count them. Null when none was.
+ */
+export function currencyNote(result: Pick<CrmImportResult, 'skippedForCurrency'>): string | null {
+  const top = result.skippedForCurrency[0];
+  if (top === undefined) return null;
+  return `${top.deals} ${top.deals === 1 ? 'deal' : 'deals'} in ${top.currency} ${top.deals === 1 ? 'was' : 'were'} skipped for their currency: set the account's currency to ${top.currency} (POST /settings/currencies {"currency": "${top.currency}"}) and import again to count them`;
+}
+
+/** An import's (or a sync's) answer message, with the demo's removal before and the currency note after. */
+export function withImportNotes(
+  message: string,
+  result: Pick<CrmImportResult, 'demoRemoved' | 'skippedForCurrency'>,
+): string {
+  const currency = currencyNote(result);
+  return `${result.demoRemoved ? `${DEMO_REMOVED_NOTE}. ` : ''}${message}${currency === null ? '' : `. ${currency}`}`;
+}
+
 /** Human summary of an import, for the CLI: counts, skipped grouped by reason, the snapshot id. */
 export function formatImportSummary(result: CrmImportResult): string {
   const c = result.counts;
   const lines = [
+    ...(result.demoRemoved ? [`${DEMO_REMOVED_NOTE}.`] : []),
     result.reused
       ? 'This data was already imported: nothing was written, its snapshot is answered.'
       : 'Import committed.',
@@ -25,6 +49,8 @@ export function formatImportSummary(result: CrmImportResult): string {
     `  deals        ${c.deals}`,
     `  owners       ${c.owners} (${c.membersCreated} new members, ${c.teams} teams)`,
   );
+  const currency = currencyNote(result);
+  if (currency !== null) lines.push(`  currency     ${currency}`);
   if (result.skipped.length === 0) {
     lines.push('  skipped      none');
     return lines.join('\n');

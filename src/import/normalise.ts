@@ -17,8 +17,11 @@ import { dealAmount, ImportCurrencies } from './deal-currency';
 import { dealOutcome, StageCertainty, stageForFlags } from './deal-outcome';
 import { parseBoolean, parseDate, parseNumber, text } from './parse-values';
 import type { SkippedItem } from './skipped';
+import type { StageEntry } from '../domain/deal-history';
 
 const STAGE_ENTERED_PREFIX = 'hs_date_entered_';
+/** HubSpot's current stage history properties, read before the older `hs_date_entered_<stage>`. */
+const STAGE_ENTERED_V2_PREFIX = 'hs_v2_date_entered_';
 
 /** Items without a usable displayOrder keep their input order, after the ordered ones. */
 function byDisplayOrder<T extends { displayOrder?: unknown }>(items: T[]): T[] {
@@ -167,6 +170,8 @@ interface DealContext {
   certainties: Map<string, Map<string, StageCertainty>>;
   currencies: ImportCurrencies;
   incremental: boolean;
+  /** Deals skipped only for their currency, by that currency (NormalisedCrmData.skippedForCurrency). */
+  skippedForCurrency: Map<string, number>;
 }
 
 function flagsSent(props: Record<string, string | null | undefined>): boolean {
@@ -212,7 +217,14 @@ function normaliseDeal(
     placed = `${problem}; hs_is_closed_${found.outcome} is "true": placed in "${stage.id}", the only ${found.outcome} stage of pipeline "${definitionId}"`;
   }
   const amount = dealAmount(props, ctx.currencies);
-  if (amount.kind === 'skip') return skip(amount.reason);
+  if (amount.kind === 'skip') {
+    if (amount.currency !== undefined)
+      ctx.skippedForCurrency.set(
+        amount.currency,
+        (ctx.skippedForCurrency.get(amount.currency) ?? 0) + 1,
+      );
+    return skip(amount.reason);
+  }
 
   const note = (reason: string) =>
     skipped.push({ id: deal.id, reason: `deal ${reason}; the deal is kept` });
@@ -235,13 +247,18 @@ function normaliseDeal(
   };
   const createdAt = dateOf('createdate', props.createdate ?? deal.createdAt);
   const stageEnteredAt: Record<string, Date> = {};
+  const stageEntries: StageEntry[] = [];
   for (const s of definition.stages) {
-    const entered = dateOf(
-      `${STAGE_ENTERED_PREFIX}${s.id}`,
-      props[`${STAGE_ENTERED_PREFIX}${s.id}`],
-    );
-    if (entered) stageEnteredAt[s.id] = entered;
+    const v2 = `${STAGE_ENTERED_V2_PREFIX}${s.id}`;
+    const key = text(props[v2]) !== undefined ? v2 : `${STAGE_ENTERED_PREFIX}${s.id}`;
+    const entered = dateOf(key, props[key]);
+    if (entered) {
+      stageEnteredAt[s.id] = entered;
+      stageEntries.push({ stageId: s.id, at: entered });
+    }
   }
+  // By time, stage order breaking ties (the sort is stable).
+  stageEntries.sort((a, b) => a.at.getTime() - b.at.getTime());
   const outcome = dealOutcome(stage, certaintyOf(stage.id), props);
   let closedAt = dateOf('closedate', props.closedate);
   // A closed deal without closedate closed when it entered its closed stage, when HubSpot says so.
@@ -257,6 +274,7 @@ function normaliseDeal(
     closedAt,
     outcome,
     stageEnteredAt,
+    stageEntries,
   };
 }
 
@@ -301,6 +319,7 @@ export function normaliseCrmData(
     certainties,
     currencies,
     incremental,
+    skippedForCurrency: new Map(),
   };
   const deals: NormalisedDeal[] = [];
   const removedDealIds: string[] = [];
@@ -323,5 +342,8 @@ export function normaliseCrmData(
   deals.sort((a, b) => byId(a.dealId, b.dealId));
   removedDealIds.sort(byId);
   const owners = [...importable.values()].sort((a, b) => byId(a.ownerId, b.ownerId));
-  return { definitions, owners, deals, skipped, removedDealIds };
+  const skippedForCurrency = [...ctx.skippedForCurrency]
+    .map(([currency, count]) => ({ currency, deals: count }))
+    .sort((a, b) => b.deals - a.deals || byId(a.currency, b.currency));
+  return { definitions, owners, deals, skipped, removedDealIds, skippedForCurrency };
 }

@@ -1,5 +1,6 @@
 import type { Outcome } from '../models/opportunity.model';
 import type { SkippedItem } from './skipped';
+import type { StageEntry } from '../domain/deal-history';
 
 /** A stage after normalisation: sorted, typed, metadata trusted over labels. */
 export interface NormalisedStage {
@@ -49,8 +50,13 @@ export interface NormalisedDeal {
   /** Actual close for won/lost deals (closedate, else the date it entered its closed stage), expected close for open ones. */
   closedAt: Date | null;
   outcome: Outcome;
-  /** stageId → when the deal entered it (hs_date_entered_<stageId>), stages of its pipeline only. */
+  /**
+   * stageId → when the deal entered it (hs_v2_date_entered_<stageId>, else
+   * hs_date_entered_<stageId>), stages of its pipeline only.
+   */
   stageEnteredAt: Record<string, Date>;
+  /** The same entries ordered by time, stage order breaking ties: what the stage history adds. */
+  stageEntries: StageEntry[];
 }
 
 /** The whole import after normalisation: everything later steps need, nothing they must re-check. */
@@ -61,4 +67,15 @@ export interface NormalisedCrmData {
   skipped: SkippedItem[];
   /** Incremental imports: deals that leave (archived, or carried but no longer usable), by id. */
   removedDealIds: string[];
+  /**
+   * Deals skipped only for being in another currency than the one counted, by currency (most
+   * first): how many a currency change would bring in.
+   */
+  skippedForCurrency: CurrencySkips[];
+}
+
+/** Deals in one currency that were skipped for it. */
+export interface CurrencySkips {
+  currency: string;
+  deals: number;
 }

@@ -1,6 +1,7 @@
 // trusted(): the operators here are ours, never client input (filters are sanitised globally).
 import { trusted } from 'mongoose';
 import { retainedUnits, snapshotsToKeep } from '../domain/snapshot-retention';
+import { DealStatesModel } from '../models/deal-states.model';
 import { DefinitionModel } from '../models/definition.model';
 import { OPEN_SEQ, OpportunityModel } from '../models/opportunity.model';
 import { PipelineFactsModel } from '../models/pipeline-facts.model';
@@ -19,7 +20,7 @@ export type PruneStep =
   | 'recorded'
   /** their snapshot records are gone: no read finds them any more */
   | 'snapshots-removed'
-  /** their definitions, pipelines and facts are gone */
+  /** their definitions, pipelines, facts and deal states are gone */
   | 'contents-removed'
   /** the opportunity versions no kept snapshot holds are gone */
   | 'versions-removed';
@@ -132,6 +133,7 @@ async function carryOutRemovals(
   step('snapshots-removed');
   const ofRemoved = { snapshotId: trusted({ $in: ids }) };
   await PipelineFactsModel.deleteMany(ofRemoved);
+  await DealStatesModel.deleteMany(ofRemoved);
   await PipelineModel.deleteMany(ofRemoved);
   await DefinitionModel.deleteMany(ofRemoved);
   step('contents-removed');

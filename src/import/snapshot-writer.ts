@@ -1,5 +1,6 @@
 // trusted(): the `$in` operators here are ours, never client input (filters are sanitised globally).
 import { trusted } from 'mongoose';
+import { DealStatesModel } from '../models/deal-states.model';
 import { DefinitionModel } from '../models/definition.model';
 import {
   heldAt,
@@ -13,6 +14,14 @@ import { PipelineModel } from '../models/pipeline.model';
 import type { NormalisedDefinition } from './normalised.types';
 import type { PipelineRow } from './build-pipelines';
 import type { DealState } from './opportunity-state';
+import {
+  closeHistoryAfter,
+  sameCloseHistory,
+  sameStageHistory,
+  stageHistoryAfter,
+  type CloseChange,
+  type StageEntry,
+} from '../domain/deal-history';
 
 /** Opportunities per insertMany: big enough to amortise round trips, small enough for one BSON message. */
 export const OPPORTUNITY_BATCH = 2000;
@@ -53,6 +62,12 @@ export interface OpportunityRow {
   createdAt: Date | null;
   closedAt: Date | null;
   outcome: Outcome;
+  /** Every entry into a stage, up to this snapshot (writeOpportunityVersions sets it). */
+  stageHistory: StageEntry[];
+  /** Every close date since the deal appeared (writeOpportunityVersions sets it). */
+  closeHistory: CloseChange[];
+  /** The CRM's stage entry times the import carried (not stored: the history takes them in). */
+  stageEntries: readonly StageEntry[];
 }
 
 /** The row a deal's state makes, its owner resolved to a member and team. */
@@ -72,6 +87,9 @@ export function opportunityRow(
     createdAt: deal.createdAt,
     closedAt: deal.closedAt,
     outcome,
+    stageHistory: [],
+    closeHistory: [],
+    stageEntries: deal.stageEntries,
   };
 }
 
@@ -86,7 +104,9 @@ export function sameState(a: OpportunityRow, b: OpportunityRow): boolean {
     a.teamId === b.teamId &&
     a.createdAt?.getTime() === b.createdAt?.getTime() &&
     a.closedAt?.getTime() === b.closedAt?.getTime() &&
-    a.outcome === b.outcome
+    a.outcome === b.outcome &&
+    sameStageHistory(a.stageHistory, b.stageHistory) &&
+    sameCloseHistory(a.closeHistory, b.closeHistory)
   );
 }
 
@@ -97,7 +117,10 @@ export type StoredOpportunity = Pick<
 > &
   Partial<Record<'name', string | null>> &
   Partial<Record<'memberId' | 'teamId', string | null>> &
-  Partial<Record<'createdAt' | 'closedAt', Date | null>>;
+  Partial<Record<'createdAt' | 'closedAt', Date | null>> & {
+    stageHistory?: ReadonlyArray<{ stageId?: string | null; at?: Date | null }> | null;
+    closeHistory?: ReadonlyArray<{ at?: Date | null; closedAt?: Date | null }> | null;
+  };
 
 /** A stored deal state, as a row. */
 export function rowOf(doc: StoredOpportunity): OpportunityRow {
@@ -112,11 +135,28 @@ export function rowOf(doc: StoredOpportunity): OpportunityRow {
     createdAt: doc.createdAt ? new Date(doc.createdAt) : null,
     closedAt: doc.closedAt ? new Date(doc.closedAt) : null,
     outcome: doc.outcome,
+    stageHistory: (doc.stageHistory ?? []).map((e) => ({
+      stageId: e.stageId ?? '',
+      at: new Date(e.at ?? 0),
+    })),
+    closeHistory: (doc.closeHistory ?? []).map((e) => ({
+      at: new Date(e.at ?? 0),
+      closedAt: e.closedAt ? new Date(e.closedAt) : null,
+    })),
+    stageEntries: [],
   };
 }
 
+/** A row as its version document stores it (the CRM's entry times are in its history). */
+function storedFields(row: OpportunityRow): Omit<OpportunityRow, 'stageEntries'> {
+  const { stageEntries: _carried, ...stored } = row;
+  return stored;
+}
+
 /**
- * Makes `rows` the opportunities of the snapshot `seq`, the latest written: compared with the open
+ * Makes `rows` the opportunities of the snapshot `seq`, dated `snapshotAt`, the latest written:
+ * each row's stage and close-date histories are its open version's carried on to this snapshot
+ * (domain/deal-history.ts), set on the row. Compared with the open
  * versions (the state of the snapshot written before), a deal whose state changed gets a new
  * version from `seq` and its previous one is closed at `seq`; a deal that left has its version
  * closed; an unchanged deal keeps its version. Snapshots before `seq` read exactly what they read
@@ -126,6 +166,7 @@ export function rowOf(doc: StoredOpportunity): OpportunityRow {
  */
 export async function writeOpportunityVersions(
   seq: number,
+  snapshotAt: Date,
   rows: OpportunityRow[],
   onBatch: (compared: number) => void,
 ): Promise<{ written: number; closed: number }> {
@@ -137,6 +178,14 @@ export async function writeOpportunityVersions(
   for (const row of rows) {
     const current = open.get(row.dealId);
     open.delete(row.dealId);
+    const before = current?.stageHistory ? rowOf(current) : null;
+    row.stageHistory = stageHistoryAfter(
+      before?.stageHistory,
+      row.stageEntries,
+      row.stageId,
+      snapshotAt,
+    );
+    row.closeHistory = closeHistoryAfter(before?.closeHistory, row.closedAt, snapshotAt);
     if (current && sameState(rowOf(current), row)) continue;
     if (current) toClose.push(current._id);
     toWrite.push(row);
@@ -150,9 +199,12 @@ export async function writeOpportunityVersions(
   }
   onBatch(rows.length - toWrite.length);
   for (let i = 0; i < toWrite.length; i += OPPORTUNITY_BATCH) {
-    const batch = toWrite
-      .slice(i, i + OPPORTUNITY_BATCH)
-      .map((row) => ({ _id: `${row.dealId}@${seq}`, fromSeq: seq, toSeq: OPEN_SEQ, ...row }));
+    const batch = toWrite.slice(i, i + OPPORTUNITY_BATCH).map((row) => ({
+      _id: `${row.dealId}@${seq}`,
+      fromSeq: seq,
+      toSeq: OPEN_SEQ,
+      ...storedFields(row),
+    }));
     await OpportunityModel.insertMany(batch, { ordered: false, lean: true });
     onBatch(batch.length);
   }
@@ -195,5 +247,6 @@ export async function deleteSnapshotContents(
     PipelineModel.deleteMany(filter),
     DefinitionModel.deleteMany(filter),
     PipelineFactsModel.deleteMany(filter),
+    DealStatesModel.deleteMany(filter),
   ]);
 }

@@ -6,6 +6,7 @@ import { SETTINGS_ID, SettingsDoc, SettingsModel } from '../models/settings.mode
 import { SnapshotModel } from '../models/snapshot.model';
 import { TargetDoc, TargetModel } from '../models/target.model';
 import type { PipelineFacts } from '../domain/pipeline-facts';
+import type { DealStates } from '../domain/deal-states';
 import type { DefinitionView, PipelineView, SnapshotView } from '../domain/snapshot-views';
 
 /** What the metrics need from the settings; null fields are not set yet. */
@@ -40,6 +41,16 @@ export function metricSettingsOf(doc: SettingsDoc | null | undefined): MetricSet
 /** `<snapshotId>:<pipelineId>`, the key of the facts loader (and the facts' `_id`). */
 export function factsKey(snapshotId: string, pipelineId: string): string {
   return `${snapshotId}:${pipelineId}`;
+}
+
+/** The key of the deal-states loader. */
+export function dealStatesKey(snapshotId: string, definitionId: string): string {
+  return `${snapshotId}\u0000${definitionId}`;
+}
+
+function splitDealStatesKey(key: string): readonly [string, string] {
+  const at = key.indexOf('\u0000');
+  return [key.slice(0, at), key.slice(at + 1)];
 }
 
 function splitFactsKey(key: string): readonly [string, string] {
@@ -97,6 +108,46 @@ export const pipelineLoaders = {
         );
       },
       { cacheKeyFn: windowKey },
+    ),
+  /**
+   * The latest committed snapshot dated before an instant (ms), or null when none is: what a date
+   * of movement and stage analytics means (the latest snapshot at or before the end of that day).
+   */
+  snapshotBefore: ({ access, data }: LoaderSource) =>
+    new DataLoader<number, SnapshotView | null>((instants) =>
+      Promise.all(
+        instants.map(async (ms) => {
+          const doc = await SnapshotModel.findOne(
+            { status: 'committed', snapshotAt: trusted({ $lt: new Date(ms) }) },
+            { snapshotAt: 1 },
+          )
+            .sort({ snapshotAt: -1, _id: -1 })
+            .lean<{ _id: string; snapshotAt: Date }>();
+          const snapshot = latestSnapshotView(doc);
+          if (snapshot) access.snapshots.prime(data, snapshot);
+          return snapshot;
+        }),
+      ),
+    ),
+  /** The earliest committed snapshot, or null before the first import (named by a 404). */
+  earliestSnapshot: ({ access, data }: LoaderSource) =>
+    new DataLoader<typeof LATEST, SnapshotView | null>(async (keys) => {
+      const doc = await SnapshotModel.findOne({ status: 'committed' }, { snapshotAt: 1 })
+        .sort({ snapshotAt: 1, _id: 1 })
+        .lean<{ _id: string; snapshotAt: Date }>();
+      const snapshot = latestSnapshotView(doc);
+      if (snapshot) access.snapshots.prime(data, snapshot);
+      return keys.map(() => snapshot);
+    }),
+  /** Deal states by `dealStatesKey(snapshotId, definitionId)`; null: no deal of it there. */
+  dealStates: ({ access, data }: LoaderSource) =>
+    new DataLoader<string, DealStates | null>((keys) =>
+      Promise.all(
+        keys.map((key) => {
+          const [snapshotId, definitionId] = splitDealStatesKey(key);
+          return access.snapshots.dealStates(data, snapshotId, definitionId);
+        }),
+      ),
     ),
   /** Definitions of a committed snapshot, by display order. */
   definitionsBySnapshot: ({ access, data }: LoaderSource) =>

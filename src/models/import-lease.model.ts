@@ -9,6 +9,8 @@ const importLeaseSchema = new Schema(
     _id: { type: String, required: true },
     /** The import holding it. */
     holder: { type: String, required: true },
+    /** When that import took it: a refused import names it. */
+    startedAt: { type: Date },
     /** Past this instant the lease is free: its holder stopped without releasing it. */
     expiresAt: { type: Date, required: true },
   },

@@ -1,4 +1,5 @@
 import { InferSchemaType, Schema, model, trusted } from 'mongoose';
+import type { CloseChange, StageEntry } from '../domain/deal-history';
 
 export type Outcome = 'open' | 'won' | 'lost';
 
@@ -32,6 +33,16 @@ const opportunitySchema = new Schema(
     /** Close date: the actual one for won/lost deals, the expected one for open deals. */
     closedAt: { type: Date, default: null },
     outcome: { type: String, enum: OUTCOMES as Outcome[], required: true },
+    /** Every entry into a stage up to this version's first snapshot (domain/deal-history.ts). */
+    stageHistory: {
+      type: [new Schema({ stageId: String, at: Date }, { _id: false })],
+      default: undefined,
+    },
+    /** Every close date the deal had since it first appeared, with when it was seen. */
+    closeHistory: {
+      type: [new Schema({ at: Date, closedAt: Date }, { _id: false })],
+      default: undefined,
+    },
   },
   { collection: 'opportunity_versions', versionKey: false },
 );
@@ -50,6 +61,8 @@ export type OpportunityDoc = InferSchemaType<typeof opportunitySchema> & {
   teamId: string | null;
   createdAt: Date | null;
   closedAt: Date | null;
+  stageHistory?: StageEntry[];
+  closeHistory?: CloseChange[];
 };
 
 /** The filter of the versions a snapshot holds: fromSeq ≤ seq < toSeq. */

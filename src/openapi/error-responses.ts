@@ -42,7 +42,13 @@ export const ERROR_RESPONSES: Record<ErrorCode, ErrorResponseSpec> = {
   },
   [ErrorCode.CONFLICT]: {
     name: 'Conflict',
-    description: 'The current state forbids it (period or currency not set yet, e-mail taken, ...)',
+    description:
+      'The current state forbids it (period or currency not set yet, e-mail taken, ...), or the request first sent with this Idempotency-Key is still being processed',
+  },
+  [ErrorCode.UNPROCESSABLE_CONTENT]: {
+    name: 'UnprocessableContent',
+    description:
+      'The Idempotency-Key was first used for another request (another method, path or body)',
   },
   [ErrorCode.REQUEST_TIMEOUT]: {
     name: 'RequestTimeout',
@@ -52,6 +58,10 @@ export const ERROR_RESPONSES: Record<ErrorCode, ErrorResponseSpec> = {
   [ErrorCode.PAYLOAD_TOO_LARGE]: {
     name: 'PayloadTooLarge',
     description: 'The body is over the limit (1 MiB by default)',
+  },
+  [ErrorCode.URI_TOO_LONG]: {
+    name: 'UriTooLong',
+    description: 'The URL (path and query) is over 8 KiB',
   },
   [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: {
     name: 'UnsupportedMediaType',
@@ -73,10 +83,16 @@ export const ERROR_RESPONSES: Record<ErrorCode, ErrorResponseSpec> = {
   },
   [ErrorCode.SERVICE_UNAVAILABLE]: {
     name: 'ServiceUnavailable',
-    description: 'The database is unreachable',
+    description:
+      'The database is unreachable, or the request outlived its time budget; for a write, the message says whether it was carried out, or that its outcome is not known yet',
     headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
   },
 };
+
+/** A write that takes an Idempotency-Key (src/security/idempotency/): every one but those refusing it. */
+export function takesIdempotencyKey(route: RouteDefinition): boolean {
+  return route.method !== 'GET' && route.authenticated && route.refusesIdempotencyKey === undefined;
+}
 
 /**
  * The error codes a route can answer with: what it declares in `errors` plus what every route of
@@ -96,6 +112,11 @@ export function routeErrorCodes(route: RouteDefinition): ErrorCode[] {
     codes.add(ErrorCode.UNAUTHENTICATED);
     codes.add(ErrorCode.FORBIDDEN);
     codes.add(ErrorCode.SERVICE_UNAVAILABLE);
+  }
+  if (takesIdempotencyKey(route)) {
+    codes.add(ErrorCode.BAD_USER_INPUT);
+    codes.add(ErrorCode.CONFLICT);
+    codes.add(ErrorCode.UNPROCESSABLE_CONTENT);
   }
   codes.add(ErrorCode.TOO_MANY_REQUESTS);
   codes.add(ErrorCode.INTERNAL_SERVER_ERROR);

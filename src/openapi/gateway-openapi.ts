@@ -36,6 +36,64 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'CRM import': 'HubSpot imports and syncs, each a new snapshot',
 };
 
+/**
+ * The routes that are not RouteDefinitions, since they answer other than JSON envelopes: the
+ * index (src/explorer/root.route.ts) and the Prometheus metrics (src/telemetry/metrics.route.ts).
+ */
+const EXTRA_PATHS = {
+  '/': {
+    get: {
+      operationId: 'getIndex',
+      summary: 'Links to the GraphQL endpoint, the explorer and this description; no token needed',
+      description:
+        'A browser (an `Accept` ranking `text/html` first) is redirected to `/graphiql`.',
+      tags: ['Operations'],
+      security: [],
+      responses: {
+        '200': {
+          description: 'The index',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: {
+                  message: { type: 'string' },
+                  success: { type: 'boolean' },
+                  statusCode: { type: 'integer' },
+                  links: { type: 'object', additionalProperties: { type: 'string' } },
+                },
+                required: ['message', 'success', 'statusCode', 'links'],
+              },
+            },
+          },
+        },
+        '302': {
+          description: 'A browser is sent to the explorer',
+          headers: { Location: { schema: { type: 'string', const: '/graphiql' } } },
+        },
+        '429': { $ref: '#/components/responses/TooManyRequests' },
+      },
+    },
+  },
+  '/metrics': {
+    get: {
+      operationId: 'getMetrics',
+      summary: 'Prometheus metrics (text format): for METRICS_TOKEN or an admin token',
+      tags: ['Operations'],
+      security: [{ bearerAuth: [] }],
+      responses: {
+        '200': {
+          description: 'The metrics, in the Prometheus text exposition format 0.0.4',
+          content: { 'text/plain': { schema: { type: 'string' } } },
+        },
+        '401': { $ref: '#/components/responses/Unauthorized' },
+        '403': { $ref: '#/components/responses/Forbidden' },
+        '429': { $ref: '#/components/responses/TooManyRequests' },
+      },
+    },
+  },
+};
+
 /** The gateway's OpenAPI document for `routes` (every registered route). */
 export function gatewayOpenApiDocument(routes: readonly RouteDefinition[]): OpenApiDocument {
   const { version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as {
@@ -44,6 +102,6 @@ export function gatewayOpenApiDocument(routes: readonly RouteDefinition[]): Open
   return buildOpenApiDocument(
     routes,
     { title: 'Pipeline Gateway REST API', version, description: DESCRIPTION },
-    { servers: SERVERS, tagDescriptions: TAG_DESCRIPTIONS },
+    { servers: SERVERS, tagDescriptions: TAG_DESCRIPTIONS, extraPaths: EXTRA_PATHS },
   );
 }

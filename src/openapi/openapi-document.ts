@@ -1,6 +1,6 @@
 import { ErrorCode, HTTP_STATUS } from '../errors/error-code';
 import type { RouteDefinition } from '../rest/route-definition';
-import { ERROR_RESPONSES, routeErrorCodes } from './error-responses';
+import { ERROR_RESPONSES, routeErrorCodes, takesIdempotencyKey } from './error-responses';
 import { InputSchemas } from './input-schemas';
 import { objectSchema, type JsonSchema } from './json-schema';
 
@@ -16,6 +16,8 @@ export interface OpenApiSetting {
   servers?: { url: string; description?: string }[];
   /** A description for each tag the routes use (keyed by tag name). */
   tagDescriptions?: Readonly<Record<string, string>>;
+  /** Path items of routes served outside the RouteDefinitions, written out whole. */
+  extraPaths?: Readonly<Record<string, Record<string, unknown>>>;
 }
 
 /** An OpenAPI 3.1 document as plain JSON data. */
@@ -113,6 +115,16 @@ function errorResponse(route: RouteDefinition, code: ErrorCode): JsonSchema {
   };
 }
 
+/** The header that makes a write safe to retry (docs/api.md, "Retrying writes"). */
+const IDEMPOTENCY_KEY_PARAMETER: JsonSchema = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Names this write for 24 h, per caller: a retry with the same key and request gets the first answer again (header `Idempotent-Replayed: true`), 409 while the first still runs, 422 with another request',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
+
 function operation(route: RouteDefinition, inputs: InputSchemas): JsonSchema {
   const pathNames = pathParameterNames(route.path);
   const parts = route.input ? inputs.partsOf(route.input) : { properties: {}, required: [] };
@@ -122,6 +134,7 @@ function operation(route: RouteDefinition, inputs: InputSchemas): JsonSchema {
     required: true,
     schema: parts.properties[name] ?? { type: 'string' },
   }));
+  if (takesIdempotencyKey(route)) parameters.push(IDEMPOTENCY_KEY_PARAMETER);
   const rest = Object.keys(parts.properties).filter((name) => !pathNames.includes(name));
   let requestBody: JsonSchema | undefined;
   if (route.method === 'GET') {
@@ -161,6 +174,8 @@ function operation(route: RouteDefinition, inputs: InputSchemas): JsonSchema {
     ...(route.method === 'GET' && rest.length > 0 ? { description: GET_BODY_NOTE } : {}),
     tags: [route.tag],
     security: route.authenticated ? [{ [BEARER]: [] }] : [],
+    // The roles that may call the operation at all; the others get 403 before their input is read.
+    ...(route.authenticated ? { 'x-roles': [...route.roles.allowed] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses,
@@ -214,7 +229,7 @@ export function buildOpenApiDocument(
       const description = setting.tagDescriptions?.[name];
       return description === undefined ? { name } : { name, description };
     }),
-    paths,
+    paths: { ...setting.extraPaths, ...paths },
     components: {
       schemas: { ErrorEnvelope: ERROR_ENVELOPE, FieldError: FIELD_ERROR, ...inputs.components },
       responses,

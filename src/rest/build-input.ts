@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { coerceQuery, inspectRaw, invalidInput, validateInput } from '../validation';
+import { coerceQuery, inspectRaw, invalidInput, validateInput, valueBudget } from '../validation';
 import type { InputSource } from '../validation';
 import type { RouteDefinition } from './route-definition';
 
@@ -47,8 +47,19 @@ function merge(...layers: Plain[]): Plain {
 }
 
 /**
+ * The size a body came in: its Content-Length, or for a chunked body the most it may have been
+ * (the route's body limit).
+ */
+function bodyBytes(request: FastifyRequest): number {
+  const length = Number(request.headers['content-length']);
+  return Number.isSafeInteger(length) && length >= 0 ? length : request.routeOptions.bodyLimit;
+}
+
+/**
  * Assembles a route's input from path parameters, query and JSON body, and validates it:
- * each part is inspected raw first; query values are coerced to the declared types; on GET the
+ * each part is inspected raw first, within a budget of values that grows with the bytes it came
+ * in (the URL for the query and path, Content-Length for the body), so that whatever follows
+ * works on a bounded input; query values are coerced to the declared types; on GET the
  * query wins over the body, elsewhere the body wins over the query; path parameters win over both.
  */
 export async function buildRestInput<T extends object>(
@@ -58,10 +69,11 @@ export async function buildRestInput<T extends object>(
   // A route without input reads nothing from the request, so there is nothing to check either.
   if (!route.input) return undefined;
   const body: unknown = request.body;
+  const urlBudget = { maxValues: valueBudget(request.url.length) };
   const rawErrors = [
-    ...inspectRaw(request.query),
-    ...inspectRaw(body),
-    ...inspectRaw(request.params),
+    ...inspectRaw(request.query, '', urlBudget),
+    ...inspectRaw(body, '', { maxValues: valueBudget(bodyBytes(request)) }),
+    ...inspectRaw(request.params, '', urlBudget),
   ];
   const source: InputSource = body === undefined ? 'query' : 'body';
   if (rawErrors.length > 0) throw invalidInput(source, rawErrors);

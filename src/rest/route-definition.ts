@@ -1,5 +1,6 @@
 import type { AuthenticatedContext, RequestContext } from '../context/request-context';
 import type { ErrorCode } from '../errors/error-code';
+import type { RouteRoles } from './route-roles';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -39,22 +40,36 @@ interface RouteBase<TInput extends object> {
    * Only GET routes, and only requests without a body, are served from it.
    */
   cacheable?: boolean;
+  /**
+   * Set on a write whose answer must never be kept (it holds a secret), saying why: an
+   * Idempotency-Key on it is a 400 with that reason. Every other write keeps its answer for 24 h
+   * for retries with the same key (src/security/idempotency/).
+   */
+  refusesIdempotencyKey?: string;
 }
 
 /**
  * One documented REST route, declared as data. The REST plugin registers it with fastify, the
  * OpenAPI document is generated from it, and the handler is a thin adapter onto one service call.
- * Role checks live in the services; an authenticated route's handler gets a caller for certain.
+ * Role checks live in the services; an authenticated route also names the roles that may call it
+ * at all (`roles`), checked before its input is read, and its handler gets a caller for certain.
  *
  * Input assembly: path parameters, query parameters and the JSON body are merged into one plain
  * object (query parameters win over the body on GET; path parameters win over both), then
  * validated against `input`: unknown fields, `$`-prefixed keys, `__proto__`/`constructor` keys,
- * wrong types, NaN/Infinity and over-long strings are rejected with a 400 naming the field.
+ * objects wider than the key limit, more values than the budget of the bytes they came in, wrong
+ * types, NaN/Infinity and over-long strings are rejected with a 400 naming the field.
  */
 export type RouteDefinition<TInput extends object = object> = RouteBase<TInput> &
   (
     | {
         authenticated: true;
+        /**
+         * The roles that may call the route at all (`EVERY_ROLE`, `adminOnly('create teams')`,
+         * `onlyRoles([...], message)`): any other caller gets the service's 403 before the request's
+         * input is read or validated.
+         */
+        roles: RouteRoles;
         handler(ctx: AuthenticatedContext, input: TInput): Promise<Record<string, unknown>>;
       }
     | {

@@ -1,5 +1,6 @@
 import type { ComplexityEstimator } from 'graphql-query-complexity';
 import { METRIC_NAMES } from '../domain/metric-catalogue';
+import { MOVEMENT_KINDS } from '../domain/movement';
 import { MAX_DURATION } from '../services/timeseries.service';
 import { QUERY_COST } from './query-cost';
 
@@ -10,9 +11,9 @@ import { QUERY_COST } from './query-cost';
  */
 
 /**
- * Estimated cost of one facts evaluation: one metric of one pipeline for one period. A point of a
- * series takes about 15 µs of CPU with its completion; at 3 (plus 1 per selected field) a cost
- * unit of a series is as much CPU as one of any other field.
+ * Estimated cost of one facts evaluation: one metric of one pipeline for one period. At 3 (plus 1
+ * per selected field) a cost unit of a series is about as much CPU as one of any other field
+ * (docs/performance.md).
  */
 export const EVALUATION_COST = 3;
 
@@ -59,3 +60,22 @@ export const metricsComplexity: ComplexityEstimator = ({ args, childComplexity }
  */
 export const timeseriesComplexity: ComplexityEstimator = ({ args, childComplexity }) =>
   1 + countFrom(args.duration, MAX_DURATION) * (EVALUATION_COST + childComplexity);
+
+/**
+ * Estimated cost of one analysis (a movement, stage analytics, slipped deals): a pass over every
+ * deal of a definition in one or two snapshots, a few milliseconds at 100 000 deals, as much CPU
+ * as a few hundred fields.
+ */
+export const ANALYSIS_COST = 200;
+
+/** `Pipeline.movement`, `Pipeline.stageAnalytics`: one analysis and what it selects. */
+export const analysisComplexity: ComplexityEstimator = ({ childComplexity }) =>
+  1 + ANALYSIS_COST + childComplexity;
+
+/** `Pipeline.slippedDeals`: one analysis, and what the page selects once per deal. */
+export const analysisPageComplexity: ComplexityEstimator = ({ args, childComplexity }) =>
+  1 + ANALYSIS_COST + countFrom(args.first, QUERY_COST.maxPageSize) * childComplexity;
+
+/** `PipelineMovement.buckets`: what a bucket selects, once per kind of bucket. */
+export const bucketsComplexity: ComplexityEstimator = ({ childComplexity }) =>
+  1 + MOVEMENT_KINDS.length * childComplexity;

@@ -85,7 +85,7 @@ export const DEMO_PIPELINES: readonly DemoPipeline[] = [
     share: 0.7,
     medianAmount: 12_000,
     lossPerStage: 0.16,
-    daysPerStage: 11,
+    daysPerStage: 18,
     stages: [
       {
         id: 'appointmentscheduled',
@@ -117,7 +117,7 @@ export const DEMO_PIPELINES: readonly DemoPipeline[] = [
     share: 0.3,
     medianAmount: 8_000,
     lossPerStage: 0.06,
-    daysPerStage: 14,
+    daysPerStage: 21,
     stages: [
       { id: '90210011', label: 'Renewal Due', probability: 0.3, isClosed: false },
       { id: '90210012', label: 'Usage Review', probability: 0.5, isClosed: false },

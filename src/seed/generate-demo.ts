@@ -128,9 +128,12 @@ function generateDeal(rng: Prng, index: number, now: number): HubSpotDeal {
     hubspot_owner_id: owner.ownerId,
     pipeline: pipeline.id,
   };
-  for (const s of pipeline.stages)
-    properties[`hs_date_entered_${s.id}`] =
-      entered[s.id] !== undefined ? new Date(entered[s.id]).toISOString() : null;
+  for (const s of pipeline.stages) {
+    const at = entered[s.id] !== undefined ? new Date(entered[s.id]).toISOString() : null;
+    // HubSpot's current stage history properties, and the older ones it still fills.
+    properties[`hs_v2_date_entered_${s.id}`] = at;
+    properties[`hs_date_entered_${s.id}`] = at;
+  }
   return {
     id: String(30_000_000_001 + index),
     properties,
@@ -143,7 +146,8 @@ function generateDeal(rng: Prng, index: number, now: number): HubSpotDeal {
 /**
  * Generates the demo company's HubSpot documents: two pipelines (New Business, 7 stages; Renewals,
  * 6 stages), twelve owners in three teams, and `deals` deals created over the two years before
- * `now` with createdate, closedate and hs_date_entered_* history, in pages of 100.
+ * `now` with createdate, closedate and hs_v2_date_entered_* (and hs_date_entered_*) stage history,
+ * in pages of 100.
  */
 export function generateDemoDocuments(options: DemoOptions = {}): DemoDocuments {
   const count = options.deals ?? DEFAULT_DEMO_DEALS;

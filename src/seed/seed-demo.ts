@@ -13,7 +13,13 @@ import { CrmImportResult, ImportProgress, importCrmData } from '../services/impo
 import { SETTINGS_ID, SettingsModel } from '../models/settings.model';
 import { DEMO_CURRENCY, DEMO_PEOPLE, DEMO_PERIOD } from './demo-company';
 import { demoTargets } from './demo-targets';
-import { DEFAULT_DEMO_SEED, DemoOptions, generateDemoDocuments } from './generate-demo';
+import { demoHistory } from './demo-history';
+import {
+  DEFAULT_DEMO_SEED,
+  type DemoDocuments,
+  DemoOptions,
+  generateDemoDocuments,
+} from './generate-demo';
 import { SCOPES } from '../data/scopes';
 import { VERSIONS_COLLECTION, bumpVersions } from '../data/versions-document';
 
@@ -41,7 +47,7 @@ export interface SeedDemoResult {
 
 /**
  * Loads the demo company: currency EUR and quarterly periods, the generated HubSpot documents
- * imported with backfill through the import service, roles (one admin, a manager per team) and
+ * imported through the import service (its recent weeks week by week, importHistory), roles (one admin, a manager per team) and
  * targets for every member for the current and previous year. Deterministic for a seed and `now`.
  */
 export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoResult> {
@@ -54,11 +60,7 @@ export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoR
     { upsert: true },
   ).exec();
   const docs = generateDemoDocuments({ ...options, now, seed });
-  const result = await importCrmData(
-    { principal: SEED_PRINCIPAL },
-    { ...docs, backfill: true },
-    { now, onProgress: options.onProgress, demo: true },
-  );
+  const result = await importHistory(docs, now, seed, options.onProgress);
 
   const links = new Map(
     (
@@ -98,6 +100,45 @@ export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoR
   });
   await TargetModel.insertMany(rows);
   return { import: result, rolesSet, targets: rows.length };
+}
+
+/**
+ * Imports the demo company's recent weeks (demo-history.ts): the first moment as a full import
+ * with backfill (its quarter ends before it), each later one as an incremental import of the
+ * deals that changed, the last at `now`, so that movement, stage analytics and slipped deals have
+ * something to show. Answers the last import, with every snapshot and member the seed made.
+ */
+async function importHistory(
+  docs: DemoDocuments,
+  now: Date,
+  seed: number,
+  onProgress: SeedDemoOptions['onProgress'],
+): Promise<CrmImportResult> {
+  const caller = { principal: SEED_PRINCIPAL };
+  const moments = demoHistory(docs, now, seed + 2);
+  const snapshotIds: string[] = [];
+  let membersCreated = 0;
+  let previous = new Map<string, string>();
+  let result: CrmImportResult | null = null;
+  for (const [i, moment] of moments.entries()) {
+    const current = new Map(moment.deals.map((deal) => [deal.id, JSON.stringify(deal)]));
+    const changed = moment.deals.filter((deal) => previous.get(deal.id) !== current.get(deal.id));
+    previous = current;
+    result = await importCrmData(
+      caller,
+      {
+        pipelines: docs.pipelines,
+        owners: docs.owners,
+        deals: { results: i === 0 ? moment.deals : changed },
+        snapshotAt: moment.at.toISOString(),
+        ...(i === 0 ? { backfill: true } : { mode: 'incremental', force: true }),
+      },
+      { now, onProgress, demo: true },
+    );
+    snapshotIds.push(...result.snapshotIds);
+    membersCreated += result.counts.membersCreated;
+  }
+  return { ...result!, snapshotIds, counts: { ...result!.counts, membersCreated } };
 }
 
 /** Where the gateway runs, as the configuration says (config.ts). */

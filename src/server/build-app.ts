@@ -1,3 +1,4 @@
+import http from 'node:http';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
@@ -10,10 +11,11 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 import { Authenticator } from '../auth/authenticator';
 import { DataAccess } from '../data/data-access';
 import { TokenSigner } from '../auth/jwt';
-import { loadSecrets, type GatewaySecrets } from '../auth/secrets';
+import { loadSecrets, readStoredAdminToken, type GatewaySecrets } from '../auth/secrets';
 import type { GatewayConfig } from '../config';
 import { MethodNotAllowedError, NotFoundError } from '../errors';
 import { graphiqlPlugin } from '../explorer/graphiql.plugin';
+import { registerRootRoute } from '../explorer/root.route';
 import { mountGraphQL } from '../graphql/apollo';
 import { buildGatewaySchema } from '../graphql/build-schema';
 import type { RestRouteConfig } from '../rest/register-routes';
@@ -22,8 +24,7 @@ import type { RouteDefinition } from '../rest/route-definition';
 import { ROUTES } from '../rest/routes';
 import { classifyError } from './classify-error';
 import { ContextBuilder } from './context-builder';
-import { handleClientError } from './client-error';
-import { createHttpServer, type DelMethodMode } from './create-http-server';
+import { HttpEdge } from './http-edge';
 import { shapeErrorBody } from './error-envelope';
 import { registerJsonBodyParser } from './json-body-parser';
 import { logDestination } from './log-destination';
@@ -35,9 +36,15 @@ import { RateLimiter } from '../security/rate-limit/rate-limiter';
 import { RedisRateLimitStore } from '../security/rate-limit/redis-store';
 import { registerAccessLog } from '../security/access-log';
 import { registerAuthentication } from '../security/authentication.hook';
-import { RequestBudget } from '../security/request-budget';
 import { registerRequestTimeout } from '../security/request-timeout';
+import { registerUrlLimit } from '../security/url-limit';
+import { Idempotency } from '../security/idempotency/idempotency';
 import { setSecurityHeaders } from '../security/security-headers';
+import { registerCors } from '../security/cors';
+import { GatewayMetrics } from '../telemetry/gateway-metrics';
+import { graphqlMetricsPlugin } from '../telemetry/graphql-metrics.plugin';
+import { registerHttpMetrics } from '../telemetry/http-metrics.hook';
+import { registerMetricsRoute } from '../telemetry/metrics.route';
 import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 import type { HubSpotClientOptions } from '../crm/hubspot/hubspot-client';
 import { createGatewaySync } from '../sync/gateway-sync';
@@ -57,8 +64,6 @@ export interface BuildAppOptions {
   logger?: Logger;
   /** Where that default logger writes (stdout when omitted: JSON lines, readable ones on a terminal); tests capture the log stream with it. */
   logStream?: DestinationStream;
-  /** How `DEL` requests are accepted; the fastest this Node allows when omitted (tests set both). */
-  delMethodMode?: DelMethodMode;
   /** HubSpot client settings beyond HUBSPOT_BASE_URL and HUBSPOT_TOKEN (tests shorten the backoff). */
   hubspotClient?: Omit<HubSpotClientOptions, 'baseUrl' | 'token'>;
 }
@@ -96,7 +101,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     snapshotRetentionDays: config.snapshotRetentionDays,
   });
   await access.ready();
-  const authenticator = new Authenticator({ signer, adminToken: secrets.adminToken, access });
+  const authenticator = new Authenticator({
+    signer,
+    adminToken: secrets.sharedAdminToken
+      ? { kind: 'stored', read: () => readStoredAdminToken(connection) }
+      : { kind: 'fixed', value: secrets.adminToken },
+    access,
+  });
   const limiter =
     config.rateLimit > 0
       ? new RateLimiter({
@@ -114,41 +125,61 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header(REQUEST_ID_HEADER, request.id);
   }
 
-  function renderError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  /** The one rendering of an error: the client's error and the body the route speaks. */
+  function describeError(error: unknown, request: FastifyRequest) {
     const { error: clientError, unexpected } = classifyError(error, request.id, {
       bodyLimit: config.bodyLimit,
       contentType: request.headers['content-type'],
     });
-    if (unexpected) request.log.error({ err: error, requestId: request.id }, 'unexpected error');
     const route = request.routeOptions.config as RestRouteConfig | undefined;
-    return reply
-      .code(clientError.status)
-      .headers(clientError.headers)
-      .send(shapeErrorBody(clientError, route));
+    return { clientError, unexpected, body: shapeErrorBody(clientError, route) };
   }
 
+  function renderError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    const { clientError, unexpected, body } = describeError(error, request);
+    if (unexpected) request.log.error({ err: error, requestId: request.id }, 'unexpected error');
+    return reply.code(clientError.status).headers(clientError.headers).send(body);
+  }
+
+  const idempotency = new Idempotency({
+    log: logger,
+    // What renderError sends, as bytes: what a retry with the same key is replayed.
+    errorAnswer: (error, request) => {
+      const { clientError, body } = describeError(error, request);
+      return {
+        status: clientError.status,
+        contentType: 'application/json; charset=utf-8',
+        body: Buffer.from(JSON.stringify(body)),
+      };
+    },
+  });
+
+  const edge = new HttpEdge({
+    limits: {
+      requestTimeoutMs: config.requestTimeoutMs,
+      headersTimeoutMs: config.headersTimeoutMs,
+      keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+      maxConnections: config.maxConnections,
+      maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+    },
+    log: logger,
+  });
   const app: FastifyInstance = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: config.bodyLimit,
     genReqId: requestIdFor,
-    serverFactory: (handler) =>
-      createHttpServer(handler, {
-        delMethodMode: options.delMethodMode,
-        limits: {
-          requestBudgetMs: config.requestTimeoutMs,
-          headersTimeoutMs: config.headersTimeoutMs,
-          keepAliveTimeoutMs: config.keepAliveTimeoutMs,
-          maxConnections: config.maxConnections,
-        },
-      }),
-    clientErrorHandler: handleClientError,
+    serverFactory: (handler) => edge.createServer(handler),
+    clientErrorHandler: edge.handleClientError,
     // Requests fastify refuses before routing (a path that does not percent-decode, a parameter
-    // over the length limit) run no hook: they get the headers and the envelope here.
+    // over the router's length limit, which build-app sets out of reach) run no hook: they get the
+    // headers and the envelope here.
     frameworkErrors: (error, request, reply) => {
       startReply(request, reply);
       renderError(error, request, reply);
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    // A path parameter as long as a request head may be: the router then matches every request
+    // it can, and a URL over MAX_URL_BYTES is answered 414 by the hooks (security/url-limit.ts).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: http.maxHeaderSize },
     // One line per request from src/security/access-log.ts instead (route, status, subject).
     logController: new LogController({ disableRequestLogging: true }),
   });
@@ -161,7 +192,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     queue: access.imports,
     logger,
     clientOptions: options.hubspotClient,
+    onRunEnded: (run) => metrics.syncEnded(run),
   });
+  const metrics = new GatewayMetrics({
+    caches: {
+      rest_answers: access.restAnswers.stats,
+      graphql_answers: access.graphqlAnswers.stats,
+      snapshots: access.snapshots.stats.snapshots,
+      snapshot_facts: access.snapshots.stats.facts,
+    },
+    crmBudget: () => sync.sync.apiBudget(),
+  });
+  access.imports.onImportEnded(metrics.importEnded);
   // Alerts are derived when a snapshot's events are published, in a context of their own.
   const events: EventsRuntime = new EventsRuntime({
     connection,
@@ -181,8 +223,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     allowPrivateUrls: config.webhookAllowPrivateUrls,
     nudge: () => events.nudge(),
   });
-  const budget =
-    config.requestTimeoutMs > 0 ? new RequestBudget(config.requestTimeoutMs) : undefined;
 
   const methods = new MethodTable();
   app.addHook('onRoute', (route) => methods.add(route.url, route.method));
@@ -191,16 +231,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     startReply(request, reply);
     done();
   });
-  registerRequestTimeout(app, budget);
+  await registerCors(app, config.corsOrigins);
+  registerRequestTimeout(app, config.requestTimeoutMs, idempotency);
   registerAuthentication(app, authenticator, access);
   registerAccessLog(app, logger);
   if (limiter) registerRateLimit(app, limiter);
+  registerUrlLimit(app);
   registerJsonBodyParser(app);
   // A write on this instance published its events already: read them now, not at the next poll.
   app.addHook('onResponse', (request, _reply, done) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') events.nudge();
     done();
   });
+  registerHttpMetrics(app, metrics);
 
   app.setErrorHandler(renderError);
   app.setNotFoundHandler((request, reply) => {
@@ -219,11 +262,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     [...ROUTES, ...(options.extraRoutes ?? [])],
     contexts,
     access.restAnswers,
+    idempotency,
   );
   const schema = await buildGatewaySchema();
+  registerMetricsRoute(app, metrics, config.metricsToken);
+  registerRootRoute(app);
   await mountGraphQL(app, schema, contexts, logger, {
     introspection: config.introspection,
     answers: access.graphqlAnswers,
+    plugins: [graphqlMetricsPlugin(metrics)],
+    // Traced, every operation runs on graphql-js, whose execution the GraphQL instrumentation
+    // follows resolver by resolver (compiled queries would show no resolver spans).
+    compiled: config.tracing === null,
+    idempotency,
   });
   mountSubscriptions(app, {
     schema,
@@ -232,8 +283,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     contexts,
     events,
     logger,
-    allowedOrigins: [],
+    allowedOrigins: config.corsOrigins,
     pollMs: config.eventsPollMs,
   });
+  app.addHook('onClose', async () => idempotency.close());
   return app;
 }

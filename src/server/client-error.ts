@@ -1,22 +1,16 @@
-import { STATUS_CODES } from 'node:http';
-import type { Socket } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { FIXED_SECURITY_HEADERS, JSON_CSP } from '../security/security-headers';
-import { resumeDelRequest } from './del-method-resume';
+import type { ParseError } from './del-method-handover';
+import { whenSent } from './when-sent';
 
-interface ClientError extends Error {
-  code?: string;
-  /** llhttp's reason for a parse error, e.g. "Invalid method encountered". */
-  reason?: string;
-}
-
-function statusOf(error: ClientError): number {
+function statusOf(error: ParseError): number {
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
   if (error.code === 'HPE_HEADER_OVERFLOW') return 431;
   return 400;
 }
 
-function messageOf(status: number, error: ClientError): string {
+function messageOf(status: number, error: ParseError): string {
   if (status === 408) return 'The request was not received in time';
   if (status === 431) return 'The request headers are too large';
   // llhttp's reasons name what is wrong with the bytes and nothing about the server.
@@ -25,54 +19,44 @@ function messageOf(status: number, error: ClientError): string {
     : 'Malformed HTTP request';
 }
 
-type HttpSocket = Socket & {
-  /** Node's: the answer being written on this connection, if any (the first of pipelined ones). */
-  _httpMessage?: NodeJS.EventEmitter | null;
-};
-
-/** Calls `then` once every answer owed to requests read before the error has been sent. */
-function afterPendingAnswers(socket: HttpSocket, then: () => void): void {
-  const pending = socket._httpMessage;
-  if (!pending || socket.destroyed) return then();
-  // Node hands the connection to the next pipelined answer before this listener runs.
-  pending.once('finish', () => afterPendingAnswers(socket, then));
-}
-
 /**
- * fastify's `clientErrorHandler`: what happens to a connection whose bytes are not an HTTP request
- * Node can parse. A `DEL` request goes on (del-method-resume.ts). Anything else is answered in the
- * gateway's error envelope with the usual security headers, after the answers still owed to
- * earlier pipelined requests (Node's default would put it in place of the first of them), and the
- * connection is closed: after a parse error nothing further on it can be framed.
+ * Answers a connection whose bytes Node could not take as a request (a parse error, headers too
+ * large, or Node's own request time-out) in the gateway's error envelope with the usual security
+ * headers, and closes it: after such an error nothing further on it can be framed. `owed` is the
+ * answer to the last request read on the connection, if any:
+ * - on a time-out, when that request's body never all arrived and its answer has not started, the
+ *   408 is its answer, sent through it (so in its place among pipelined answers; its handler waits
+ *   for the rest of the body and would never answer);
+ * - otherwise the error's answer follows the answers still owed (Node's default would put it in
+ *   place of the first of them).
  */
-export function handleClientError(
-  this: FastifyInstance,
-  error: ClientError,
-  connection: Socket,
-): void {
-  if (resumeDelRequest(error, connection)) return;
-  const socket = connection as HttpSocket;
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+export function answerClientError(
+  error: ParseError,
+  connection: Duplex,
+  owed: ServerResponse | undefined,
+): number {
   const status = statusOf(error);
-  this.log.debug({ code: error.code, status }, 'client error');
-  const pending = socket._httpMessage as { headersSent?: boolean } | null | undefined;
-  if (status === 408 && pending && !pending.headersSent) {
-    // Node's request timeout names the request still being received: the answer owed to it has
-    // not started and never will (its handler waits for the rest of the body), so it is this one.
-    if (socket.writable) socket.write(errorResponse(status, messageOf(status, error)));
-    socket.destroySoon();
-    return;
-  }
-  afterPendingAnswers(socket, () => {
-    if (socket.destroyed) return;
-    if (socket.writable) socket.write(errorResponse(status, messageOf(status, error)));
-    socket.destroySoon();
+  const body = JSON.stringify({
+    message: messageOf(status, error),
+    success: false,
+    statusCode: status,
   });
+  if (status === 408 && owed && !owed.req.complete && !owed.headersSent) {
+    // Connection: close has Node close the connection once this answer is sent.
+    owed.writeHead(status, errorHeaders(body)).end(body);
+    return status;
+  }
+  whenSent(owed, () => {
+    if (connection.destroyed || !connection.writable) return;
+    connection.end(errorResponse(status, body));
+    // As net.Socket's destroySoon: closed once the answer has gone, whatever the client does.
+    connection.once('finish', () => connection.destroy());
+  });
+  return status;
 }
 
-function errorResponse(status: number, message: string): string {
-  const body = JSON.stringify({ message, success: false, statusCode: status });
-  const headers: Record<string, string | number> = {
+function errorHeaders(body: string): Record<string, string | number> {
+  return {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
     ...FIXED_SECURITY_HEADERS,
@@ -80,7 +64,10 @@ function errorResponse(status: number, message: string): string {
     'Cache-Control': 'no-store',
     Connection: 'close',
   };
-  const head = Object.entries(headers)
+}
+
+function errorResponse(status: number, body: string): string {
+  const head = Object.entries(errorHeaders(body))
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
   return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`;

@@ -3,9 +3,11 @@
  * raw HTTP/1 byte stream, so Node's parser (llhttp, which rejects unknown methods) accepts the
  * method the original API document uses. It follows request boundaries (Content-Length and
  * chunked bodies) so only request heads are ever looked at: pipelined requests are each handled,
- * and body bytes (even a body containing "DEL ") pass through untouched. On anything it cannot
- * frame (a malformed head, an upgrade), it stops interpreting and passes bytes through, leaving the
- * verdict to the real parser.
+ * and body bytes (even a body containing "DEL ") pass through untouched. A head's bytes are passed
+ * on as they arrive (only a start that may still become "DEL " waits for its next byte), so the
+ * parser sees a request begin when it does and its headers time-out applies. On anything it
+ * cannot frame (a malformed head, an upgrade), it stops interpreting and passes bytes through,
+ * leaving the verdict to the real parser.
  */
 
 type State =
@@ -39,13 +41,13 @@ function mayNameBodyHeader(byte: number): boolean {
 
 /**
  * Where a head ends (just past its empty line: CRLF CRLF, or LF LF as llhttp also accepts), or -1
- * when it is not all there yet; and whether any of its lines may name a header bodyStateAfter looks for.
- * One pass over the bytes: this runs for every request the gateway receives.
+ * when it is not all there yet; and whether any of its lines may name a header bodyStateAfter looks
+ * for. One pass over the bytes from `from`, where an earlier scan of the same head stopped.
  */
-function scanHead(buffer: Buffer): { end: number; mayHaveBody: boolean } {
+function scanHead(buffer: Buffer, from: number): { end: number; mayHaveBody: boolean } {
   let mayHaveBody = false;
   for (
-    let i = buffer.indexOf(0x0a);
+    let i = buffer.indexOf(0x0a, from);
     i !== -1 && i < buffer.length;
     i = buffer.indexOf(0x0a, i + 1)
   ) {
@@ -58,9 +60,20 @@ function scanHead(buffer: Buffer): { end: number; mayHaveBody: boolean } {
   return { end: -1, mayHaveBody };
 }
 
+/** Whether `head`, shorter than "DEL ", may still become it. */
+function mayBecomeDel(head: Buffer): boolean {
+  return head.length < DEL.length && DEL.subarray(0, head.length).equals(head);
+}
+
 export class DelMethodRewriter {
   private state: State = { kind: 'head' };
+  /** Bytes kept for framing: the current head so far, or an unfinished chunk-size or trailer line. */
   private pending: Buffer = Buffer.alloc(0);
+  /** How many bytes of the current head (in `pending`) were already passed on. */
+  private headPassed = 0;
+  /** Where the scan of the current head may resume, and whether it saw a body header yet. */
+  private headScanned = 0;
+  private headMayHaveBody = false;
 
   /** Feeds bytes received from the client; returns the bytes to hand to the HTTP parser. */
   push(chunk: Buffer): Buffer[] {
@@ -92,16 +105,36 @@ export class DelMethodRewriter {
             input = input.subarray(skip);
             continue;
           }
-          const { end, mayHaveBody } = scanHead(input);
+          if (this.headPassed === 0) {
+            if (mayBecomeDel(input)) {
+              this.pending = input;
+              return out;
+            }
+            if (startsWithDel(input)) {
+              out.push(DELETE);
+              this.headPassed = DEL.length;
+            }
+          }
+          // A line end may straddle the previous scan's stop: resume a few bytes before it.
+          const { end, mayHaveBody } = scanHead(input, Math.max(0, this.headScanned - 3));
+          const headMayHaveBody = this.headMayHaveBody || mayHaveBody;
           if (end === -1) {
-            if (input.length > MAX_HEAD_BYTES) return this.passthrough(out, input);
+            if (input.length > MAX_HEAD_BYTES)
+              return this.passthrough(out, input.subarray(this.headPassed));
+            if (input.length > this.headPassed) out.push(input.subarray(this.headPassed));
             this.pending = input;
+            this.headPassed = input.length;
+            this.headScanned = input.length;
+            this.headMayHaveBody = headMayHaveBody;
             return out;
           }
           const head = input.subarray(0, end);
+          if (end > this.headPassed) out.push(head.subarray(this.headPassed));
           input = input.subarray(end);
-          out.push(startsWithDel(head) ? Buffer.concat([DELETE, head.subarray(DEL.length)]) : head);
-          this.state = mayHaveBody
+          this.headPassed = 0;
+          this.headScanned = 0;
+          this.headMayHaveBody = false;
+          this.state = headMayHaveBody
             ? this.bodyStateAfter(head)
             : head.toString('latin1', 0, 8) === 'CONNECT '
               ? { kind: 'passthrough' }
@@ -145,6 +178,14 @@ export class DelMethodRewriter {
       }
     }
     return out;
+  }
+
+  /** The bytes push has held back and not passed on (a method that may be `DEL`, a chunk line), once. */
+  rest(): Buffer {
+    const held = this.pending.subarray(this.headPassed);
+    this.pending = Buffer.alloc(0);
+    this.headPassed = 0;
+    return held;
   }
 
   private passthrough(out: Buffer[], rest: Buffer): Buffer[] {

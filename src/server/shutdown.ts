@@ -7,6 +7,8 @@ export interface GracefulShutdownOptions {
   graceMs: number;
   /** Work that outlives its request and must end before the database closes (a running import). */
   settled?: () => Promise<void>;
+  /** Last, once the database is closed: sends what is still buffered (the traces of the last requests). */
+  flush?: () => Promise<void>;
 }
 
 /** Signals closer together than this count as one (see the handler). */
@@ -52,6 +54,7 @@ export function installGracefulShutdown(
           app.server.closeAllConnections();
         }
         await options.closeDatabase();
+        await options.flush?.();
         process.exit(outcome === 'drained' ? 0 : 1);
       })
       .catch((error: unknown) => {

@@ -1,13 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import type { AuthenticatedContext } from '../context/request-context';
+import type { Principal } from '../auth/principal';
 import type { PeriodUnit } from '../domain/period';
 import { backfillPeriodEnds } from '../import/backfill-periods';
 import { buildPipelines } from '../import/build-pipelines';
 import { discardImport, discardPendingImports } from '../import/discard-import';
-import { acquireImportLease, releaseImportLease, renewImportLease } from '../import/import-lease';
+import {
+  acquireImportLease,
+  importRunningError,
+  releaseImportLease,
+  renewImportLease,
+} from '../import/import-lease';
 import { normaliseCrmData } from '../import/normalise';
 import { publishImport } from '../import/publish-import';
-import type { NormalisedCrmData } from '../import/normalised.types';
+import type { CurrencySkips, NormalisedCrmData } from '../import/normalised.types';
+import { holdsOnlyDemo, removeDemo, settingsAfterDemo } from '../import/replace-demo';
 import { currentState, stateAt } from '../import/opportunity-state';
 import { CreatedEntities, resolveOwners } from '../import/resolve-owners';
 import type { SkippedItem } from '../import/skipped';
@@ -21,7 +27,7 @@ import {
 import { sourceHashOf } from '../import/source-hash';
 import { type ImportMode, RawCrmImport, validateCrmDocuments } from '../import/validate-documents';
 import { SnapshotModel, type SnapshotDoc } from '../models/snapshot.model';
-import { ConflictError, NotFoundError } from '../errors';
+import { ConflictError, ErrorWithCode, NotFoundError } from '../errors';
 import { PrunedSnapshotModel, type PrunedSnapshotDoc } from '../models/pruned-snapshot.model';
 import {
   baseDealIds,
@@ -39,10 +45,11 @@ import {
 } from '../import/import-guard';
 import { incrementalRows, type IncrementalRows, mergeByDealId } from '../import/incremental-rows';
 import { linkedOwners } from '../import/linked-owners';
-import { ImportQueue } from '../import/import-queue';
+import { ImportQueue, type ImportReport } from '../import/import-queue';
 import { pruneSnapshots, removalMessage, removeSnapshotAsAdmin } from '../import/prune-snapshots';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../domain/snapshot-retention';
 import { buildPipelineFacts } from './metrics/build-pipeline-facts';
+import { buildDealStates } from '../import/build-deal-states';
 import { requireAdmin } from './member-access';
 import { readAccountSettings } from './settings.service';
 import { snapshotCommitted } from '../events/change-events';
@@ -79,6 +86,10 @@ export interface CrmImportResult {
   mode: ImportMode;
   /** Incremental imports: deals carried (added or changed) and deals of the latest snapshot that left. Full: zeros. */
   changes: ImportChanges;
+  /** True when this import replaced the demo company (docs/importing.md, "Your data replaces the demo"). */
+  demoRemoved: boolean;
+  /** Deals skipped only for their currency, by currency, most first: what a currency change would bring in. */
+  skippedForCurrency: CurrencySkips[];
 }
 
 export interface ImportChanges {
@@ -113,7 +124,9 @@ export interface ImportOptions {
  * Who imports: a request's context, or the CLI, the demo seed and the sync, which act as the
  * system with an admin's rights and have no request.
  */
-export type ImportCaller = Pick<AuthenticatedContext, 'principal'>;
+export interface ImportCaller {
+  principal: Principal;
+}
 
 /** A snapshot keeps at most this many skipped items; the answer of the import itself has them all. */
 export const MAX_STORED_SKIPPED = 10_000;
@@ -140,17 +153,37 @@ export async function importCrmData(
   requireAdmin(ctx.principal, 'import CRM data');
   const validated = validateCrmDocuments(raw);
   const queue = options.queue ?? new ImportQueue();
+  // Refused rather than queued behind it, as on another instance: waiting could outlast the
+  // request's time budget, and the caller would not know whether this import then ran.
+  const busySince = queue.busySince();
+  if (busySince) throw importRunningError(busySince);
   return queue.exclusive(async () => {
+    const started = performance.now();
+    const ended = (outcome: ImportReport['outcome']) =>
+      queue.importEnded({
+        mode: validated.mode,
+        outcome,
+        seconds: (performance.now() - started) / 1000,
+      });
     const holder = randomUUID();
-    await acquireImportLease(holder);
     try {
-      // Under the lease no other import runs: a pending snapshot is what an import that stopped left.
-      await queue.settleLeftovers();
-      await discardPendingImports();
-      return await importExclusively(validated, options, queue, () => renewImportLease(holder));
-    } finally {
-      // Should this fail (the database went away), the lease expires by itself.
-      await releaseImportLease(holder).catch(() => undefined);
+      await acquireImportLease(holder);
+      try {
+        // Under the lease no other import runs: a pending snapshot is what an import that stopped left.
+        await queue.settleLeftovers();
+        await discardPendingImports();
+        const result = await importExclusively(validated, options, queue, () =>
+          renewImportLease(holder),
+        );
+        ended(result.reused ? 'reused' : 'committed');
+        return result;
+      } finally {
+        // Should this fail (the database went away), the lease expires by itself.
+        await releaseImportLease(holder).catch(() => undefined);
+      }
+    } catch (error) {
+      ended(error instanceof ErrorWithCode && error.status < 500 ? 'refused' : 'failed');
+      throw error;
     }
   });
 }
@@ -163,12 +196,17 @@ async function importExclusively(
   renewLease: () => Promise<void>,
 ): Promise<CrmImportResult> {
   const incremental = validated.mode === 'incremental';
-  const latest = await latestCommittedSnapshot();
+  // The first import of the user's own data onto the demo company replaces it: the import is
+  // decided as onto an empty database, and the demo removed once nothing refuses it.
+  const replacingDemo = options.demo !== true && (await holdsOnlyDemo());
+  const storedSettings = await readAccountSettings();
+  const settings = replacingDemo ? settingsAfterDemo(storedSettings) : storedSettings;
+  const latest = replacingDemo ? null : await latestCommittedSnapshot();
   const base = incremental
     ? await incrementalBase(latest, validated.snapshotAt, validated.force)
     : null;
   // Amounts are counted in the configured currency (docs/importing.md, "Currencies").
-  const { currency } = await readAccountSettings();
+  const { currency } = settings;
   const data = normaliseCrmData(validated.documents, {
     currencies: { configured: currency, home: validated.homeCurrency },
     incremental,
@@ -177,7 +215,8 @@ async function importExclusively(
         ? await baseDefinitions(base._id as string)
         : undefined,
   });
-  const unit = validated.backfill ? await backfillUnit() : null;
+  // Backfill follows the configured period unit, quarterly when none is set.
+  const unit = validated.backfill ? (settings.period ?? 'quarterly') : null;
   const sourceHash = sourceHashOf(
     data,
     validated.snapshotAt,
@@ -199,11 +238,13 @@ async function importExclusively(
       else if (!incremental) checkKeptDeals(data, await baseDealIds(latest));
     }
   }
+  if (replacingDemo) await removeDemo(storedSettings);
   const importId = randomUUID();
   const onProgress = options.onProgress ?? (() => undefined);
   let result: CrmImportResult;
   try {
     result = await writeImport(data, {
+      demoRemoved: replacingDemo,
       importId,
       importedAt,
       snapshotAt: validated.snapshotAt ?? importedAt,
@@ -353,10 +394,14 @@ async function findImported(sourceHash: string): Promise<CrmImportResult | null>
     reused: true,
     mode: primary.mode === 'incremental' ? 'incremental' : 'full',
     changes: { updated: primary.changes?.updated ?? 0, removed: primary.changes?.removed ?? 0 },
+    demoRemoved: false,
+    skippedForCurrency: [],
   };
 }
 
 interface WriteContext {
+  /** The demo company was removed before this import (replace-demo.ts). */
+  demoRemoved: boolean;
   importId: string;
   importedAt: Date;
   snapshotAt: Date;
@@ -473,13 +518,14 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
       );
     }
     await writeDefinitions(snapshot.id, data.definitions);
-    await writeOpportunityVersions(snapshot.seq, rows, (n) => {
+    await writeOpportunityVersions(snapshot.seq, snapshot.at, rows, (n) => {
       done += n;
       ctx.onProgress({ step: 'snapshots', done: Math.min(done, total), total });
     });
     done = Math.max(done, (plan.indexOf(snapshot) + 1) * data.deals.length);
     await writePipelines(snapshot.id, buildPipelines(data.definitions, rows));
     await buildPipelineFacts(snapshot.id, rows);
+    await buildDealStates(snapshot.id, rows);
     await ctx.renewLease();
     ctx.onProgress({ step: 'snapshots', done: Math.min(done, total), total });
   }
@@ -492,12 +538,9 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
     reused: false,
     mode,
     changes,
+    demoRemoved: ctx.demoRemoved,
+    skippedForCurrency: data.skippedForCurrency,
   };
-}
-
-/** Backfill follows the configured period unit, quarterly when none is set. */
-async function backfillUnit(): Promise<PeriodUnit> {
-  return (await readAccountSettings()).period ?? 'quarterly';
 }
 
 function earliestCreation(data: NormalisedCrmData): Date | null {

@@ -10,6 +10,7 @@ import { ForbiddenError } from '../errors';
  * |---|---|---|---|
  * | settings, teams (write) | yes | no | no |
  * | create, attach, delete members | yes | own team only, never admins | no |
+ * | change a member's names, e-mail, role | yes | own team only, never to or from admin | no |
  * | set targets | yes | members of own team, not their own nor an admin's | no |
  * | read targets | yes | own team | own only |
  *
@@ -70,6 +71,30 @@ export function assertCanManageMember(
   }
   if (member.role === Role.ADMIN)
     throw new ForbiddenError(`A manager may not ${action} an admin; only an admin may`);
+}
+
+/**
+ * Change `member`'s names, e-mail or role (`role` when the change sets one). A manager changes
+ * members of their own team, themselves included, but never an admin's record and never makes
+ * anyone an admin: either would let a manager act on, or grant, more than they hold.
+ */
+export function assertCanUpdateMember(
+  principal: Principal,
+  member: { _id: string; role: Role; teamId: string },
+  role: Role | undefined,
+): void {
+  if (principal.role === Role.ADMIN) return;
+  if (principal.role === Role.MEMBER)
+    throw new ForbiddenError('A member may not change members; an admin or a manager may');
+  if (!managesTeam(principal, member.teamId)) {
+    throw new ForbiddenError(
+      `A manager may only change members of their own team ${principal.teamId ?? '(none)'}; member ${member._id} is in team ${member.teamId}`,
+    );
+  }
+  if (member.role === Role.ADMIN)
+    throw new ForbiddenError("A manager may not change an admin's record; only an admin may");
+  if (role === Role.ADMIN)
+    throw new ForbiddenError('A manager may not make a member an admin; only an admin may');
 }
 
 /** The destination of an attach, once the member itself may be managed. */

@@ -1,10 +1,11 @@
 import { BadUserInputError } from '../errors';
 
 /**
- * Opaque pagination cursors of the pipelines half: base64url of `<prefix>:<position>`. The prefix
- * tells a snapshot cursor (`s`) from an opportunity cursor (`o`), so a foreign one is a clear 400.
+ * Opaque pagination cursors: base64url of `<prefix>:<position>`. The prefix tells a snapshot
+ * cursor (`s`), an opportunity cursor (`o`), a token cursor (`t`), a movement deal cursor (`m`)
+ * and a slipped deal cursor (`d`) apart, so a foreign one is a clear 400.
  */
-export type CursorKind = 's' | 'o';
+export type CursorKind = 's' | 'o' | 't' | 'm' | 'd';
 
 export function encodeCursor(kind: CursorKind, position: string): string {
   return Buffer.from(`${kind}:${position}`, 'utf8').toString('base64url');

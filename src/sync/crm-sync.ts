@@ -3,6 +3,7 @@ import os from 'node:os';
 import type { Principal } from '../auth/principal';
 import type { GatewayConfig } from '../config';
 import type { HubSpotClient } from '../crm/hubspot/hubspot-client';
+import type { CrmApiBudget } from '../crm/hubspot/request-pacer';
 import { hubSpotClientFromConfig, type HubSpotClientOptions } from '../crm/hubspot/hubspot-client';
 import { ConflictError } from '../errors';
 import type { ImportQueue } from '../import/import-queue';
@@ -48,6 +49,18 @@ export interface CrmSyncOptions {
   /** HubSpot client settings beyond the base URL and token (tests shorten the backoff). */
   clientOptions?: Omit<HubSpotClientOptions, 'baseUrl' | 'token'>;
   now?: () => number;
+  /** Told how each run ended (the app's metrics). */
+  onRunEnded?: (run: SyncRunReport) => void;
+}
+
+/** How a sync run ended, for the app's metrics. */
+export interface SyncRunReport {
+  trigger: CrmSyncTrigger;
+  /** Null when the run stopped before knowing (refused, or another sync running). */
+  mode: CrmSyncMode | null;
+  /** `refused`: not configured or another sync running (409); `skipped`: a scheduled run that found one. */
+  outcome: 'ok' | 'failed' | 'refused' | 'skipped';
+  seconds: number;
 }
 
 /**
@@ -73,6 +86,8 @@ export class CrmSync {
 
   readonly #now: () => number;
 
+  readonly #onRunEnded: (run: SyncRunReport) => void;
+
   constructor(options: CrmSyncOptions) {
     this.owner = `${options.role}@${os.hostname()}:${process.pid}/${randomUUID().slice(0, 8)}`;
     this.#client = hubSpotClientFromConfig(options.config, options.clientOptions);
@@ -81,6 +96,12 @@ export class CrmSync {
     this.#lease = new SyncLease(this.owner, this.#ttlMs, this.#now);
     this.#queue = options.queue;
     this.#retentionDays = options.config.snapshotRetentionDays;
+    this.#onRunEnded = options.onRunEnded ?? (() => undefined);
+  }
+
+  /** The HubSpot API requests left as HubSpot last said (null fields before any answer, or unconfigured). */
+  apiBudget(): CrmApiBudget {
+    return this.#client?.budget() ?? { rolling: null, daily: null };
   }
 
   /** False when HUBSPOT_TOKEN is unset. */
@@ -96,6 +117,32 @@ export class CrmSync {
     principal: Principal,
     trigger: CrmSyncTrigger,
     options: { force?: boolean; onProgress?: (progress: SyncProgress) => void } = {},
+  ): Promise<CrmSyncResult | null> {
+    const started = performance.now();
+    // What the run got to: a failure once the lease is taken is a failed run (it is recorded so).
+    const reached: RunReached = { leased: false, mode: null };
+    const report = (outcome: SyncRunReport['outcome']) =>
+      this.#onRunEnded({
+        trigger,
+        mode: reached.mode,
+        outcome,
+        seconds: (performance.now() - started) / 1000,
+      });
+    try {
+      const result = await this.#run(principal, trigger, options, reached);
+      report(result === null ? 'skipped' : 'ok');
+      return result;
+    } catch (error) {
+      report(reached.leased ? 'failed' : 'refused');
+      throw error;
+    }
+  }
+
+  async #run(
+    principal: Principal,
+    trigger: CrmSyncTrigger,
+    options: { force?: boolean; onProgress?: (progress: SyncProgress) => void },
+    reached: RunReached,
   ): Promise<CrmSyncResult | null> {
     const client = this.#client;
     if (client === null) {
@@ -119,6 +166,7 @@ export class CrmSync {
       });
       return null;
     }
+    reached.leased = true;
 
     let lost = false;
     const renewal = setInterval(
@@ -151,6 +199,7 @@ export class CrmSync {
       const since =
         previousMark === null ? null : new Date(previousMark.getTime() - HIGH_WATER_OVERLAP_MS);
       mode = since === null ? 'full' : 'incremental';
+      reached.mode = mode;
       await CrmSyncModel.updateOne({ _id: syncId }, { $set: { mode } });
 
       const onProgress = recordProgress(syncId, options.onProgress ?? (() => undefined), this.#now);
@@ -222,6 +271,12 @@ export class CrmSync {
       await this.#lease.release(syncId).catch(() => undefined);
     }
   }
+}
+
+/** How far a run got, for its report. */
+interface RunReached {
+  leased: boolean;
+  mode: CrmSyncMode | null;
 }
 
 /** What a run left `running` by a process that stopped is recorded with. */

@@ -5,7 +5,7 @@ import { Role } from '../auth/role';
 import type { GatewayConfig } from '../config';
 import type { HubSpotClientOptions } from '../crm/hubspot/hubspot-client';
 import type { ImportQueue } from '../import/import-queue';
-import { CrmSync } from './crm-sync';
+import { CrmSync, type SyncRunReport } from './crm-sync';
 import { SyncScheduler } from './sync-scheduler';
 
 /** The sync of one gateway instance: what POST /crm/syncs runs, and the schedule if any. */
@@ -41,6 +41,8 @@ export function createGatewaySync(
     queue: ImportQueue;
     logger: Pick<Logger, 'info' | 'warn'>;
     clientOptions?: Omit<HubSpotClientOptions, 'baseUrl' | 'token'>;
+    /** Told how each run ended (the app's metrics). */
+    onRunEnded?: (run: SyncRunReport) => void;
   },
 ): GatewaySync {
   const sync = new CrmSync({
@@ -48,6 +50,7 @@ export function createGatewaySync(
     queue: options.queue,
     role: 'gateway',
     clientOptions: options.clientOptions,
+    onRunEnded: options.onRunEnded,
   });
   const minutes = options.config.syncIntervalMinutes;
   if (minutes === 0 || !sync.configured) return { sync, scheduler: null };

@@ -10,11 +10,16 @@ export function declaredFields(cls: ClassType): string[] {
   return [...new Set(metadata.map((m) => m.propertyName))].sort();
 }
 
+/** The message for a field the input class does not declare, listing those it does. */
+export function unknownFieldMessage(allowed: readonly string[]): string {
+  return `unknown field; expected one of: ${allowed.length > 0 ? allowed.join(', ') : '(no fields)'}`;
+}
+
 function constraintMessage(error: ValidationError, name: string, message: string): string {
   if (name === 'whitelistValidation') {
     const owner = error.target?.constructor;
     const allowed = owner && owner !== Object ? declaredFields(owner as ClassType) : [];
-    return `unknown field; expected one of: ${allowed.length > 0 ? allowed.join(', ') : '(no fields)'}`;
+    return unknownFieldMessage(allowed);
   }
   if (name === 'unknownValue') return `expected an object, got ${describeValue(error.value)}`;
   // class-validator starts its default messages with the property name; the field is named apart.

@@ -2,6 +2,7 @@ import { SignJWT, generateKeyPair } from 'jose';
 import { TokenSigner } from '../../src/auth/jwt';
 import { Role } from '../../src/auth/role';
 import { MemberModel } from '../../src/models/member.model';
+import { TokenModel, newTokenId } from '../../src/models/token.model';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 import { insertMember } from './members.fixture';
 
@@ -60,10 +61,23 @@ describe('authentication', () => {
     await rejected(`Bearer ${gw.adminToken} extra`);
   });
   it('rejects garbage', () => rejected('Bearer not.a.jwt'));
-  it('rejects an expired token', async () => {
-    const { token } = await gw.app.tokenSigner.sign(
+  /** A token record as issuing writes it, live for an hour: what the signature tests sign for. */
+  async function liveRecord(): Promise<string> {
+    const tokenId = newTokenId();
+    await TokenModel.create({
+      _id: tokenId,
       memberId,
-      Role.MEMBER,
+      issuedBy: 'admin-token',
+      issuedAt: new Date(Date.now() - 3600_000),
+      expiresAt: new Date(Date.now() + 3600_000),
+    });
+    return tokenId;
+  }
+
+  it('rejects an expired token, though its record is live', async () => {
+    const tokenId = await liveRecord();
+    const { token } = await gw.app.tokenSigner.sign(
+      { memberId, role: Role.MEMBER, tokenId },
       60,
       new Date(Date.now() - 3600_000),
     );
@@ -75,7 +89,13 @@ describe('authentication', () => {
       issuer: 'pipeline-gateway',
       audience: 'pipeline-gateway',
     });
-    await rejected(`Bearer ${(await other.sign(memberId, Role.ADMIN, 600)).token}`);
+    const tokenId = await liveRecord();
+    await rejected(
+      `Bearer ${(await other.sign({ memberId, role: Role.ADMIN, tokenId }, 600)).token}`,
+    );
+    // The same claims signed with the gateway's key authenticate: the key made the difference.
+    const own = await gw.app.tokenSigner.sign({ memberId, role: Role.MEMBER, tokenId }, 600);
+    expect((await gw.graphql(VIEWER, undefined, own.token)).status).toBe(200);
   });
   it('rejects alg none', () =>
     rejected(`Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims())}.`));

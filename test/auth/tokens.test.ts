@@ -3,7 +3,7 @@ import { startGateway, type TestGateway } from '../helpers/gateway';
 import { insertMember } from './members.fixture';
 
 const ISSUE =
-  'mutation($memberId: ID!, $expiresIn: Int) { issueToken(memberId: $memberId, expiresIn: $expiresIn) { token expiresAt memberId role } }';
+  'mutation($memberId: ID!, $expiresIn: Int) { issueToken(memberId: $memberId, expiresIn: $expiresIn) { token id issuedAt expiresAt memberId role } }';
 
 describe('issuing tokens', () => {
   let gw: TestGateway;
@@ -31,7 +31,11 @@ describe('issuing tokens', () => {
       'statusCode',
       'success',
       'token',
+      'token_id',
     ]);
+    expect(res.body.token_id).toMatch(/^[0-9a-f]{24}$/);
+    const claims = JSON.parse(Buffer.from(res.body.token.split('.')[1], 'base64url').toString());
+    expect(claims.jti).toBe(res.body.token_id);
     const expiresAt = Date.parse(res.body.expires_at);
     expect(expiresAt).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 120_000);
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + 120_000);
@@ -96,6 +100,9 @@ describe('issuing tokens', () => {
     const res = await gw.graphql(ISSUE, { memberId: managerId, expiresIn: 600 });
     expect(res.status).toBe(200);
     expect(res.body.data.issueToken).toMatchObject({ memberId: managerId, role: 'MANAGER' });
+    const { id, issuedAt, expiresAt } = res.body.data.issueToken;
+    expect(id).toMatch(/^[0-9a-f]{24}$/);
+    expect(Date.parse(expiresAt) - Date.parse(issuedAt)).toBe(600_000);
     const viewer = await gw.graphql(
       '{ viewer { role } }',
       undefined,

@@ -22,6 +22,8 @@ export interface BenchCase {
   counter?: ChildProcess;
   /** Settings written 10×/s through this gateway during every run of the case. */
   writer?: { baseUrl: string; adminToken: string; perSecond: number };
+  /** `GET /metrics` scraped through this gateway every `everyMs` during every run, as Prometheus would. */
+  scraper?: { baseUrl: string; token: string; everyMs: number };
 }
 
 export interface CaseResult {
@@ -49,12 +51,19 @@ export interface CaseResult {
   roundTripsPerRequest: number | null;
   /** The "+ writes" cases: the writes sent during the measured runs, summed over the rounds. */
   writes?: WriteTally & { perSecond: number };
+  /** The gateway's CPU time per 2xx answer, in µs, each round; null where not counted. */
+  cpuUsPerRequest: number[] | null;
+  /** The scraped cases: scrapes answered 200 over all rounds. */
+  scrapes?: number;
 }
 
 interface Run {
   wrk: WrkRun;
   commands: number;
   writes: WriteTally | null;
+  /** The gateway's CPU time during the run (µs); 0 where not counted. */
+  cpuMicros: number;
+  scrapes: number;
 }
 
 const answered = (run: WrkRun): number => run.requests - run.non2xx;
@@ -65,15 +74,47 @@ export function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
+/** Scrapes `GET /metrics` every `everyMs` until stopped; resolves with the scrapes answered 200. */
+function startScraper(scraper: NonNullable<BenchCase['scraper']>): { stop(): Promise<number> } {
+  let ok = 0;
+  let failure: string | null = null;
+  const scrape = async (): Promise<void> => {
+    const answer = await fetch(`${scraper.baseUrl}/metrics`, {
+      headers: { authorization: `Bearer ${scraper.token}` },
+    });
+    await answer.text();
+    if (answer.status === 200) ok += 1;
+    else failure ??= `GET /metrics answered ${answer.status}`;
+  };
+  const pending: Promise<void>[] = [];
+  const timer = setInterval(() => pending.push(scrape()), scraper.everyMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(pending);
+      if (failure !== null) throw new Error(failure);
+      return ok;
+    },
+  };
+}
+
 async function measureOnce(c: BenchCase, seconds: number): Promise<Run> {
-  if (c.counter) await ask(c.counter, { type: 'reset' });
+  const before = c.counter ? await ask(c.counter, { type: 'reset' }) : null;
   const writer = c.writer
     ? startSettingsWriter(c.writer.baseUrl, c.writer.adminToken, c.writer.perSecond)
     : null;
+  const scraper = c.scraper ? startScraper(c.scraper) : null;
   const wrk = await runWrk({ ...c.load, seconds });
   const writes = writer ? await writer.stop() : null;
-  const commands = c.counter ? (await ask(c.counter, { type: 'count' })).commands : 0;
-  return { wrk, commands, writes };
+  const scrapes = scraper ? await scraper.stop() : 0;
+  const after = c.counter ? await ask(c.counter, { type: 'count' }) : null;
+  return {
+    wrk,
+    commands: after?.commands ?? 0,
+    writes,
+    cpuMicros: before && after ? after.cpuMicros - before.cpuMicros : 0,
+    scrapes,
+  };
 }
 
 /**
@@ -130,6 +171,10 @@ export async function measureRounds(
       roundTripsPerRequest: c.counter
         ? Math.round((list.reduce((sum, run) => sum + run.commands, 0) / ok) * 1000) / 1000
         : null,
+      cpuUsPerRequest: c.counter
+        ? list.map((run) => Math.round((run.cpuMicros / answered(run.wrk)) * 10) / 10)
+        : null,
+      ...(c.scraper ? { scrapes: list.reduce((sum, run) => sum + run.scrapes, 0) } : {}),
     };
     if (c.writer) {
       const tallies = list.map((run) => run.writes!);

@@ -11,6 +11,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import mongoose from 'mongoose';
 import { Role } from '../../src/auth/role';
 import { loadConfig } from '../../src/config';
@@ -18,7 +19,7 @@ import { connectDatabase } from '../../src/db/connect-database';
 import { MemberModel } from '../../src/models/member.model';
 import { seedDemo } from '../../src/seed/seed-demo';
 import { buildApp } from '../../src/server/build-app';
-import { tuneRuntime } from '../../src/server/tune-runtime';
+import { recordAndSign } from '../../src/services/token.service';
 
 /** Commands the driver sends on its own (monitoring, sessions): not round trips of a request. */
 const HEARTBEATS = new Set([
@@ -49,9 +50,31 @@ export interface GatewayReady {
   counts: boolean;
 }
 
-export type GatewayRequest = { type: 'reset' } | { type: 'count' } | { type: 'stop' };
+export type GatewayRequest =
+  { type: 'reset' } | { type: 'count' } | { type: 'load' } | { type: 'stop' };
 export type GatewayAnswer =
-  GatewayReady | { type: 'count'; commands: number; byName: Record<string, number> };
+  | GatewayReady
+  | {
+      type: 'count';
+      commands: number;
+      byName: Record<string, number>;
+      /** CPU time this process has used so far (user + system), in microseconds. */
+      cpuMicros: number;
+    }
+  | GatewayLoad;
+
+function cpuMicros(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+}
+
+/** The answer to `load`: the process's memory now, and its event loop since the previous `load`. */
+export interface GatewayLoad {
+  type: 'load';
+  rssBytes: number;
+  /** 99th percentile of the event loop's delay, in milliseconds. */
+  loopDelayP99Ms: number;
+}
 
 function send(message: GatewayAnswer): void {
   if (!process.send)
@@ -60,7 +83,6 @@ function send(message: GatewayAnswer): void {
 }
 
 async function main(): Promise<void> {
-  tuneRuntime(); // as the entry does
   const dealsArg = process.argv.indexOf('--deals');
   const deals = dealsArg > 0 ? Number(process.argv[dealsArg + 1]) : 3000;
   if (!Number.isInteger(deals) || deals < 1)
@@ -104,7 +126,7 @@ async function main(): Promise<void> {
     memberTokens.push({
       memberId: member._id,
       role: member.role,
-      token: (await app.tokenSigner.sign(member._id, member.role, 3600)).token,
+      token: (await recordAndSign(app.tokenSigner, member, 'admin-token', 3600)).token,
     });
   }
 
@@ -117,15 +139,25 @@ async function main(): Promise<void> {
     byName[key] = (byName[key] ?? 0) + 1;
   });
 
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   process.on('message', (message: GatewayRequest) => {
     switch (message.type) {
+      case 'load':
+        send({
+          type: 'load',
+          rssBytes: process.memoryUsage.rss(),
+          loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
+        });
+        loopDelay.reset();
+        break;
       case 'reset':
         commands = 0;
         for (const key of Object.keys(byName)) delete byName[key];
-        send({ type: 'count', commands, byName: {} });
+        send({ type: 'count', commands, byName: {}, cpuMicros: cpuMicros() });
         break;
       case 'count':
-        send({ type: 'count', commands, byName: { ...byName } });
+        send({ type: 'count', commands, byName: { ...byName }, cpuMicros: cpuMicros() });
         break;
       case 'stop':
         void app

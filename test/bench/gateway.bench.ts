@@ -28,8 +28,14 @@ import {
   METRIC_FILTERS,
 } from './bench-requests';
 import { printResults } from './bench-report';
-import { measureRounds, type BenchCase, type CaseKind } from './bench-rounds';
-import { start, stop } from './child-processes';
+import {
+  measureRounds,
+  median,
+  type BenchCase,
+  type CaseKind,
+  type CaseResult,
+} from './bench-rounds';
+import { ask, start, stop } from './child-processes';
 import type { GatewayReady } from './gateway-server';
 import { DASHBOARD_SOURCE_QUERY, toDashboardArrays } from './reference/dashboard-data';
 import type { ReferenceReady } from './reference/reference-messages';
@@ -43,7 +49,8 @@ type GatewayKind = (typeof KINDS)[number];
 
 const USAGE = `Usage: npm run bench -- [--quick] [--seconds S] [--warmup S] [--rounds N] [--modes ${MODES.join(',')}] [--cases ${KINDS.join(',')}] [--writes N] [--deals N]
   --quick   a smoke run: 1 round of 2 s, 1 s warm-up
-  --writes  settings writes per second in the "+ writes" cases; 0: no such cases`;
+  --writes  settings writes per second in the "+ writes" cases; 0: no such cases
+  --no-scrape  leave out the case that scrapes /metrics every second during the embedded dashboard`;
 
 interface Options {
   seconds: number;
@@ -53,6 +60,8 @@ interface Options {
   cases: GatewayKind[];
   writesPerSecond: number;
   deals: number;
+  /** The embedded dashboard case again with /metrics scraped every second (its CPU overhead). */
+  scrapeMetrics: boolean;
 }
 
 function options(): Options {
@@ -66,6 +75,7 @@ function options(): Options {
       cases: { type: 'string', default: KINDS.join(',') },
       writes: { type: 'string', default: '10' },
       deals: { type: 'string', default: '3000' },
+      'no-scrape': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -94,6 +104,7 @@ function options(): Options {
     cases: list('cases', values.cases, KINDS),
     writesPerSecond: number('writes', values.writes, 0),
     deals: Math.round(number('deals', values.deals)),
+    scrapeMetrics: values['no-scrape'] !== true,
   };
 }
 
@@ -192,8 +203,71 @@ function gatewayCases(target: GatewayTarget, opts: Options): BenchCase[] {
           : undefined,
       });
     }
+    // The dashboard again while Prometheus scrapes /metrics every second: what scraping costs.
+    if (kind === 'dashboard' && target.counter && opts.scrapeMetrics)
+      cases.push({
+        id: `${target.mode}/dashboard+metrics`,
+        mode: target.mode,
+        kind,
+        label: `${target.mode} ${KIND_LABELS[kind]} + /metrics 1/s`,
+        load: {
+          requestFile: target.files[kind],
+          url: target.base,
+          threads: 1,
+          connections: 10,
+        },
+        counter: target.counter,
+        scraper: { baseUrl: target.base, token: target.adminToken, everyMs: 1000 },
+      });
   }
   return cases;
+}
+
+/**
+ * What scraping /metrics every second adds to the dashboard's CPU per request: the per-round
+ * ratio of the gateway's CPU time per answer with and without the scraper, median over rounds.
+ */
+function scrapeOverhead(results: CaseResult[]): ScrapeOverhead | null {
+  const plain = results.find((r) => r.id === 'embedded/dashboard');
+  const scraped = results.find((r) => r.id === 'embedded/dashboard+metrics');
+  if (!plain?.cpuUsPerRequest || !scraped?.cpuUsPerRequest) return null;
+  const ratios = scraped.cpuUsPerRequest.map((cpu, i) => cpu / plain.cpuUsPerRequest![i]! - 1);
+  return {
+    cpuUsPerRequest: Math.round(median(plain.cpuUsPerRequest) * 10) / 10,
+    cpuUsPerRequestScraped: Math.round(median(scraped.cpuUsPerRequest) * 10) / 10,
+    overheadPercent: Math.round(median(ratios) * 1000) / 10,
+    roundsPercent: ratios.map((r) => Math.round(r * 1000) / 10),
+    scrapes: scraped.scrapes ?? 0,
+  };
+}
+
+/** Scrapes timed alone, for the cost of one. */
+const SCRAPES = 50;
+
+/** The gateway's CPU time per `GET /metrics`, scraped SCRAPES times in a row with no other load. */
+async function cpuPerScrape(target: GatewayTarget): Promise<number> {
+  const before = await ask(target.counter!, { type: 'reset' });
+  for (let i = 0; i < SCRAPES; i += 1) {
+    const answer = await fetch(`${target.base}/metrics`, {
+      headers: { authorization: `Bearer ${target.adminToken}` },
+    });
+    if (answer.status !== 200) throw new Error(`GET /metrics answered ${answer.status}`);
+    await answer.text();
+  }
+  const after = await ask(target.counter!, { type: 'count' });
+  return Math.round((after.cpuMicros - before.cpuMicros) / SCRAPES);
+}
+
+interface ScrapeOverhead {
+  /** The gateway's CPU per scrape, measured alone; and the overhead it implies at one a second. */
+  cpuUsPerScrape?: number;
+  derivedOverheadPercent?: number;
+  cpuUsPerRequest: number;
+  cpuUsPerRequestScraped: number;
+  /** Median of the per-round ratios, in %. */
+  overheadPercent: number;
+  roundsPercent: number[];
+  scrapes: number;
 }
 
 async function main(): Promise<void> {
@@ -325,6 +399,23 @@ async function main(): Promise<void> {
     console.log(`\n== ${cases.length} cases`);
     const results = await measureRounds(cases, opts);
     printResults(results);
+    const scraping = scrapeOverhead(results);
+    if (scraping) {
+      const target = targets.find((t) => t.mode === 'embedded')!;
+      scraping.cpuUsPerScrape = await cpuPerScrape(target);
+      const plain = results.find((r) => r.id === 'embedded/dashboard')!;
+      // One scrape a second over the dashboard's answers in that second, against its CPU per answer.
+      scraping.derivedOverheadPercent =
+        Math.round(
+          (scraping.cpuUsPerScrape / plain.reqPerSec / scraping.cpuUsPerRequest) * 100_000,
+        ) / 1000;
+      console.log(
+        `\n/metrics scraped every second: the dashboard's gateway CPU per request ${scraping.cpuUsPerRequest} µs without, ${scraping.cpuUsPerRequestScraped} µs with (${scraping.scrapes} scrapes): ${scraping.overheadPercent >= 0 ? '+' : ''}${scraping.overheadPercent} % (median of the per-round ratios; rounds ${scraping.roundsPercent.map((r) => `${r >= 0 ? '+' : ''}${r} %`).join(', ')})`,
+      );
+      console.log(
+        `/metrics alone: ${scraping.cpuUsPerScrape} µs of gateway CPU per scrape (${SCRAPES} scrapes, nothing else running): one a second adds ${scraping.derivedOverheadPercent} % to the dashboard's CPU per request at ${plain.reqPerSec} req/s`,
+      );
+    }
 
     const file = path.resolve(__dirname, '../../../test/bench/results/gateway.json');
     mkdirSync(path.dirname(file), { recursive: true });
@@ -336,7 +427,7 @@ async function main(): Promise<void> {
     };
     writeFileSync(
       file,
-      `${JSON.stringify({ at: new Date().toISOString(), ...machine, options: opts, seedSeconds, results }, null, 2)}\n`,
+      `${JSON.stringify({ at: new Date().toISOString(), ...machine, options: opts, seedSeconds, results, scraping }, null, 2)}\n`,
     );
     console.log(`\nwritten to ${path.relative(process.cwd(), file)}`);
   } finally {

@@ -201,11 +201,14 @@ export class HistoryCompany {
    * @param deals deals at day 0
    * @param seed PRNG seed: the same seed, deals and `firstDay` give the same bodies every day
    * @param firstDay day 0's date (UTC midnight); its snapshot is taken at 23:59:59 that day
+   * @param onePipeline every deal in the first pipeline (bench:analytics: its analyses read one
+   *   definition, which then holds every deal); the draws are the same either way
    */
   constructor(
     private readonly deals: number,
     seed: number,
     private readonly firstDay: number,
+    private readonly onePipeline = false,
   ) {
     this.rng = new Prng(seed);
     const now = this.snapshotTime(0);
@@ -382,7 +385,11 @@ export class HistoryCompany {
   private blankDeal(created: number): Deal {
     const r = this.rng.next();
     const pipeline =
-      r < PIPELINES[0].share ? 0 : r < PIPELINES[0].share + PIPELINES[1].share ? 1 : 2;
+      this.onePipeline || r < PIPELINES[0].share
+        ? 0
+        : r < PIPELINES[0].share + PIPELINES[1].share
+          ? 1
+          : 2;
     const spec = PIPELINES[pipeline];
     const entered: (number | null)[] = spec.stages.map(() => null);
     entered[0] = created;

@@ -19,7 +19,7 @@ import {
   type HubSpotServerOptions,
   type HubSpotTestServer,
   type RecordedRequest,
-} from '../helpers/hubspot-server';
+} from '../../src/fake-crm/hubspot-server';
 import {
   archivedDeals,
   BASE_TIME,
@@ -117,12 +117,14 @@ describe('HubSpot client: reading', () => {
     expect(listed[0]!.query.properties!.split(',')).toEqual(properties);
     expect(properties).toEqual([
       ...DEAL_PROPERTIES,
-      'hs_date_entered_appointmentscheduled',
-      'hs_date_entered_contractsent',
-      'hs_date_entered_closedwon',
-      'hs_date_entered_closedlost',
-      'hs_date_entered_7654322',
-      'hs_date_entered_7654323',
+      ...[
+        'appointmentscheduled',
+        'contractsent',
+        'closedwon',
+        'closedlost',
+        '7654322',
+        '7654323',
+      ].flatMap((stage) => [`hs_v2_date_entered_${stage}`, `hs_date_entered_${stage}`]),
     ]);
     // HubSpot returns the properties asked for (null when unset) and nothing else.
     const first = pages[0]!.results[0]!;

@@ -1,6 +1,6 @@
 // Internal test helper: datasets for test/helpers/hubspot-server.ts, built the way HubSpot's data looks.
 import type { HubSpotOwner, HubSpotPipeline } from '../../src/import/hubspot.types';
-import type { HubSpotDataset, StoredDeal } from '../helpers/hubspot-server';
+import type { HubSpotDataset, StoredDeal } from '../../src/fake-crm/hubspot-server';
 
 export const TOKEN = 'pat-na1-11111111-2222-3333-4444-555555555555';
 

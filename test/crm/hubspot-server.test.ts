@@ -1,6 +1,6 @@
 // The test server's own contract where the client tests do not reach it: HubSpot's answers to a
 // caller that is not the client (a missing token, default properties, the cap, list links).
-import { startHubSpotServer, type HubSpotTestServer } from '../helpers/hubspot-server';
+import { startHubSpotServer, type HubSpotTestServer } from '../../src/fake-crm/hubspot-server';
 import { dataset, deals, TOKEN } from './hubspot-dataset';
 
 let server: HubSpotTestServer;

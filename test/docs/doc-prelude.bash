@@ -1,5 +1,6 @@
 # Internal to test/docs/executed-docs.test.ts: sourced before the blocks of one document run.
-# The test sets __GW_PORT (the gateway), __HS_PORT (a stand-in for HubSpot's API) and __CALL_LOG.
+# The test sets __GW_PORT (the gateway), __HS_PORT (a stand-in for HubSpot's API), __CALL_LOG,
+# __ROOT (the project, for `npm run`) and __FAKE_CRM_PORT (for `npm run fake-crm`).
 
 __BLOCK=0
 __EXPECT=''
@@ -71,4 +72,38 @@ __graphql() {
   jq -n --arg query "$query" --argjson variables "$vars" '{query: $query, variables: $variables}' |
     curl -s localhost:4000/graphql -H "Authorization: Bearer ${!token_var}" -H 'Content-Type: application/json' --data-binary @-
   echo
+}
+
+# `npm run <script> [-- args]` as the documents write it, run from the sources: the script's
+# `node dist/<path>.js` becomes `node -r test/helpers/ts-register.js <root>/<path>.ts` (what
+# `npm run` runs once built, without building: the test must not build dist/), in the document's
+# working directory, so relative DATA_DIRs land there. The fake CRM's documented address
+# (localhost:4010) is sent to a free port the test chose (__FAKE_CRM_PORT). In the background
+# (`&`) the function runs in a subshell, which becomes node, so `kill %1` stops it. Each run is
+# logged for the test, with its exit status.
+npm() {
+  if [ "${1:-}" != run ] || [ -z "${2:-}" ]; then
+    echo "docs: block $__BLOCK: npm $*: only 'npm run <script>' runs here" >&2
+    return 2
+  fi
+  local script=$2 target arg args=()
+  shift 2
+  if [ "${1:-}" = -- ]; then shift; fi
+  target=$(jq -r --arg s "$script" '.scripts[$s] // "" | (capture("exec node (?:--[a-z-]+ )*dist/(?<f>[^ ]+)[.]js") | .f) // ""' "$__ROOT/package.json")
+  if [ -z "$target" ]; then
+    echo "docs: block $__BLOCK: npm run $script: not a script that runs a dist/ entry" >&2
+    return 2
+  fi
+  for arg in "$@"; do args+=("${arg//4010/$__FAKE_CRM_PORT}"); done
+  if [ -n "${HUBSPOT_BASE_URL:-}" ]; then
+    export HUBSPOT_BASE_URL=${HUBSPOT_BASE_URL//localhost:4010/127.0.0.1:$__FAKE_CRM_PORT}
+  fi
+  local command=(node -r "$__ROOT/test/helpers/ts-register.js" "$__ROOT/$target.ts" "${args[@]}")
+  if [ "$BASHPID" != "$$" ]; then exec "${command[@]}"; fi
+  local rc=0
+  "${command[@]}" || rc=$?
+  local verdict=ok why=''
+  if [ "$rc" -ne 0 ]; then verdict=fail why="exited with $rc"; fi
+  printf '%s\t%s\t%s\t%s\t%s\n' "$__BLOCK" "$rc" "$verdict" "npm run $script" "$why" >>"$__CALL_LOG"
+  return "$rc"
 }

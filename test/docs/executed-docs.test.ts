@@ -8,6 +8,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -20,6 +21,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { buildGatewaySchema } from '../../src/graphql/build-schema';
+import { GATEWAY_SETTINGS, STORE_SETTINGS } from '../../src/settings-table';
 import { graphqlLimitRules } from '../../src/security/graphql-limits';
 import { estimateCost, QUERY_COST } from '../../src/security/query-cost';
 import { startEntry } from '../helpers/entry';
@@ -164,6 +166,15 @@ function runScript(
   });
 }
 
+/** A loopback port free now, for a server a document starts itself (the fake CRM). */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
 describe('executed documentation (README.md, docs/*.md)', () => {
   let scratch: string;
   let template: string;
@@ -210,18 +221,31 @@ describe('executed documentation (README.md, docs/*.md)', () => {
         (m) => m[1] ?? m[2],
       ),
     );
-    const doc = readFileSync(path.join(ROOT, 'docs/configuration.md'), 'utf8');
-    // The first table: the gateway's own variables (the tools' table comes later).
-    const table = doc.slice(
-      doc.indexOf('| variable |'),
-      doc.indexOf('\n\n', doc.indexOf('| variable |')),
-    );
-    const documented = new Set([...table.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]));
+    const documented = new Set(GATEWAY_SETTINGS.map((row) => row.name));
     expect({
       undocumented: [...read].filter((v) => !documented.has(v)),
       stale: [...documented].filter((v) => !read.has(v)),
     }).toEqual({ undocumented: [], stale: [] });
   });
+
+  // The tables --help prints (src/settings-table.ts) are the documented ones: names and defaults.
+  it.each([
+    ['the gateway', '| variable | default | meaning |', GATEWAY_SETTINGS],
+    ['npm run db', '| `npm run db` variable | default | meaning |', STORE_SETTINGS],
+  ] as const)(
+    'docs/configuration.md lists the variables of %s with the defaults --help prints',
+    (_what, header, rows) => {
+      const doc = readFileSync(path.join(ROOT, 'docs/configuration.md'), 'utf8');
+      const at = doc.indexOf(header);
+      expect(at).toBeGreaterThanOrEqual(0);
+      const table = doc.slice(at, doc.indexOf('\n\n', at));
+      const documented = [...table.matchAll(/^\| `([A-Z_]+)` \| ([^|]*) \|/gm)].map((m) => ({
+        name: m[1],
+        default: m[2].trim().replace(/`/g, ''),
+      }));
+      expect(documented).toEqual(rows.map((row) => ({ name: row.name, default: row.default })));
+    },
+  );
 
   const runnable = DOCUMENTS.filter((file) => runBlocksOf(file).length > 0);
 
@@ -242,6 +266,8 @@ describe('executed documentation (README.md, docs/*.md)', () => {
           __GW_PORT: port,
           __HS_PORT: String(hubspot.port),
           __CALL_LOG: callLog,
+          __ROOT: ROOT,
+          __FAKE_CRM_PORT: String(await freePort()),
         });
         const calls = readFileSync(callLog, 'utf8')
           .split('\n')

@@ -129,7 +129,7 @@ describe('members graph batching', () => {
     expect(withTargets.every((e) => e.node.targets!.year === 2026)).toBe(true);
   });
 
-  it('adds exactly one find for authentication with a member token', async () => {
+  it("adds exactly two finds for authentication with a member token: the token's record and its member", async () => {
     const token = await gw.tokenFor(memberIdsByTeam.get('t00')![0]);
     const commands = await commandsDuring(async () => {
       const res = await gw.graphql(
@@ -139,8 +139,9 @@ describe('members graph batching', () => {
       );
       expect(res.body.errors).toBeUndefined();
     });
-    // the versions, authentication, teams, membersByTeam, teamById (member.team)
-    expect(commands).toEqual(['find', 'find', 'find', 'find', 'find']);
+    // the versions, authentication (the token's record, the member), teams, membersByTeam,
+    // teamById (member.team)
+    expect(commands).toEqual(['find', 'find', 'find', 'find', 'find', 'find']);
   });
 
   it('calls each batch function once, with every key of its level (recorded loadCalls)', async () => {

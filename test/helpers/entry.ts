@@ -29,22 +29,30 @@ export interface SpawnedEntry {
  * secrets carried over from the environment and no `MONGODB_URI`. `env` adds or overrides
  * variables.
  */
-export function spawnEntry(dataDir: string, env: Record<string, string> = {}): SpawnedEntry {
-  const child = spawn(process.execPath, ['-r', './test/helpers/ts-register.js', 'src/index.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: '0',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      SEED_DEMO: 'false',
-      ADMIN_TOKEN: '',
-      JWT_SECRET: '',
-      MONGODB_URI: '',
-      ...env,
+export function spawnEntry(
+  dataDir: string,
+  env: Record<string, string> = {},
+  args: readonly string[] = [],
+): SpawnedEntry {
+  const child = spawn(
+    process.execPath,
+    ['-r', './test/helpers/ts-register.js', 'src/index.ts', ...args],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: '0',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        SEED_DEMO: 'false',
+        ADMIN_TOKEN: '',
+        JWT_SECRET: '',
+        MONGODB_URI: '',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

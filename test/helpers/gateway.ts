@@ -8,7 +8,7 @@ import { TEST_CACHE_MAX_AGE_MS } from './cache-window';
 import type { RouteDefinition } from '../../src/rest/route-definition';
 import { MemberModel } from '../../src/models/member.model';
 import { buildApp, type BuildAppOptions } from '../../src/server/build-app';
-import type { DelMethodMode } from '../../src/server/create-http-server';
+import { recordAndSign } from '../../src/services/token.service';
 import { connectDatabase } from '../../src/db/connect-database';
 import { ensureIndexes } from '../../src/db/ensure-indexes';
 import type { EmbeddedMongoServer } from '../../src/store/server';
@@ -30,8 +30,6 @@ export interface StartGatewayOptions {
   extraRoutes?: readonly RouteDefinition[];
   /** Receives the gateway's log lines (set LOG_LEVEL in env to see more than nothing). */
   logStream?: { write(line: string): void };
-  /** How the server accepts `DEL` (default: the fastest this Node allows). */
-  delMethodMode?: DelMethodMode;
   /** HubSpot client settings beyond HUBSPOT_BASE_URL and HUBSPOT_TOKEN (shorter backoff for tests). */
   hubspotClient?: BuildAppOptions['hubspotClient'];
 }
@@ -64,7 +62,7 @@ export interface TestGateway {
   adminToken: string;
   /** The HS256 key the gateway signs and verifies tokens with (generated unless JWT_SECRET is set). */
   jwtSecret: Uint8Array;
-  /** A freshly signed token for an existing member (its role is read from the member). */
+  /** A token for an existing member, recorded and signed as `POST /auth/tokens` issues one. */
   tokenFor(memberId: string, expiresInSeconds?: number): Promise<string>;
   request<T = any>(
     method: string,
@@ -155,7 +153,6 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
     secrets: { jwtSecret, adminToken, generatedAdminToken: null },
     extraRoutes: options.extraRoutes,
     logStream: options.logStream,
-    delMethodMode: options.delMethodMode,
     hubspotClient: options.hubspotClient,
   });
   // Unique indexes must exist before the first write a test makes, as at start-up.
@@ -236,9 +233,11 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
       return { status, body };
     },
     async tokenFor(memberId: string, expiresInSeconds = 3600) {
+      // Set-up, not the API under test: recorded and signed as issuing does, without a request
+      // (which the rate limit would count against the admin token).
       const member = await MemberModel.findById(memberId, { role: 1 }).lean();
       if (!member) throw new Error(`tokenFor: no member with id ${memberId}`);
-      return (await app.tokenSigner.sign(member._id, member.role, expiresInSeconds)).token;
+      return (await recordAndSign(app.tokenSigner, member, 'admin-token', expiresInSeconds)).token;
     },
     async stop() {
       if (stopped) return;

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 export interface StoreProcess {
-  /** `mongodb://<user>:<password>@127.0.0.1:<port>/?authSource=admin`, read from `<DATA_DIR>/store-uri`. */
+  /** `mongodb://<user>:<password>@127.0.0.1:<port>/pipeline-gateway?authSource=admin`, read from `<DATA_DIR>/store-uri`. */
   uri: string;
   dataDir: string;
   child: ChildProcess;

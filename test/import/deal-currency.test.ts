@@ -37,12 +37,16 @@ describe('dealAmount', () => {
     });
     expect(dealAmount(EUR_DEAL, { configured: 'USD', home: null })).toMatchObject({
       kind: 'skip',
-      reason: expect.stringMatching(/^is in EUR, not the configured USD: .*home_currency/),
+      currency: 'EUR',
+      reason: expect.stringMatching(
+        /^is in EUR, not the configured USD: set the account's currency to EUR \(POST \/settings\/currencies .*home_currency/,
+      ),
     });
     expect(dealAmount(EUR_DEAL, { configured: 'GBP', home: 'USD' })).toEqual({
       kind: 'skip',
+      currency: 'EUR',
       reason:
-        "is in EUR, not the configured GBP, and the portal's home currency is USD, not GBP either",
+        'is in EUR, not the configured GBP, and the portal\'s home currency is USD, not GBP either: set the account\'s currency to EUR (POST /settings/currencies {"currency": "EUR"}, GraphQL setCurrency) and import again to count deals in EUR',
     });
     expect(dealAmount(EUR_DEAL, { configured: null, home: null })).toMatchObject({
       kind: 'skip',

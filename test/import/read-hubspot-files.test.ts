@@ -103,6 +103,8 @@ describe('formatImportSummary', () => {
       snapshotIds: ['old-1', 'snap-1'],
       counts: { pipelines: 2, stages: 10, deals: 8, owners: 4, teams: 3, membersCreated: 3 },
       mode: 'full',
+      demoRemoved: false,
+      skippedForCurrency: [],
       changes: { updated: 0, removed: 0 },
       skipped: [
         {

@@ -86,10 +86,18 @@ describe('deals in several currencies (deal_currency_code)', () => {
     const response = await importBody(body(fixture('shapes/deals-currencies.json')));
     expect(response.status).toBe(200);
     expect(response.body.counts.deals).toBe(0);
+    // What a currency change would bring in: one deal each (the tie broken by name).
+    expect(response.body.skipped_for_currency).toEqual([
+      { currency: 'EUR', deals: 1 },
+      { currency: 'USD', deals: 1 },
+    ]);
+    expect(response.body.message).toMatch(
+      /\. 1 deal in EUR was skipped for their currency: set the account's currency to EUR \(POST \/settings\/currencies \{"currency": "EUR"\}\) and import again to count them$/,
+    );
     expect(response.body.skipped).toEqual(
       ['6201', '6202'].map((id) => ({
         id,
-        reason: `deal is in ${id === '6201' ? 'EUR' : 'USD'}, and no currency is configured to count it in: set it (POST /settings/currencies) or send home_currency (the portal's companyCurrency from HubSpot GET /account-info/v3/details); left out of every metric`,
+        reason: `deal is in ${id === '6201' ? 'EUR' : 'USD'}, and no currency is configured to count it in: set the account's currency to ${id === '6201' ? 'EUR' : 'USD'} (POST /settings/currencies {"currency": "${id === '6201' ? 'EUR' : 'USD'}"}, GraphQL setCurrency) and import again, or send home_currency (the portal's companyCurrency from HubSpot GET /account-info/v3/details); left out of every metric`,
       })),
     );
   });
@@ -103,7 +111,7 @@ describe('deals in several currencies (deal_currency_code)', () => {
       {
         id: '6201',
         reason:
-          "deal is in EUR, not the configured USD: its amount_in_home_currency counts only when home_currency (the portal's companyCurrency from HubSpot GET /account-info/v3/details) is sent and is USD; left out of every metric",
+          'deal is in EUR, not the configured USD: set the account\'s currency to EUR (POST /settings/currencies {"currency": "EUR"}, GraphQL setCurrency) and import again to count deals in EUR, or send home_currency (the portal\'s companyCurrency from HubSpot GET /account-info/v3/details): its amount_in_home_currency counts when that is USD; left out of every metric',
       },
     ]);
     expect(await opportunities(response.body.snapshot_id)).toEqual({
@@ -133,7 +141,7 @@ describe('deals in several currencies (deal_currency_code)', () => {
       {
         id: '6202',
         reason:
-          "deal is in USD, not the configured EUR, and the portal's home currency is USD, not EUR either; left out of every metric",
+          'deal is in USD, not the configured EUR, and the portal\'s home currency is USD, not EUR either: set the account\'s currency to USD (POST /settings/currencies {"currency": "USD"}, GraphQL setCurrency) and import again to count deals in USD; left out of every metric',
       },
     ]);
     expect(await opportunities(response.body.snapshot_id)).toEqual({

@@ -21,6 +21,7 @@ import {
   IsTargetAmounts,
 } from '../../src/validation';
 import { validateOpenApi } from './validate-openapi';
+import { EVERY_ROLE } from '../../src/rest/route-roles';
 
 class MemberOfInput {
   @IsEntityId() team_id!: string;
@@ -63,6 +64,7 @@ const routes: RouteDefinition[] = [
     summary: 'Create a member',
     tag: 'Teams and members',
     authenticated: true,
+    roles: EVERY_ROLE,
     input: CreateMemberInput,
     response: envelope,
     errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
@@ -74,6 +76,7 @@ const routes: RouteDefinition[] = [
     summary: 'List members',
     tag: 'Teams and members',
     authenticated: true,
+    roles: EVERY_ROLE,
     input: ListMembersInput,
     response: envelope,
     handler,
@@ -84,6 +87,7 @@ const routes: RouteDefinition[] = [
     summary: 'Set targets',
     tag: 'Targets',
     authenticated: true,
+    roles: EVERY_ROLE,
     input: TargetsInput,
     response: envelope,
     handler,
@@ -94,6 +98,7 @@ const routes: RouteDefinition[] = [
     summary: 'Metrics',
     tag: 'Pipelines',
     authenticated: true,
+    roles: EVERY_ROLE,
     response: envelope,
     errorShape: { kind: 'status', emptyKey: 'metrics' },
     errors: [ErrorCode.NOT_FOUND],
@@ -183,6 +188,7 @@ describe('buildOpenApiDocument', () => {
         required: true,
         schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$' },
       },
+      expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
     ]);
     const schema = op.requestBody.content['application/json'].schema;
     expect(Object.keys(schema.properties)).toEqual(['targets', 'currency']);
@@ -194,6 +200,26 @@ describe('buildOpenApiDocument', () => {
     });
     expect(schema.properties.currency).toMatchObject({ type: 'string', pattern: '^[A-Za-z]{3}$' });
     expect(schema.required).toEqual(['targets']);
+  });
+
+  it('documents the Idempotency-Key on writes, except one whose answer must not be kept', () => {
+    const refusing = {
+      ...routes[1],
+      path: '/auth/tokens',
+      refusesIdempotencyKey: 'its answer holds a token',
+    } as RouteDefinition;
+    const doc = buildOpenApiDocument([...routes, refusing], {
+      title: 'Test',
+      version: '1.0.0',
+    }) as Json;
+    const headers = (op: { parameters?: Array<{ name: string; in: string }> }) =>
+      (op.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
+    expect(headers(doc.paths['/teams/members'].post)).toEqual(['Idempotency-Key']);
+    expect(headers(doc.paths['/teams/members'].get)).toEqual([]);
+    expect(headers(doc.paths['/auth/tokens'].post)).toEqual([]);
+    expect(Object.keys(doc.paths['/auth/tokens'].post.responses)).not.toContain('422');
+    expect(doc.components.responses.UnprocessableContent.description).toMatch(/Idempotency-Key/);
+    expect(validateOpenApi(doc).errors).toBeNull();
   });
 
   it('puts the bearer scheme on authenticated routes only', () => {
@@ -216,6 +242,7 @@ describe('buildOpenApiDocument', () => {
       '409',
       '413',
       '415',
+      '422',
       '429',
       '500',
       '503',

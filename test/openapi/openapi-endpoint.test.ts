@@ -8,20 +8,29 @@ const CONTRACT = '/work/shared/docs/rest-contract.md';
 /** Not REST routes: GraphQL and the explorer page are described elsewhere. */
 const NOT_REST = new Set(['/graphql', '/graphiql']);
 
-/** Every `METHOD /path` the REST contract names, in headings and in code spans (`DEL` is DELETE). */
+const METHOD = '(?:GET|POST|PUT|PATCH|DELETE|DEL)';
+
+/**
+ * Every `METHOD /path` the REST contract names, in headings and in code spans (`DEL` is DELETE;
+ * `GET/PATCH/DEL /x` names three; a query string is no part of the path).
+ */
 function contractRoutes(markdown: string): string[] {
   const found = new Set<string>();
-  const add = (method: string, path: string): void => {
-    if (!NOT_REST.has(path)) found.add(`${method === 'DEL' ? 'DELETE' : method} ${path}`);
+  const add = (methods: string, rawPath: string): void => {
+    const path = rawPath.split('?')[0]!;
+    if (NOT_REST.has(path)) return;
+    for (const method of methods.split('/'))
+      found.add(`${method === 'DEL' ? 'DELETE' : method} ${path}`);
   };
+  const route = new RegExp(`^\\s*(${METHOD}(?:/${METHOD})*) (\\/\\S*)\\s*$`);
   for (const heading of markdown.matchAll(/^### (.+)$/gm)) {
     for (const part of heading[1]!.split(',')) {
-      const match = /^\s*(GET|POST|DELETE|DEL) (\/\S*)\s*$/.exec(part);
+      const match = route.exec(part);
       if (match) add(match[1]!, match[2]!);
     }
   }
-  for (const span of markdown.matchAll(/`(GET|POST|DELETE|DEL) (\/[^`\s]*)`/g))
-    add(span[1]!, span[2]!);
+  const span = new RegExp(`\`(${METHOD}(?:/${METHOD})*) (\\/[^\`\\s]*)\``, 'g');
+  for (const match of markdown.matchAll(span)) add(match[1]!, match[2]!);
   return [...found].sort();
 }
 

@@ -103,9 +103,9 @@ describe('the committed-snapshot cache', () => {
     snapshotCache = new SnapshotCache({ snapshots: 10, facts: 3 });
     const first = await facts(ids[0], MEMBER_PIPELINES);
     expect(first.map((f) => f?.pipelineId)).toEqual(MEMBER_PIPELINES);
-    expect(snapshotCache.size()).toEqual({ snapshots: 1, facts: 4 });
+    expect(snapshotCache.size()).toEqual({ snapshots: 1, facts: 4, deals: 0 });
     await facts(ids[1], ['sales']);
-    expect(snapshotCache.size()).toEqual({ snapshots: 1, facts: 1 });
+    expect(snapshotCache.size()).toEqual({ snapshots: 1, facts: 1, deals: 0 });
     // a batch larger than the cache still answers every key
     snapshotCache = new SnapshotCache({ snapshots: 1, facts: 1 });
     const mixed = await snapshotCache.facts(data, [

@@ -9,24 +9,43 @@ import { connectDatabase, type Database } from '../../src/db/connect-database';
 import { ensureIndexes } from '../../src/db/ensure-indexes';
 import { buildApp } from '../../src/server/build-app';
 import { EmbeddedMongoServer } from '../../src/store/server';
+import { TeamModel } from '../../src/models/team.model';
+import { startStoreProcess, withDatabase, type StoreProcess } from '../helpers/store-process';
 
 const ADMIN_TOKEN = 'outage-test-admin-token-0123456789';
 
-function get(
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: any;
+  ms: number;
+}
+
+function send(
   url: string,
+  options: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
   token: string | null = ADMIN_TOKEN,
-): Promise<{ status: number; body: any; ms: number }> {
+): Promise<Answer> {
   const started = Date.now();
+  const text = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const headers: Record<string, string> = {
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+    ...(text === undefined
+      ? {}
+      : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) }),
+    ...options.headers,
+  };
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
-      { headers: token ? { authorization: `Bearer ${token}` } : {}, agent: false },
+      { method: options.method ?? 'GET', headers, agent: false },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () =>
           resolve({
             status: res.statusCode ?? 0,
+            headers: res.headers,
             body: JSON.parse(Buffer.concat(chunks).toString() || 'null'),
             ms: Date.now() - started,
           }),
@@ -34,9 +53,27 @@ function get(
       },
     );
     req.on('error', reject);
-    req.end();
+    req.end(text);
   });
 }
+
+function get(url: string, token: string | null = ADMIN_TOKEN): Promise<Answer> {
+  return send(url, {}, token);
+}
+
+/** Waits until /readyz answers 200 (the gateway found its database again). */
+async function ready(url: string): Promise<void> {
+  for (let attempt = 0; attempt < 80; attempt += 1) {
+    if ((await get(`${url}/readyz`, null)).status === 200) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('the gateway did not find its database again');
+}
+
+// How long a request may take to fail once its database stopped answering: the driver gives the
+// database up within 2.5 s of its last heartbeat, and its one retry waits 1 s for a server
+// (src/db/connect-database.ts). With a margin for a loaded machine.
+const OUTAGE_BOUND_MS = 4_500;
 
 describe('the database going away and coming back', () => {
   let dir: string;
@@ -110,14 +147,27 @@ describe('the database going away and coming back', () => {
     await new Promise((r) => setTimeout(r, 200));
     await store.stop();
 
-    const down = await get(`${url}/teams/kept`);
+    const [down, write] = await Promise.all([
+      get(`${url}/teams/kept`),
+      send(`${url}/teams`, {
+        method: 'POST',
+        body: { team_id: 'during', name: 'During' },
+        headers: { 'idempotency-key': 'during-the-outage' },
+      }),
+    ]);
     expect(down.status).toBe(503);
     expect(down.body).toMatchObject({
       success: false,
       statusCode: 503,
       message: 'The database is unreachable; try again shortly',
     });
-    expect(down.ms).toBeLessThan(9000); // well inside the 10 s request budget: no pile-up
+    // The key could not be claimed: the write never started, and the answer says so.
+    expect(write.status).toBe(503);
+    expect(write.body.message).toBe(
+      'The database is unreachable; the write was not carried out: try again shortly',
+    );
+    // Well inside the 10 s request budget: no pile-up.
+    expect(Math.max(down.ms, write.ms)).toBeLessThan(OUTAGE_BOUND_MS);
     expect((await get(`${url}/readyz`, null)).status).toBe(503);
     const gqlDown = await new Promise<{ status: number; body: any }>((resolve, reject) => {
       const body = JSON.stringify({ query: '{ team(id: "kept") { name } }' });
@@ -158,6 +208,12 @@ describe('the database going away and coming back', () => {
     expect(recovered.status).toBe(200);
     expect(recovered.body).toMatchObject({ success: true });
     expect((await get(`${url}/readyz`, null)).status).toBe(200);
+    const retried = await send(`${url}/teams`, {
+      method: 'POST',
+      body: { team_id: 'during', name: 'During' },
+      headers: { 'idempotency-key': 'during-the-outage' },
+    });
+    expect(retried).toMatchObject({ status: 200, body: { team: { team_id: 'during' } } });
     running = false;
     await load;
     // Under the outage every answer was a success or a 503, never a 500 or a hang.
@@ -166,5 +222,119 @@ describe('the database going away and coming back', () => {
       unexpected: [],
       errorLines: [],
     });
+  });
+});
+
+describe('a database process that stops answering (SIGSTOP) and resumes', () => {
+  let store: StoreProcess;
+  let database: Database;
+  let app: FastifyInstance;
+  let url: string;
+  beforeAll(async () => {
+    store = await startStoreProcess();
+    const uri = withDatabase(store.uri, 'freeze');
+    database = await connectDatabase({ uri, dbName: 'freeze' });
+    await ensureIndexes();
+    const config = {
+      ...loadConfig({
+        LOG_LEVEL: 'silent',
+        ADMIN_TOKEN,
+        MONGODB_URI: uri,
+        REQUEST_TIMEOUT_MS: '10000',
+      }),
+      port: 0,
+    };
+    app = await buildApp({ connection: database.connection, config });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    store?.child.kill('SIGCONT');
+    await app?.close();
+    await database?.close();
+    await store?.stop();
+  });
+
+  it('fails reads and writes within about 3 s, and a retry with the same key learns what the write did', async () => {
+    const created = await send(`${url}/teams`, {
+      method: 'POST',
+      body: { team_id: 'before', name: 'Before' },
+    });
+    expect(created.status).toBe(200);
+
+    store.child.kill('SIGSTOP');
+    const keyed = { 'idempotency-key': 'frozen-team-1' };
+    const [read, write, unkeyed] = await Promise.all([
+      get(`${url}/teams/before`),
+      send(`${url}/teams`, { method: 'POST', body: { name: 'Frozen' }, headers: keyed }),
+      send(`${url}/teams`, { method: 'POST', body: { team_id: 'unkeyed', name: 'Unkeyed' } }),
+    ]);
+    expect(read).toMatchObject({
+      status: 503,
+      body: { message: 'The database is unreachable; try again shortly' },
+    });
+    // Its key's record was the first thing the keyed write sent: the team was not.
+    expect(write).toMatchObject({
+      status: 503,
+      body: {
+        message: 'The database is unreachable; the write was not carried out: try again shortly',
+      },
+    });
+    // Without a key, the insert itself was sent: it may be carried out when the database resumes.
+    expect(unkeyed).toMatchObject({
+      status: 503,
+      body: {
+        message:
+          'The database stopped answering during the write: it may or may not have been carried out; check whether it took effect before sending it again (sent with an Idempotency-Key header, a retry with the same key would tell)',
+      },
+    });
+    expect(Math.max(read.ms, write.ms, unkeyed.ms)).toBeLessThan(OUTAGE_BOUND_MS);
+
+    store.child.kill('SIGCONT');
+    await ready(url);
+    const retried = await send(`${url}/teams`, {
+      method: 'POST',
+      body: { name: 'Frozen' },
+      headers: keyed,
+    });
+    expect(retried).toMatchObject({ status: 200, body: { team: { name: 'Frozen' } } });
+    const again = await send(`${url}/teams`, {
+      method: 'POST',
+      body: { name: 'Frozen' },
+      headers: keyed,
+    });
+    expect(again).toMatchObject({ status: 200, body: retried.body });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await TeamModel.countDocuments({ name: 'Frozen' })).toBe(1);
+  });
+});
+
+describe('the embedded store in process going away', () => {
+  let database: Database;
+  let app: FastifyInstance;
+  let url: string;
+  beforeAll(async () => {
+    database = await connectDatabase({ inMemory: true, uri: '' });
+    await ensureIndexes();
+    const config = { ...loadConfig({ LOG_LEVEL: 'silent', ADMIN_TOKEN }), port: 0 };
+    app = await buildApp({ connection: database.connection, config });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  it('fails reads and writes within about 3 s', async () => {
+    expect((await get(`${url}/teams`)).status).toBe(200);
+    await database.embedded!.stop();
+    const [read, write] = await Promise.all([
+      get(`${url}/teams`),
+      send(`${url}/teams`, { method: 'POST', body: { name: 'Gone' } }),
+    ]);
+    expect(read.status).toBe(503);
+    expect(write.status).toBe(503);
+    expect(Math.max(read.ms, write.ms)).toBeLessThan(OUTAGE_BOUND_MS);
   });
 });

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import type { RouteDefinition } from '../../src/rest/route-definition';
 import { startGateway, type TestGateway } from '../helpers/gateway';
+import { EVERY_ROLE } from '../../src/rest/route-roles';
 
 const ADMIN_TOKEN = 'admin-secret-for-log-test-0123456789';
 const JWT_SECRET = 'jwt-secret-for-log-test-0123456789abcdef';
@@ -12,6 +13,7 @@ const SLOW: RouteDefinition = {
   summary: 'slow',
   tag: 'Operations',
   authenticated: true,
+  roles: EVERY_ROLE,
   response: {},
   handler: () =>
     new Promise((resolve) =>

@@ -295,12 +295,24 @@ describe('hostile input: refused with a clear status, nothing written', () => {
     });
 
     it('refuses role escalation through a body field', async () => {
-      await refused(400, () =>
+      // A member may not attach anyone: the route's role gate answers before the body is read.
+      const gated = await refused(403, () =>
         gw.request('POST', `/teams/members/${memberA}`, {
           token: memberToken,
           body: { team_id: 'team-a', role: 'admin' },
         }),
       );
+      expect(gated.message).toBe('A member may not attach members; an admin or a manager may');
+      // A manager may attach, so the body is read, and `role` is no field of it.
+      const unknown = await refused(400, () =>
+        gw.request('POST', `/teams/members/${memberA}`, {
+          token: managerToken,
+          body: { team_id: 'team-a', role: 'admin' },
+        }),
+      );
+      expect(unknown.errors).toEqual([
+        { field: 'role', message: 'unknown field; expected one of: member_id, team_id' },
+      ]);
       const created = await refused(403, () =>
         gw.request('POST', '/teams/members', {
           token: managerToken,

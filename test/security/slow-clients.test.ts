@@ -1,9 +1,9 @@
 import net from 'node:net';
 import { loadConfig } from '../../src/config';
 import type { RouteDefinition } from '../../src/rest/route-definition';
-import { latestBudgetAnswerMs } from '../../src/security/request-timeout';
-import { nodeRequestTimeoutMs } from '../../src/server/create-http-server';
+import { nodeRequestTimeoutMs } from '../../src/server/http-edge';
 import { startGateway, type TestGateway } from '../helpers/gateway';
+import { EVERY_ROLE } from '../../src/rest/route-roles';
 
 const ADMIN_TOKEN = 'admin-secret-for-slow-clients-0123456789';
 
@@ -14,6 +14,7 @@ const SLOW_POST: RouteDefinition = {
   summary: 'slow',
   tag: 'Operations',
   authenticated: true,
+  roles: EVERY_ROLE,
   response: {},
   handler: () =>
     new Promise((resolve) =>
@@ -174,17 +175,20 @@ describe('slow clients (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS and KEEP_ALIVE_TI
     const conn = connect(gw.port);
     conn.write(postHead('/test/slow-post', 2) + '{}');
     await new Promise((r) => setTimeout(r, 1800));
+    // A write that carries on: its outcome is not known, and nothing invites a blind retry.
     expect(conn.answers()).toEqual([
       expect.objectContaining({
         status: 503,
-        headers: expect.objectContaining({ 'retry-after': '1', connection: 'keep-alive' }),
+        headers: expect.objectContaining({ connection: 'keep-alive' }),
         body: {
-          message: 'The request did not complete within 1000 ms; try again shortly',
+          message:
+            'The write did not complete within 1000 ms and carries on: its outcome is not known yet; check whether it took effect before sending it again (sent with an Idempotency-Key header, a retry with the same key would tell)',
           success: false,
           statusCode: 503,
         },
       }),
     ]);
+    expect(conn.answers()[0]!.headers['retry-after']).toBeUndefined();
     conn.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
     await new Promise((r) => setTimeout(r, 300));
     expect(conn.answers().map((a) => a.status)).toEqual([503, 200]);
@@ -201,6 +205,39 @@ describe('slow clients (REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS and KEEP_ALIVE_TI
     const closedAfter = await conn.closed;
     expect(closedAfter).toBeGreaterThanOrEqual(1000);
     expect(closedAfter).toBeLessThan(2500);
+  });
+
+  it('keeps the same limits on a connection that sent DEL (closed when idle, 408 for headers that never end, 408 for a late body)', async () => {
+    const del = `DEL /teams/members?member_id=nobody HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\n\r\n`;
+    const idle = connect(gw.port);
+    idle.write(del);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(idle.answers().map((a) => [a.status, a.headers['keep-alive']])).toEqual([
+      [404, 'timeout=1'],
+    ]);
+    const idleClosedAfter = await idle.closed;
+    expect(idleClosedAfter).toBeGreaterThanOrEqual(1000);
+    expect(idleClosedAfter).toBeLessThan(3500);
+
+    const slowHead = connect(gw.port);
+    slowHead.write(del + 'GET /healthz HTTP/1.1\r\nHost: x\r\n');
+    void slowHead.trickle('X-Slow: ' + 'a'.repeat(60), 500);
+    const slowClosedAfter = await slowHead.closed;
+    expect(slowClosedAfter).toBeLessThan(3500);
+    expect(slowHead.answers().map((a) => [a.status, a.body.message])).toEqual([
+      [404, 'Member nobody not found'],
+      [408, 'The request was not received in time'],
+    ]);
+
+    const body = JSON.stringify({ team_id: 'slow-after-del', name: 'Slow' });
+    const lateBody = connect(gw.port);
+    lateBody.write(del + postHead('/teams', body.length));
+    void lateBody.trickle(body, 1000);
+    expect(await lateBody.closed).toBeLessThan(3500);
+    expect(lateBody.answers().map((a) => [a.status, a.body.message])).toEqual([
+      [404, 'Member nobody not found'],
+      [408, 'The request body was not received within 1000 ms'],
+    ]);
   });
 
   it('cuts off headers that never finish after HEADERS_TIMEOUT_MS, and a connection that sends nothing', async () => {
@@ -254,22 +291,24 @@ describe('the server limits by default', () => {
   it('has Node answer a late request only after the gateway would have (its answer carries the request id)', () => {
     const config = loadConfig({});
     const limits = {
-      requestBudgetMs: config.requestTimeoutMs,
+      requestTimeoutMs: config.requestTimeoutMs,
       headersTimeoutMs: config.headersTimeoutMs,
       keepAliveTimeoutMs: config.keepAliveTimeoutMs,
       maxConnections: config.maxConnections,
+      maxConnectionsPerAddress: config.maxConnectionsPerAddress,
     };
     expect(limits).toEqual({
-      requestBudgetMs: 10_000,
+      requestTimeoutMs: 10_000,
       headersTimeoutMs: 10_000,
       keepAliveTimeoutMs: 5_000,
       maxConnections: 1024,
+      maxConnectionsPerAddress: 256,
     });
-    // Headers may take up to headersTimeout; the gateway's 408 comes at most one sweep after the budget.
+    // Headers may take up to headersTimeout; the gateway's 408 comes when its time-out ends.
     expect(nodeRequestTimeoutMs(limits)).toBeGreaterThan(
-      limits.headersTimeoutMs + latestBudgetAnswerMs(limits.requestBudgetMs),
+      limits.headersTimeoutMs + limits.requestTimeoutMs,
     );
-    expect(nodeRequestTimeoutMs({ ...limits, requestBudgetMs: 0 })).toBe(300_000);
+    expect(nodeRequestTimeoutMs({ ...limits, requestTimeoutMs: 0 })).toBe(300_000);
   });
 
   it('sets them on the server fastify listens on', async () => {
@@ -280,12 +319,10 @@ describe('the server limits by default', () => {
         headersTimeout: server.headersTimeout,
         requestTimeout: server.requestTimeout,
         keepAliveTimeout: server.keepAliveTimeout,
-        maxConnections: server.maxConnections,
       }).toEqual({
         headersTimeout: 10_000,
-        requestTimeout: 22_000,
+        requestTimeout: 21_000,
         keepAliveTimeout: 5_000,
-        maxConnections: 1024,
       });
     } finally {
       await gw.stop();

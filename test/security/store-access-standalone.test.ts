@@ -118,11 +118,11 @@ describe('npm run db asks every client for credentials', () => {
     });
     try {
       expect(store.stdout()).toContain(
-        `clients authenticate as ops with STORE_PASSWORD: mongodb://ops:****@127.0.0.1:${store.port}/?authSource=admin`,
+        `clients authenticate as ops with STORE_PASSWORD: mongodb://ops:****@127.0.0.1:${store.port}/pipeline-gateway?authSource=admin`,
       );
       expect(store.stdout()).not.toContain(password);
       const client = await MongoClient.connect(
-        `mongodb://ops:${encodeURIComponent(password)}@127.0.0.1:${store.port}/?authSource=admin`,
+        `mongodb://ops:${encodeURIComponent(password)}@127.0.0.1:${store.port}/pipeline-gateway?authSource=admin`,
       );
       await client.db('app').collection('c').insertOne({ a: 1 });
       await client.close();
@@ -147,7 +147,7 @@ describe('npm run db asks every client for credentials', () => {
         'WARNING: --no-auth: the store accepts every connection without credentials.',
       );
       expect(store.stdout()).toContain(
-        `listening WITHOUT AUTHENTICATION: mongodb://127.0.0.1:${store.port}/`,
+        `listening WITHOUT AUTHENTICATION: mongodb://127.0.0.1:${store.port}/pipeline-gateway`,
       );
       expect(await intrude(`mongodb://127.0.0.1:${store.port}/`)).toEqual({
         find: 'ok',

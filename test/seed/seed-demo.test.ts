@@ -16,6 +16,8 @@ const EMBEDDED = { shared: false, seedDemo: true };
 const NOW = new Date('2026-02-15T12:00:00.000Z');
 // Fewer deals than the default 3000 keep the test quick; the generator test covers the default set.
 const DEALS = 600;
+// The seed runs five imports (the demo's recent weeks, week by week): more than jest's default minute on a loaded machine.
+const SEED_TIMEOUT_MS = 240_000;
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -26,100 +28,114 @@ afterAll(async () => {
 });
 
 describe('seedDemoIfEmpty', () => {
-  it('seeds the demo company into an empty embedded database, and not again on a second start', async () => {
-    const result = await seedDemoIfEmpty(mongoose.connection, EMBEDDED, { now: NOW, deals: DEALS });
-    expect(result).not.toBeNull();
-    expect(result!.import.counts).toEqual({
-      pipelines: 2,
-      stages: 13,
-      deals: DEALS,
-      owners: 12,
-      teams: 3,
-      membersCreated: 12,
-    });
-    expect(result!.import.skipped).toEqual([]);
-
-    expect(await SettingsModel.findById('account').lean()).toMatchObject({
-      currency: 'EUR',
-      period: 'quarterly',
-    });
-    expect((await TeamModel.find().sort({ _id: 1 }).lean()).map((t) => t.name)).toEqual([
-      'Nordics',
-      'DACH',
-      'Benelux',
-    ]);
-    const members = await MemberModel.find().lean();
-    expect(members).toHaveLength(12);
-    const roles = members.map((m) => m.role);
-    expect(roles.filter((r) => r === Role.ADMIN)).toHaveLength(1);
-    const managers = members.filter((m) => m.role === Role.MANAGER);
-    expect(new Set(managers.map((m) => m.teamId)).size).toBe(3);
-    expect(managers).toHaveLength(3);
-
-    const targets = await TargetModel.find().lean();
-    expect(targets).toHaveLength(24);
-    expect(new Set(targets.map((t) => t.year))).toEqual(new Set([2025, 2026]));
-    expect(
-      targets.every(
-        (t) => t.currency === 'EUR' && t.period === 'quarterly' && t.amounts.length === 4,
-      ),
-    ).toBe(true);
-
-    // Backfill: Q1 2024 (two years back) to Q4 2025, then the current snapshot.
-    const snapshots = await SnapshotModel.find().sort({ snapshotAt: 1 }).lean();
-    expect(snapshots.every((s) => s.status === 'committed')).toBe(true);
-    expect(snapshots[snapshots.length - 1].snapshotAt.toISOString()).toBe(NOW.toISOString());
-    expect(snapshots.length).toBeGreaterThanOrEqual(9);
-    const current = snapshots[snapshots.length - 1]._id;
-    expect(await opportunitiesOf(current)).toHaveLength(DEALS);
-    expect(await DefinitionModel.find({ snapshotId: current }).lean()).toHaveLength(2);
-
-    const count = await SnapshotModel.find({}, { _id: 1 }).lean();
-    expect(
-      await seedDemoIfEmpty(mongoose.connection, EMBEDDED, {
-        now: new Date(NOW.getTime() + 86_400_000),
-      }),
-    ).toBeNull();
-    expect(await SnapshotModel.find({}, { _id: 1 }).lean()).toHaveLength(count.length);
-  });
-
-  it('loads the whole demo again when the previous seed was stopped half-way, leftovers cleared', async () => {
-    await db.clear();
-    await mongoose.connection.db!.collection('gateway_state').deleteMany({});
-    let snapshotsReported = 0;
-    const stopHalfWay = (progress: { step: string }) => {
-      if (progress.step === 'snapshots' && ++snapshotsReported === 3)
-        throw new Error('stopped half-way');
-    };
-    await expect(
-      seedDemoIfEmpty(mongoose.connection, EMBEDDED, {
+  it(
+    'seeds the demo company into an empty embedded database, and not again on a second start',
+    async () => {
+      const result = await seedDemoIfEmpty(mongoose.connection, EMBEDDED, {
         now: NOW,
         deals: DEALS,
-        onProgress: stopHalfWay,
-      }),
-    ).rejects.toThrow('stopped half-way');
-    // Settings were already written: such a database must not count as in use.
-    expect(await SettingsModel.findById('account').lean()).not.toBeNull();
-    // A SIGKILL also leaves what the import had written; stand in for it with a stray team.
-    await TeamModel.create({ _id: 'leftover', name: 'Leftover' });
+      });
+      expect(result).not.toBeNull();
+      expect(result!.import.counts).toEqual({
+        pipelines: 2,
+        stages: 13,
+        deals: DEALS,
+        owners: 12,
+        teams: 3,
+        membersCreated: 12,
+      });
+      expect(result!.import.skipped).toEqual([]);
 
-    const result = await seedDemoIfEmpty(mongoose.connection, EMBEDDED, { now: NOW, deals: DEALS });
-    expect(result).not.toBeNull();
-    expect((await TeamModel.find().sort({ _id: 1 }).lean()).map((t) => t.name)).toEqual([
-      'Nordics',
-      'DACH',
-      'Benelux',
-    ]);
-    expect(await MemberModel.countDocuments()).toBe(12);
-    expect(await TargetModel.countDocuments()).toBe(24);
-    const snapshots = await SnapshotModel.find().lean();
-    expect(snapshots.length).toBeGreaterThanOrEqual(9);
-    expect(snapshots.every((s) => s.status === 'committed')).toBe(true);
-    // Loaded now: a later start leaves it alone.
-    expect(
-      await seedDemoIfEmpty(mongoose.connection, EMBEDDED, { now: NOW, deals: DEALS }),
-    ).toBeNull();
-  });
+      expect(await SettingsModel.findById('account').lean()).toMatchObject({
+        currency: 'EUR',
+        period: 'quarterly',
+      });
+      expect((await TeamModel.find().sort({ _id: 1 }).lean()).map((t) => t.name)).toEqual([
+        'Nordics',
+        'DACH',
+        'Benelux',
+      ]);
+      const members = await MemberModel.find().lean();
+      expect(members).toHaveLength(12);
+      const roles = members.map((m) => m.role);
+      expect(roles.filter((r) => r === Role.ADMIN)).toHaveLength(1);
+      const managers = members.filter((m) => m.role === Role.MANAGER);
+      expect(new Set(managers.map((m) => m.teamId)).size).toBe(3);
+      expect(managers).toHaveLength(3);
+
+      const targets = await TargetModel.find().lean();
+      expect(targets).toHaveLength(24);
+      expect(new Set(targets.map((t) => t.year))).toEqual(new Set([2025, 2026]));
+      expect(
+        targets.every(
+          (t) => t.currency === 'EUR' && t.period === 'quarterly' && t.amounts.length === 4,
+        ),
+      ).toBe(true);
+
+      // Backfill: Q1 2024 (two years back) to Q4 2025, then the current snapshot.
+      const snapshots = await SnapshotModel.find().sort({ snapshotAt: 1 }).lean();
+      expect(snapshots.every((s) => s.status === 'committed')).toBe(true);
+      expect(snapshots[snapshots.length - 1].snapshotAt.toISOString()).toBe(NOW.toISOString());
+      expect(snapshots.length).toBeGreaterThanOrEqual(9);
+      const current = snapshots[snapshots.length - 1]._id;
+      expect(await opportunitiesOf(current)).toHaveLength(DEALS);
+      expect(await DefinitionModel.find({ snapshotId: current }).lean()).toHaveLength(2);
+
+      const count = await SnapshotModel.find({}, { _id: 1 }).lean();
+      expect(
+        await seedDemoIfEmpty(mongoose.connection, EMBEDDED, {
+          now: new Date(NOW.getTime() + 86_400_000),
+        }),
+      ).toBeNull();
+      expect(await SnapshotModel.find({}, { _id: 1 }).lean()).toHaveLength(count.length);
+    },
+    SEED_TIMEOUT_MS,
+  );
+
+  it(
+    'loads the whole demo again when the previous seed was stopped half-way, leftovers cleared',
+    async () => {
+      await db.clear();
+      await mongoose.connection.db!.collection('gateway_state').deleteMany({});
+      let snapshotsReported = 0;
+      const stopHalfWay = (progress: { step: string }) => {
+        if (progress.step === 'snapshots' && ++snapshotsReported === 3)
+          throw new Error('stopped half-way');
+      };
+      await expect(
+        seedDemoIfEmpty(mongoose.connection, EMBEDDED, {
+          now: NOW,
+          deals: DEALS,
+          onProgress: stopHalfWay,
+        }),
+      ).rejects.toThrow('stopped half-way');
+      // Settings were already written: such a database must not count as in use.
+      expect(await SettingsModel.findById('account').lean()).not.toBeNull();
+      // A SIGKILL also leaves what the import had written; stand in for it with a stray team.
+      await TeamModel.create({ _id: 'leftover', name: 'Leftover' });
+
+      const result = await seedDemoIfEmpty(mongoose.connection, EMBEDDED, {
+        now: NOW,
+        deals: DEALS,
+      });
+      expect(result).not.toBeNull();
+      expect((await TeamModel.find().sort({ _id: 1 }).lean()).map((t) => t.name)).toEqual([
+        'Nordics',
+        'DACH',
+        'Benelux',
+      ]);
+      expect(await MemberModel.countDocuments()).toBe(12);
+      expect(await TargetModel.countDocuments()).toBe(24);
+      const snapshots = await SnapshotModel.find().lean();
+      expect(snapshots.length).toBeGreaterThanOrEqual(9);
+      expect(snapshots.every((s) => s.status === 'committed')).toBe(true);
+      // Loaded now: a later start leaves it alone.
+      expect(
+        await seedDemoIfEmpty(mongoose.connection, EMBEDDED, { now: NOW, deals: DEALS }),
+      ).toBeNull();
+    },
+    SEED_TIMEOUT_MS,
+  );
 
   it('never seeds with MONGODB_URI set or SEED_DEMO=0', async () => {
     await db.clear();

@@ -1,36 +1,35 @@
-import http from 'node:http';
 import net from 'node:net';
-import { handleClientError } from '../../src/server/client-error';
-import { restAfterDel } from '../../src/server/del-method-resume';
+import { loadConfig } from '../../src/config';
+import { delRequestStart } from '../../src/server/del-method-handover';
+import { HttpEdge } from '../../src/server/http-edge';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 import { rawExchange } from '../helpers/raw-http';
 
-describe('restAfterDel', () => {
-  const rest = (packet: string, at: number, before?: string): string | null =>
-    restAfterDel(
-      Buffer.from(packet, 'latin1'),
-      at,
-      before === undefined ? undefined : Buffer.from(before, 'latin1'),
+describe('delRequestStart', () => {
+  const start = (packet: string, at: number): string | null =>
+    delRequestStart(
+      Object.assign(new Error('Parse Error: Invalid method encountered'), {
+        code: 'HPE_INVALID_METHOD',
+        rawPacket: Buffer.from(packet, 'latin1'),
+        bytesParsed: at,
+      }),
     )?.toString('latin1') ?? null;
 
-  it('finds the request after a DEL method seen whole, at the start or behind earlier bytes', () => {
-    expect(rest('DEL /a HTTP/1.1\r\n\r\n', 3)).toBe(' /a HTTP/1.1\r\n\r\n');
-    expect(rest('GET / HTTP/1.1\r\n\r\n\r\nDEL /a HTTP/1.1\r\n\r\n', 23)).toBe(
-      ' /a HTTP/1.1\r\n\r\n',
+  it('finds the request from a DEL method seen whole, at the start or behind earlier bytes', () => {
+    expect(start('DEL /a HTTP/1.1\r\n\r\n', 3)).toBe('DEL /a HTTP/1.1\r\n\r\n');
+    expect(start('GET / HTTP/1.1\r\n\r\n\r\nDEL /a HTTP/1.1\r\n\r\n', 23)).toBe(
+      'DEL /a HTTP/1.1\r\n\r\n',
     );
   });
 
-  it('joins the bytes of the previous read when the method was cut', () => {
-    expect(rest(' /a HTTP/1.1', 0, '\nDEL')).toBe(' /a HTTP/1.1');
-    expect(rest('L /a HTTP/1.1', 1, '\nDE')).toBe(' /a HTTP/1.1');
-    expect(rest('EL /a HTTP/1.1', 2, '\r\nD')).toBe(' /a HTTP/1.1');
-  });
-
-  it('refuses anything else, and a cut method whose start it was not given', () => {
-    expect(rest('DELX /a HTTP/1.1', 3)).toBeNull(); // stopped on X, not a space
-    expect(rest('L /a HTTP/1.1', 1)).toBeNull(); // "L", or "DE" + "L"? not known, so not guessed
-    expect(rest('L /a HTTP/1.1', 1, '\nUN')).toBeNull();
-    expect(rest('del /a', 3)).toBeNull();
+  it('refuses anything else, and a method whose start was in an earlier read', () => {
+    expect(start('DELX /a HTTP/1.1', 3)).toBeNull(); // stopped on X, not a space
+    expect(start('L /a HTTP/1.1', 1)).toBeNull(); // "DE" + "L", or "UN" + "L"? not known, so not guessed
+    expect(start(' /a HTTP/1.1', 0)).toBeNull();
+    expect(start('del /a', 3)).toBeNull();
+    expect(
+      delRequestStart(Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' })),
+    ).toBeNull();
   });
 });
 
@@ -93,14 +92,17 @@ describe("Node's own request timeout", () => {
   it('answers 408 in place of the request whose body never arrives, and closes, without waiting for its handler', async () => {
     // The gateway's own budget answers a late body first; Node's timeout is the backstop that
     // remains when that budget is off (REQUEST_TIMEOUT_MS=0). A short one stands in for it here.
-    const server = http.createServer(
-      { requestTimeout: 500, connectionsCheckingInterval: 100 },
-      (req, res) => {
-        req.resume();
-        req.on('end', () => res.end('complete'));
-      },
-    );
-    server.on('clientError', handleClientError.bind({ log: { debug: () => undefined } } as never));
+    const config = loadConfig({});
+    const edge = new HttpEdge({
+      limits: { ...config, requestTimeoutMs: 0, headersTimeoutMs: 400 },
+      log: { debug: () => undefined },
+    });
+    const server = edge.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.end('complete'));
+    });
+    server.requestTimeout = 500;
+    server.on('clientError', edge.handleClientError);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const socket = net.connect((server.address() as net.AddressInfo).port, '127.0.0.1');

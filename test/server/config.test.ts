@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig, maskUri } from '../../src/config';
 
 describe('loadConfig', () => {
   it('gives every variable its default', () => {
@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       keepAliveTimeoutMs: 5000,
       cacheMaxAgeMs: 5000,
       maxConnections: 1024,
+      maxConnectionsPerAddress: 256,
       shutdownGraceMs: 30000,
       introspection: 'admins',
       logLevel: 'info',
@@ -30,6 +31,9 @@ describe('loadConfig', () => {
       syncIntervalMinutes: 0,
       syncLeaseSeconds: 60,
       snapshotRetentionDays: 14,
+      corsOrigins: [],
+      metricsToken: undefined,
+      tracing: null,
     });
   });
 
@@ -97,6 +101,10 @@ describe('loadConfig', () => {
     ],
     [{ MAX_CONNECTIONS: '-1' }, 'MAX_CONNECTIONS must be an integer from 0 to 1000000, got "-1"'],
     [
+      { MAX_CONNECTIONS_PER_ADDRESS: 'many' },
+      'MAX_CONNECTIONS_PER_ADDRESS must be an integer from 0 to 1000000, got "many"',
+    ],
+    [
       { SYNC_INTERVAL_MINUTES: '15m' },
       'SYNC_INTERVAL_MINUTES must be an integer from 0 to 10080, got "15m"',
     ],
@@ -119,5 +127,42 @@ describe('loadConfig', () => {
     ],
   ])('rejects %j with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
+  });
+
+  it('reads CORS_ORIGINS as origins, normalised as browsers send them', () => {
+    expect(
+      loadConfig({
+        CORS_ORIGINS: 'https://App.Example.com, http://localhost:5173,,https://a.io:443',
+      }).corsOrigins,
+    ).toEqual(['https://app.example.com', 'http://localhost:5173', 'https://a.io']);
+  });
+
+  it('takes METRICS_TOKEN as a secret of 16 visible characters or more, never shown', () => {
+    expect(String(loadConfig({ METRICS_TOKEN: 'scrape-token-0123456789' }).metricsToken)).toBe(
+      '[redacted]',
+    );
+    expect(() => loadConfig({ METRICS_TOKEN: 'short-secret' })).toThrow(
+      'METRICS_TOKEN must be at least 16 visible ASCII characters without spaces',
+    );
+  });
+
+  it('turns tracing on with OTEL_EXPORTER_OTLP_ENDPOINT, masking credentials in its error', () => {
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({
+      endpoint: 'http://collector:4318',
+      serviceName: 'pipeline-gateway',
+    });
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'grpc://u:p4ss@collector' })).toThrow(
+      'OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL (the collector\'s OTLP/HTTP base, e.g. http://localhost:4318), got "grpc://u:****@collector"',
+    );
+  });
+
+  it('masks the password of a URI, whatever it holds', () => {
+    expect(maskUri('mongodb://ops:s3cret@db:27017/crm?authSource=admin')).toBe(
+      'mongodb://ops:****@db:27017/crm?authSource=admin',
+    );
+    expect(maskUri('mongodb+srv://ops:p@ss/w0rd@cluster.example.net/crm')).toBe(
+      'mongodb+srv://ops:****@cluster.example.net/crm',
+    );
+    expect(maskUri('mongodb://db:27017/crm')).toBe('mongodb://db:27017/crm');
   });
 });

@@ -55,6 +55,24 @@ describe('DelMethodRewriter', () => {
     );
   });
 
+  it('passes a head on as it arrives, holding back only a start that may still become "DEL "', () => {
+    const rewriter = new DelMethodRewriter();
+    const push = (text: string): string =>
+      rewriter
+        .push(Buffer.from(text, 'latin1'))
+        .map((b) => b.toString('latin1'))
+        .join('');
+    expect(push('GET /a HTTP/1.1\r\nHo')).toBe('GET /a HTTP/1.1\r\nHo');
+    expect(push('st: x\r\n\r\nD')).toBe('st: x\r\n\r\n');
+    expect(push('E')).toBe('');
+    expect(push('L')).toBe('');
+    expect(push(' /b HTTP/1.1\r\nX-Slow: ')).toBe('DELETE /b HTTP/1.1\r\nX-Slow: ');
+    expect(push('1\r\n')).toBe('1\r\n');
+    expect(rewriter.rest().toString('latin1')).toBe('');
+    expect(push('\r\nDE')).toBe('\r\n');
+    expect(rewriter.rest().toString('latin1')).toBe('DE');
+  });
+
   it('passes through what it cannot frame', () => {
     const input = 'POST /a HTTP/1.1\r\nContent-Length: abc\r\n\r\nDEL /b HTTP/1.1\r\n\r\n';
     expect(run([input])).toBe(input);

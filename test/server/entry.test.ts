@@ -46,33 +46,56 @@ describe('the entry (src/index.ts)', () => {
     expect(await run.exited).toBe(0);
   });
 
-  it('tells where the admin token is even when the start that generated it failed', async () => {
-    const fresh = await mkdtemp(path.join(os.tmpdir(), 'gw-entry-token-'));
+  it('checks the port before anything is written: a port in use stops a first start with nothing created', async () => {
+    const parent = await mkdtemp(path.join(os.tmpdir(), 'gw-entry-port-'));
+    const fresh = path.join(parent, 'data');
     const busy = net.createServer();
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     try {
       const port = String((busy.address() as net.AddressInfo).port);
-      await expect(startEntry(fresh, { PORT: port })).rejects.toThrow(
-        /EADDRINUSE|address already in use/,
+      const run = spawnEntry(fresh, { PORT: port, SEED_DEMO: 'true' });
+      expect(await run.exited).toBe(1);
+      expect(run.output()).toContain(
+        `PORT ${port} on HOST 127.0.0.1 is in use by another process (another gateway?): stop it, or set PORT to a free port (EADDRINUSE)`,
       );
-      const run = await startEntry(fresh);
-      try {
-        const kept = (await readFile(path.join(fresh, 'admin-token'), 'utf8')).trim();
-        expect(run.output()).toContain(`Admin token:  kept in ${path.join(fresh, 'admin-token')}`);
-        const viewer = await fetch(`${run.url}/graphql`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${kept}` },
-          body: JSON.stringify({ query: '{ viewer { role } }' }),
-        });
-        expect(await viewer.json()).toEqual({ data: { viewer: { role: 'ADMIN' } } });
-      } finally {
-        run.child.kill('SIGTERM');
-      }
-      expect(await run.exited).toBe(0);
+      expect(run.output()).not.toContain('demo company');
+      await expect(stat(fresh)).rejects.toThrow(/ENOENT/);
     } finally {
       busy.close();
-      await rm(fresh, { recursive: true, force: true });
+      await rm(parent, { recursive: true, force: true });
     }
+  });
+
+  it('prints its options and exits 0 on --help, without starting', async () => {
+    const run = spawnEntry(dataDir, {}, ['--help']);
+    expect(await run.exited).toBe(0);
+    expect(run.output()).toMatch(/^Usage: npm start \[-- --help\]/);
+    for (const name of ['PORT', 'MONGODB_URI', 'CORS_ORIGINS', 'METRICS_TOKEN'])
+      expect(run.output()).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    const wrong = spawnEntry(dataDir, {}, ['--port', '80']);
+    expect(await wrong.exited).toBe(2);
+    expect(wrong.output()).toMatch(/Unknown option '--port'[\s\S]*Usage: npm start/);
+  });
+
+  it('names MONGODB_URI and the likely cause when the database refuses, with the password masked', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const run = spawnEntry(dataDir, {
+      MONGODB_URI: `mongodb://ops:s3cret-pass@127.0.0.1:${port}/crm`,
+    });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain(
+      `Cannot use the database of MONGODB_URI (mongodb://ops:****@127.0.0.1:${port}/crm): nothing accepts connections at that host and port (ECONNREFUSED)`,
+    );
+    expect(run.output()).not.toContain('s3cret-pass');
+    const typo = spawnEntry(dataDir, { MONGODB_URI: 'mongdb://ops:s3cret-pass@db/crm' });
+    expect(await typo.exited).toBe(1);
+    expect(typo.output()).toContain(
+      'MONGODB_URI must start with mongodb:// or mongodb+srv://, got "mongdb://ops:****@db/crm"',
+    );
+    expect(typo.output()).not.toContain('s3cret-pass');
   });
 
   it('loads the full demo company on the start after one killed while loading it', async () => {

@@ -20,7 +20,7 @@ describe('npm run db (src/store/cli.ts)', () => {
     const uri = readFileSync(join(dir, 'store-uri'), 'utf8').trim();
     expect(uri).toMatch(
       new RegExp(
-        `^mongodb://pipeline-gateway:[A-Za-z0-9_-]{32}@127\\.0\\.0\\.1:${first.port}/\\?authSource=admin$`,
+        `^mongodb://pipeline-gateway:[A-Za-z0-9_-]{32}@127\\.0\\.0\\.1:${first.port}/pipeline-gateway\\?authSource=admin$`,
       ),
     );
     expect(first.stdout()).toContain(
@@ -53,7 +53,7 @@ describe('npm run db (src/store/cli.ts)', () => {
     try {
       expect(second.stdout()).not.toContain(password);
       expect(second.stdout()).toContain(
-        `mongodb://pipeline-gateway:****@127.0.0.1:${second.port}/?authSource=admin`,
+        `mongodb://pipeline-gateway:****@127.0.0.1:${second.port}/pipeline-gateway?authSource=admin`,
       );
       expect(readFileSync(join(dir, 'store-credentials.json'), 'utf8')).toBe(credentials);
       const moved = readFileSync(join(dir, 'store-uri'), 'utf8').trim();

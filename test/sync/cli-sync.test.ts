@@ -11,7 +11,7 @@ import {
   startHubSpotServer,
   type HubSpotTestServer,
   type RecordedRequest,
-} from '../helpers/hubspot-server';
+} from '../../src/fake-crm/hubspot-server';
 import { setStage, syncDataset, syncDeals, TOKEN } from './sync-dataset';
 
 const ROOT = path.resolve(__dirname, '..', '..');

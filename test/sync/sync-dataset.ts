@@ -1,7 +1,7 @@
 // Internal test helper: a HubSpot account for the sync tests (test/helpers/hubspot-server.ts
 // serves it), the changes a second sync must pick up, and the metrics computed from it alone.
 import { owners, PIPELINES } from '../crm/hubspot-dataset';
-import type { HubSpotDataset, StoredDeal } from '../helpers/hubspot-server';
+import type { HubSpotDataset, StoredDeal } from '../../src/fake-crm/hubspot-server';
 
 export { TOKEN } from '../crm/hubspot-dataset';
 

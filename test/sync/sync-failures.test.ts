@@ -4,7 +4,7 @@ import { MemberModel } from '../../src/models/member.model';
 import { SnapshotModel } from '../../src/models/snapshot.model';
 import { TeamModel } from '../../src/models/team.model';
 import { startGateway, type TestGateway } from '../helpers/gateway';
-import { startHubSpotServer, type HubSpotTestServer } from '../helpers/hubspot-server';
+import { startHubSpotServer, type HubSpotTestServer } from '../../src/fake-crm/hubspot-server';
 import { syncDataset, syncDeals, TOKEN } from './sync-dataset';
 
 const FAST_RETRIES = { baseDelayMs: 5, maxDelayMs: 20, searchIntervalMs: 0, maxAttempts: 3 };

@@ -4,7 +4,7 @@
  * snapshot the sync committed. Both database modes.
  */
 import { startGateway, type TestGateway } from '../helpers/gateway';
-import { startHubSpotServer, type HubSpotTestServer } from '../helpers/hubspot-server';
+import { startHubSpotServer, type HubSpotTestServer } from '../../src/fake-crm/hubspot-server';
 import { startReceiver, type Receiver } from '../events/support/receiver';
 import { subscribe } from '../events/support/subscriber';
 import { syncDataset, syncDeals, TOKEN } from './sync-dataset';

@@ -5,7 +5,7 @@ import { CrmSyncStateModel } from '../../src/models/crm-sync-state.model';
 import { CrmSync } from '../../src/sync/crm-sync';
 import { SyncScheduler } from '../../src/sync/sync-scheduler';
 import { startGateway, type TestGateway } from '../helpers/gateway';
-import { startHubSpotServer, type HubSpotTestServer } from '../helpers/hubspot-server';
+import { startHubSpotServer, type HubSpotTestServer } from '../../src/fake-crm/hubspot-server';
 import { syncDataset, syncDeals, TOKEN } from './sync-dataset';
 
 const ADMIN: Principal = { subject: 'test', role: Role.ADMIN, memberId: null, teamId: null };

@@ -7,7 +7,7 @@ import {
   startHubSpotServer,
   type HubSpotTestServer,
   type RecordedRequest,
-} from '../helpers/hubspot-server';
+} from '../../src/fake-crm/hubspot-server';
 import { expectedMetrics, setStage, syncDataset, syncDeals, TOKEN } from './sync-dataset';
 
 const NOW = Date.now();

@@ -22,10 +22,17 @@ export const DEAL_PROPERTIES = [
   'hs_is_closed_lost',
 ] as const;
 
-/** DEAL_PROPERTIES plus `hs_date_entered_<stageId>` for every stage of the pipelines (the stage history backfill reads). */
+/**
+ * DEAL_PROPERTIES plus, for every stage of the pipelines, `hs_v2_date_entered_<stageId>` and the
+ * older `hs_date_entered_<stageId>`: when each deal entered the stage, which the stage history
+ * (docs/analytics.md) and backfill read.
+ */
 export function dealPropertiesFor(pipelines: HubSpotPage<HubSpotPipeline>): string[] {
   const stageDates = pipelines.results.flatMap((pipeline) =>
-    (pipeline.stages ?? []).map((stage) => `hs_date_entered_${stage.id}`),
+    (pipeline.stages ?? []).flatMap((stage) => [
+      `hs_v2_date_entered_${stage.id}`,
+      `hs_date_entered_${stage.id}`,
+    ]),
   );
   return [...new Set<string>([...DEAL_PROPERTIES, ...stageDates])];
 }

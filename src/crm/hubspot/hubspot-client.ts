@@ -9,6 +9,7 @@ import { HubSpotAuthError } from './hubspot-errors';
 import { HubSpotHttp, type HubSpotHttpOptions } from './hubspot-http';
 import { asPage, listPages } from './list-pages';
 import { searchModifiedDeals } from './search-modified-deals';
+import type { CrmApiBudget } from './request-pacer';
 
 /** The client's settings beyond HubSpotHttpOptions. */
 export interface HubSpotClientOptions extends HubSpotHttpOptions {
@@ -46,6 +47,8 @@ export interface HubSpotClient {
     properties: readonly string[],
     until?: Date,
   ): Promise<HubSpotPage<HubSpotDeal>[]>;
+  /** The API requests HubSpot's answers said are left (rate-limit headers); null fields before any. */
+  budget(): CrmApiBudget;
 }
 
 // Largest pages each endpoint serves: owners 500, objects and search 100.
@@ -57,6 +60,7 @@ export function createHubSpotClient(options: HubSpotClientOptions): HubSpotClien
   const http = new HubSpotHttp(options);
   const resultCap = options.searchResultCap ?? 10_000;
   return {
+    budget: () => http.budget,
     async fetchHomeCurrency() {
       try {
         const details = (await http.send({ method: 'GET', path: '/account-info/v3/details' })) as {

@@ -7,7 +7,7 @@ import {
   HubSpotUnavailableError,
   type HubSpotErrorBody,
 } from './hubspot-errors';
-import { RequestPacer } from './request-pacer';
+import { RequestPacer, type CrmApiBudget } from './request-pacer';
 import { backoffDelay, retryAfterDelay } from './retry-delay';
 
 /** How the client talks to HubSpot; every field but `baseUrl` and `token` has a default. */
@@ -95,6 +95,11 @@ export class HubSpotHttp {
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 120_000;
     this.#random = options.random ?? Math.random;
     this.#pacer = new RequestPacer(options.searchIntervalMs ?? 250);
+  }
+
+  /** The requests HubSpot said are left, as of its last answer that said so. */
+  get budget(): CrmApiBudget {
+    return this.#pacer.budget;
   }
 
   /**

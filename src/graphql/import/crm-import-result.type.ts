@@ -53,6 +53,20 @@ export class CrmImportSkipped {
   reason!: string;
 }
 
+@ObjectType({
+  simpleResolvers: true,
+  description: 'Deals skipped only for being in a currency other than the one counted.',
+})
+export class CrmCurrencySkips {
+  @Field({ description: 'The currency they are in (ISO 4217).' })
+  currency!: string;
+
+  @Field(() => Int, {
+    description: "How many: they would count with the account's currency set to `currency`.",
+  })
+  deals!: number;
+}
+
 @ObjectType('CrmImportResult', {
   simpleResolvers: true,
   description: 'The outcome of an import: its snapshot, counts and skipped items.',
@@ -91,6 +105,18 @@ export class CrmImportResultType {
       'True when the same data had already been imported: its snapshot is answered, nothing written.',
   })
   reused!: boolean;
+
+  @Field({
+    description:
+      'True when this import removed the demo company first (the first import of your own data onto it).',
+  })
+  demoRemoved!: boolean;
+
+  @Field(() => [CrmCurrencySkips], {
+    description: 'Deals skipped for their currency, by currency, most first.',
+    complexity: listComplexity,
+  })
+  skippedForCurrency!: CrmCurrencySkips[];
 }
 
 export function toCrmImportResult(result: CrmImportResult): CrmImportResultType {
@@ -104,5 +130,7 @@ export function toCrmImportResult(result: CrmImportResult): CrmImportResultType 
     reused: result.reused,
     mode: result.mode === 'incremental' ? CrmImportMode.INCREMENTAL : CrmImportMode.FULL,
     changes: { ...result.changes },
+    demoRemoved: result.demoRemoved,
+    skippedForCurrency: result.skippedForCurrency.map((entry) => ({ ...entry })),
   };
 }

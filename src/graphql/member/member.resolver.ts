@@ -19,7 +19,7 @@ import { toPeriod } from '../settings/period.enum';
 import { TargetSet } from '../target/target-set.type';
 import { Team, toTeam } from '../team/team.type';
 import { MemberConnection, toMemberConnection } from './member-connection.type';
-import { CreateMemberInput } from './member.input';
+import { CreateMemberInput, UpdateMemberInput } from './member.input';
 import { MembersArgs } from './member.args';
 import { Member, toMember } from './member.type';
 import { pageComplexity } from '../../security/field-costs';
@@ -74,7 +74,29 @@ export class MemberResolver {
     return toMember(await members.attachMember(ctx, memberId, teamId));
   }
 
-  @Mutation(() => ID, { description: 'Deletes a member and its targets; answers the deleted id.' })
+  @Mutation(() => Member, {
+    description:
+      "Changes a member's names, e-mail or role. Admin: anyone; manager: own team, never to or from admin.",
+  })
+  async updateMember(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateMemberInput) input: UpdateMemberInput,
+    @Ctx() ctx: AuthenticatedContext,
+  ): Promise<Member> {
+    return toMember(
+      await members.updateMember(ctx, id, {
+        firstname: input.firstname,
+        lastname: input.lastname,
+        email: input.email,
+        role: input.role,
+      }),
+    );
+  }
+
+  @Mutation(() => ID, {
+    description:
+      'Deletes a member, its targets and its tokens (and the tokens it issued); answers the deleted id.',
+  })
   async deleteMember(
     @Arg('id', () => ID) id: string,
     @Ctx() ctx: AuthenticatedContext,

@@ -1,6 +1,7 @@
 import { MemberPipelinesResolver } from './member-pipelines.resolver';
 import { MetricDefinitionResolver } from './metric-definition.resolver';
 import { OpportunityResolver } from './opportunity.resolver';
+import { MovementBucketResolver, PipelineAnalyticsResolver } from './pipeline-analytics.resolver';
 import { PipelineDefinitionResolver } from './pipeline-definition.resolver';
 import { PipelineSnapshotResolver } from './pipeline-snapshot.resolver';
 import { PipelineResolver } from './pipeline.resolver';
@@ -11,6 +12,8 @@ export const PIPELINE_RESOLVERS = [
   PipelineSnapshotResolver,
   PipelineDefinitionResolver,
   PipelineResolver,
+  PipelineAnalyticsResolver,
+  MovementBucketResolver,
   OpportunityResolver,
   MetricDefinitionResolver,
   TeamPipelinesResolver,

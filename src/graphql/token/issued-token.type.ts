@@ -6,6 +6,14 @@ export class IssuedToken {
   @Field({ description: 'Send as "Authorization: Bearer <token>".' })
   token!: string;
 
+  @Field(() => ID, {
+    description: "The token's id (`jti`): `tokens` lists it, `revokeToken` revokes it.",
+  })
+  id!: string;
+
+  @Field(() => Date)
+  issuedAt!: Date;
+
   @Field(() => Date)
   expiresAt!: Date;
 

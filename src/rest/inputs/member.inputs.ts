@@ -7,6 +7,7 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateIf,
 } from 'class-validator';
 import { IsEntityId, IsMemberEmail, IsNestedInput, IsRoleValue } from '../../validation';
 import type { Role } from '../../auth/role';
@@ -51,6 +52,32 @@ export class MemberIdInput {
 export class AttachMemberInput extends MemberIdInput {
   @IsEntityId()
   team_id!: string;
+}
+
+// A field left out is not changed; one sent as null is refused (no field of a member may be null).
+const GIVEN = ValidateIf((_input: object, value: unknown) => value !== undefined);
+
+/** `PATCH /teams/members/{member_id}`: any of role, firstname, lastname, email (at least one: the service says so). */
+export class UpdateMemberBody extends MemberIdInput {
+  @GIVEN
+  @IsString({ message: 'must be a string' })
+  @MinLength(1, { message: 'must not be empty' })
+  @MaxLength(200, { message: 'must be at most 200 characters' })
+  lastname?: string;
+
+  @GIVEN
+  @IsString({ message: 'must be a string' })
+  @MinLength(1, { message: 'must not be empty' })
+  @MaxLength(200, { message: 'must be at most 200 characters' })
+  firstname?: string;
+
+  @GIVEN
+  @IsMemberEmail()
+  email?: string;
+
+  @GIVEN
+  @IsRoleValue()
+  role?: Role;
 }
 
 /** Query of `GET /teams/members`. */

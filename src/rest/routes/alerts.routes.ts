@@ -4,6 +4,7 @@ import * as alerts from '../../services/alert.service';
 import { envelopeSchema } from '../envelope-schema';
 import { AlertRuleIdInput, CreateAlertRuleBody } from '../inputs/webhook.inputs';
 import { ok, type RouteDefinition } from '../route-definition';
+import { adminOnly } from '../route-roles';
 
 const RULE_SCHEMA = {
   type: 'object',
@@ -45,6 +46,7 @@ export const alertsRoutes: RouteDefinition[] = [
       'Create an alert rule (admin): alert.triggered when a metric of a pipeline crosses a value as a snapshot commits',
     tag: 'Events',
     authenticated: true,
+    roles: adminOnly('manage alert rules'),
     errors: [ErrorCode.NOT_FOUND],
     input: CreateAlertRuleBody,
     response: envelopeSchema({ rule: RULE_SCHEMA }, ['rule']),
@@ -64,6 +66,7 @@ export const alertsRoutes: RouteDefinition[] = [
     summary: 'List the alert rules (admin)',
     tag: 'Events',
     authenticated: true,
+    roles: adminOnly('manage alert rules'),
     response: envelopeSchema({ rules: { type: 'array', items: RULE_SCHEMA } }, ['rules']),
     handler: async (ctx) => {
       const rules = await alerts.listAlertRules(ctx);
@@ -76,6 +79,7 @@ export const alertsRoutes: RouteDefinition[] = [
     summary: 'Delete an alert rule (admin)',
     tag: 'Events',
     authenticated: true,
+    roles: adminOnly('manage alert rules'),
     input: AlertRuleIdInput,
     response: envelopeSchema({}),
     handler: deleteRule,

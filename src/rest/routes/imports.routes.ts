@@ -1,7 +1,9 @@
+import { withImportNotes } from '../../import/import-summary';
 import { importCrmData } from '../../services/import.service';
 import { envelopeSchema } from '../envelope-schema';
 import { CrmImportBody } from '../inputs/crm-import.input';
 import { ok, type RouteDefinition } from '../route-definition';
+import { adminOnly } from '../route-roles';
 
 const count = { type: 'integer', minimum: 0 };
 
@@ -29,8 +31,17 @@ const IMPORT_RESPONSE = envelopeSchema(
         required: ['id', 'reason'],
       },
     },
+    demo_removed: { type: 'boolean' },
+    skipped_for_currency: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { currency: { type: 'string' }, deals: count },
+        required: ['currency', 'deals'],
+      },
+    },
   },
-  ['snapshot_id', 'mode', 'counts', 'skipped'],
+  ['snapshot_id', 'mode', 'counts', 'skipped', 'demo_removed', 'skipped_for_currency'],
 );
 
 const importRoute: RouteDefinition<CrmImportBody> = {
@@ -39,6 +50,7 @@ const importRoute: RouteDefinition<CrmImportBody> = {
   summary: 'Import HubSpot pipelines, owners and deals as a new snapshot (admin); idempotent',
   tag: 'CRM import',
   authenticated: true,
+  roles: adminOnly('import CRM data'),
   input: CrmImportBody,
   response: IMPORT_RESPONSE,
   handler: async (ctx, input) => {
@@ -57,7 +69,7 @@ const importRoute: RouteDefinition<CrmImportBody> = {
       { queue: ctx.access.imports, retentionDays: ctx.access.snapshotRetentionDays },
     );
     const { counts } = result;
-    const message = result.reused
+    const summary = result.reused
       ? 'This data was already imported; its snapshot is answered and nothing was written'
       : result.mode === 'incremental'
         ? `Applied ${result.changes.updated} changed and ${result.changes.removed} removed deals: snapshot ${result.snapshotId} holds ${counts.deals} deals in ${counts.pipelines} pipelines` +
@@ -71,7 +83,7 @@ const importRoute: RouteDefinition<CrmImportBody> = {
           (result.skipped.length > 0
             ? `; ${result.skipped.length} items skipped or defaulted, see skipped`
             : '');
-    return ok(message, {
+    return ok(withImportNotes(summary, result), {
       snapshot_id: result.snapshotId,
       mode: result.mode,
       counts: {
@@ -83,6 +95,8 @@ const importRoute: RouteDefinition<CrmImportBody> = {
         members_created: counts.membersCreated,
       },
       skipped: result.skipped,
+      demo_removed: result.demoRemoved,
+      skipped_for_currency: result.skippedForCurrency,
     });
   },
 };

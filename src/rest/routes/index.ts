@@ -1,4 +1,5 @@
 import type { RouteDefinition } from '../route-definition';
+import { analyticsRoutes } from './analytics.routes';
 import { openApiRoute } from './openapi.routes';
 import { importsRoutes } from './imports.routes';
 import { membersRoutes } from './members.routes';
@@ -25,6 +26,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...targetsRoutes,
   ...settingsRoutes,
   ...pipelinesRoutes,
+  ...analyticsRoutes,
   ...snapshotsRoutes,
   ...importsRoutes,
   ...syncsRoutes,

@@ -8,9 +8,11 @@ import {
   CreateMemberBody,
   ListMembersQuery,
   MemberIdInput,
+  UpdateMemberBody,
 } from '../inputs/member.inputs';
 import { ok, type RouteDefinition } from '../route-definition';
 import { MEMBER_SCHEMA, toRestMember } from './member.view';
+import { adminOrManager, EVERY_ROLE } from '../route-roles';
 
 const TAG = 'Teams and members';
 
@@ -20,6 +22,7 @@ const createMemberRoute: RouteDefinition<CreateMemberBody> = {
   summary: 'Create a member (admin: any team; manager: own team, not admins)',
   tag: TAG,
   authenticated: true,
+  roles: adminOrManager('A member may not create members; an admin or a manager may'),
   errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
   input: CreateMemberBody,
   response: envelopeSchema({ member: MEMBER_SCHEMA }, ['member']),
@@ -42,6 +45,7 @@ const listMembersRoute: RouteDefinition<ListMembersQuery> = {
   summary: 'List members, filtered by team_id and role, paginated with limit and cursor',
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   input: ListMembersQuery,
   response: envelopeSchema(
     { members: { type: 'array', items: MEMBER_SCHEMA }, next_cursor: { type: ['string', 'null'] } },
@@ -69,6 +73,7 @@ const getMemberRoute: RouteDefinition<MemberIdInput> = {
   summary: 'Read one member',
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   errors: [ErrorCode.NOT_FOUND],
   input: MemberIdInput,
   response: envelopeSchema({ member: MEMBER_SCHEMA }, ['member']),
@@ -82,12 +87,31 @@ const attachMemberRoute: RouteDefinition<AttachMemberInput> = {
   summary: 'Attach a member to a team',
   tag: TAG,
   authenticated: true,
+  roles: adminOrManager('A member may not attach members; an admin or a manager may'),
   errors: [ErrorCode.NOT_FOUND],
   input: AttachMemberInput,
   response: envelopeSchema({ team_id: { type: 'string' } }, ['team_id']),
   handler: async (ctx, input) => {
     const member = await members.attachMember(ctx, input.member_id, input.team_id);
     return ok(`Member ${member._id} attached to team ${member.teamId}`, { team_id: member.teamId });
+  },
+};
+
+const updateMemberRoute: RouteDefinition<UpdateMemberBody> = {
+  method: 'PATCH',
+  path: '/teams/members/:member_id',
+  summary:
+    "Change a member's role, names or e-mail (admin; manager: own team, never to or from admin)",
+  tag: TAG,
+  authenticated: true,
+  roles: adminOrManager('A member may not change members; an admin or a manager may'),
+  errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
+  input: UpdateMemberBody,
+  response: envelopeSchema({ member: MEMBER_SCHEMA }, ['member']),
+  handler: async (ctx, input) => {
+    const { member_id: memberId, ...changes } = input;
+    const member = await members.updateMember(ctx, memberId, changes);
+    return ok(`Member ${member._id} updated`, { member: toRestMember(member) });
   },
 };
 
@@ -100,9 +124,10 @@ async function deleteHandler(ctx: AuthenticatedContext, input: MemberIdInput) {
 const deleteMemberRoute: RouteDefinition<MemberIdInput> = {
   method: 'DELETE',
   path: '/teams/members',
-  summary: 'Delete a member named by member_id (body or query), with its targets',
+  summary: 'Delete a member named by member_id (body or query), with its targets and tokens',
   tag: TAG,
   authenticated: true,
+  roles: adminOrManager('A member may not delete members; an admin or a manager may'),
   errors: [ErrorCode.NOT_FOUND],
   input: MemberIdInput,
   response: envelopeSchema({}),
@@ -112,9 +137,10 @@ const deleteMemberRoute: RouteDefinition<MemberIdInput> = {
 const deleteMemberByPathRoute: RouteDefinition<MemberIdInput> = {
   method: 'DELETE',
   path: '/teams/members/:member_id',
-  summary: 'Delete a member, with its targets',
+  summary: 'Delete a member, with its targets and tokens',
   tag: TAG,
   authenticated: true,
+  roles: adminOrManager('A member may not delete members; an admin or a manager may'),
   errors: [ErrorCode.NOT_FOUND],
   input: MemberIdInput,
   response: envelopeSchema({}),
@@ -126,6 +152,7 @@ export const membersRoutes: RouteDefinition[] = [
   listMembersRoute,
   getMemberRoute,
   attachMemberRoute,
+  updateMemberRoute,
   deleteMemberRoute,
   deleteMemberByPathRoute,
 ] as RouteDefinition[];

@@ -20,6 +20,7 @@ import {
   TimeseriesInput,
 } from '../inputs/pipeline.inputs';
 import type { RouteDefinition } from '../route-definition';
+import { EVERY_ROLE } from '../route-roles';
 
 const TAG = 'Pipelines';
 
@@ -54,6 +55,7 @@ const pipelinesRoute: RouteDefinition<PipelinesQuery> = {
   summary: 'The latest snapshot (or snapshot_id): definitions and their pipelines',
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   input: PipelinesQuery,
   errors: [ErrorCode.NOT_FOUND],
   response: {
@@ -111,6 +113,7 @@ const stagesRoute: RouteDefinition<StagesInput> = {
   summary: 'The stages of a pipeline definition, ordered by order (values as text)',
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   input: StagesInput,
   errors: [ErrorCode.NOT_FOUND],
   response: {
@@ -179,6 +182,7 @@ const metricsRoute: RouteDefinition<MetricsInput> = {
   summary: 'Metrics of a pipeline (all, or those named in metrics) for the period of its snapshot',
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   input: MetricsInput,
   errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
   errorShape: { kind: 'status', emptyKey: 'metrics' },
@@ -225,6 +229,7 @@ const timeseriesRoute: RouteDefinition<TimeseriesInput> = {
   summary: 'One metric of a pipeline over the last duration periods (1-104), oldest first',
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   input: TimeseriesInput,
   errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
   errorShape: { kind: 'status', emptyKey: 'series' },

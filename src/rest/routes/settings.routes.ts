@@ -3,6 +3,7 @@ import * as settings from '../../services/settings.service';
 import { envelopeSchema } from '../envelope-schema';
 import { SetCurrencyBody, SetPeriodBody } from '../inputs/settings.inputs';
 import { ok, type RouteDefinition } from '../route-definition';
+import { adminOnly, EVERY_ROLE } from '../route-roles';
 
 const TAG = 'Settings';
 
@@ -21,6 +22,7 @@ const setCurrencyRoute: RouteDefinition<SetCurrencyBody> = {
   summary: 'Set the account currency (admin): an ISO 4217 code, any case',
   tag: TAG,
   authenticated: true,
+  roles: adminOnly('set the currency'),
   input: SetCurrencyBody,
   response: CURRENCY_RESPONSE,
   handler: async (ctx, input) => {
@@ -36,6 +38,7 @@ const getCurrencyRoute: RouteDefinition = {
   summary: 'Read the account currency',
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   errors: [ErrorCode.NOT_FOUND],
   response: CURRENCY_RESPONSE,
   handler: async (ctx) => ok('Currency found', { currency: await settings.getCurrency(ctx) }),
@@ -47,6 +50,7 @@ const setPeriodRoute: RouteDefinition<SetPeriodBody> = {
   summary: 'Set the period unit (admin); 409 while targets exist unless reset_targets is true',
   tag: TAG,
   authenticated: true,
+  roles: adminOnly('set the period'),
   errors: [ErrorCode.CONFLICT],
   input: SetPeriodBody,
   response: PERIOD_RESPONSE,
@@ -68,6 +72,7 @@ const getPeriodRoute: RouteDefinition = {
   summary: 'Read the period unit and its values',
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   errors: [ErrorCode.NOT_FOUND],
   response: PERIOD_RESPONSE,
   handler: async (ctx) => {

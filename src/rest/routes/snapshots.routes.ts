@@ -3,6 +3,7 @@ import { removeSnapshot } from '../../services/import.service';
 import { envelopeSchema } from '../envelope-schema';
 import { SnapshotIdInput } from '../inputs/snapshot.inputs';
 import { ok, type RouteDefinition } from '../route-definition';
+import { adminOnly } from '../route-roles';
 
 const REMOVED_RESPONSE = envelopeSchema(
   {
@@ -21,6 +22,7 @@ const removeSnapshotRoute: RouteDefinition<SnapshotIdInput> = {
     'Remove a snapshot as retention would (admin): reads of it answer 404 naming the removal; the latest one left is what reads see',
   tag: 'Pipelines',
   authenticated: true,
+  roles: adminOnly('remove a snapshot'),
   errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
   input: SnapshotIdInput,
   response: REMOVED_RESPONSE,

@@ -1,9 +1,11 @@
 import { ErrorCode } from '../../errors';
+import { withImportNotes } from '../../import/import-summary';
 import type { CrmSyncDoc } from '../../models/crm-sync.model';
 import { latestCrmSync, syncCrmData } from '../../sync/sync.service';
 import { envelopeSchema } from '../envelope-schema';
 import { CrmSyncBody } from '../inputs/crm-sync.input';
 import { ok, type RouteDefinition } from '../route-definition';
+import { adminOnly } from '../route-roles';
 
 const count = { type: 'integer', minimum: 0 };
 const nullableString = { type: ['string', 'null'] };
@@ -43,8 +45,27 @@ const SYNC_RESPONSE = envelopeSchema(
     },
     fetched: FETCHED,
     high_water_mark: nullableDate,
+    demo_removed: { type: 'boolean' },
+    skipped_for_currency: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { currency: { type: 'string' }, deals: count },
+        required: ['currency', 'deals'],
+      },
+    },
   },
-  ['sync_id', 'mode', 'snapshot_id', 'counts', 'skipped', 'fetched', 'high_water_mark'],
+  [
+    'sync_id',
+    'mode',
+    'snapshot_id',
+    'counts',
+    'skipped',
+    'fetched',
+    'high_water_mark',
+    'demo_removed',
+    'skipped_for_currency',
+  ],
 );
 
 const RUN = {
@@ -125,6 +146,7 @@ const syncRoute: RouteDefinition<CrmSyncBody> = {
     'Sync from HubSpot now (admin): the first sync full, later ones the deals changed since the last; answers like an import plus mode',
   tag: 'CRM import',
   authenticated: true,
+  roles: adminOnly('sync CRM data from HubSpot'),
   input: CrmSyncBody,
   errors: [ErrorCode.CONFLICT, ErrorCode.BAD_GATEWAY],
   response: SYNC_RESPONSE,
@@ -133,13 +155,13 @@ const syncRoute: RouteDefinition<CrmSyncBody> = {
     const imported = result.import;
     const { counts } = imported;
     const read = `read ${result.fetched.deals} deals${result.mode === 'incremental' ? ` changed and ${result.fetched.archived} archived` : ''} from HubSpot`;
-    const message = imported.reused
+    const summary = imported.reused
       ? `${result.mode === 'full' ? 'Full' : 'Incremental'} sync: ${read}; nothing changed since snapshot ${imported.snapshotId}`
       : `${result.mode === 'full' ? 'Full' : 'Incremental'} sync: ${read}; snapshot ${imported.snapshotId} holds ${counts.deals} deals in ${counts.pipelines} pipelines` +
         (imported.skipped.length > 0
           ? `; ${imported.skipped.length} items skipped or defaulted, see skipped`
           : '');
-    return ok(message, {
+    return ok(withImportNotes(summary, imported), {
       sync_id: result.syncId,
       mode: result.mode,
       snapshot_id: imported.snapshotId,
@@ -147,6 +169,8 @@ const syncRoute: RouteDefinition<CrmSyncBody> = {
       skipped: imported.skipped,
       fetched: result.fetched,
       high_water_mark: iso(result.highWaterMark),
+      demo_removed: imported.demoRemoved,
+      skipped_for_currency: imported.skippedForCurrency,
     });
   },
 };
@@ -158,6 +182,7 @@ const latestRoute: RouteDefinition = {
     'The latest HubSpot sync (the one under way, else the last finished): times, outcome, counts; and the next scheduled run (admin)',
   tag: 'CRM import',
   authenticated: true,
+  roles: adminOnly('read the HubSpot sync status'),
   response: LATEST_RESPONSE,
   handler: async (ctx) => {
     const status = await latestCrmSync(ctx);

@@ -3,6 +3,7 @@ import * as targets from '../../services/target.service';
 import { envelopeSchema } from '../envelope-schema';
 import { GetTargetsInput, SetTargetsBody } from '../inputs/target.inputs';
 import { ok, type RouteDefinition } from '../route-definition';
+import { adminOrManager, EVERY_ROLE } from '../route-roles';
 
 const TAG = 'Targets';
 
@@ -40,6 +41,7 @@ const setTargetsRoute: RouteDefinition<SetTargetsBody> = {
   summary: "Set (replace) a member's targets for a year (admin, or the member's manager)",
   tag: TAG,
   authenticated: true,
+  roles: adminOrManager("A member may not set targets; an admin or the member's manager may"),
   errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
   input: SetTargetsBody,
   response: TARGETS_RESPONSE,
@@ -60,6 +62,7 @@ const getTargetsRoute: RouteDefinition<GetTargetsInput> = {
   summary: "Read a member's targets for a year (admin, own team manager, or the member)",
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   errors: [ErrorCode.NOT_FOUND],
   input: GetTargetsInput,
   response: TARGETS_RESPONSE,

@@ -4,6 +4,7 @@ import type { TeamDoc } from '../../models/team.model';
 import { envelopeSchema } from '../envelope-schema';
 import { CreateTeamBody, TeamIdInput } from '../inputs/team.inputs';
 import { ok, type RouteDefinition } from '../route-definition';
+import { adminOnly, EVERY_ROLE } from '../route-roles';
 
 const TAG = 'Teams and members';
 
@@ -24,6 +25,7 @@ const listTeamsRoute: RouteDefinition = {
   summary: 'List every team',
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   response: envelopeSchema({ teams: { type: 'array', items: TEAM_SCHEMA } }, ['teams']),
   handler: async (ctx) => {
     const found = await teams.listTeams(ctx);
@@ -37,6 +39,7 @@ const createTeamRoute: RouteDefinition<CreateTeamBody> = {
   summary: 'Create a team (admin); team_id is generated when absent',
   tag: TAG,
   authenticated: true,
+  roles: adminOnly('create teams'),
   errors: [ErrorCode.CONFLICT],
   input: CreateTeamBody,
   response: envelopeSchema({ team: TEAM_SCHEMA }, ['team']),
@@ -56,6 +59,7 @@ const getTeamRoute: RouteDefinition<TeamIdInput> = {
   summary: 'Read one team',
   tag: TAG,
   authenticated: true,
+  roles: EVERY_ROLE,
   errors: [ErrorCode.NOT_FOUND],
   input: TeamIdInput,
   response: envelopeSchema({ team: TEAM_SCHEMA }, ['team']),

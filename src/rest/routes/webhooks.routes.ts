@@ -12,6 +12,7 @@ import {
   WebhookIdInput,
 } from '../inputs/webhook.inputs';
 import { ok, type RouteDefinition } from '../route-definition';
+import { adminOnly } from '../route-roles';
 
 const TAG = 'Events';
 const nullableString = { type: ['string', 'null'] };
@@ -130,6 +131,7 @@ export const webhooksRoutes: RouteDefinition[] = [
       'Create a webhook (admin): url, event types or ["*"], optional filter; answers its signing secret, once',
     tag: TAG,
     authenticated: true,
+    roles: adminOnly('manage webhooks'),
     input: CreateWebhookBody,
     response: one,
     handler: async (ctx, input: CreateWebhookBody) => {
@@ -148,6 +150,7 @@ export const webhooksRoutes: RouteDefinition[] = [
     summary: 'List the webhooks (admin)',
     tag: TAG,
     authenticated: true,
+    roles: adminOnly('manage webhooks'),
     response: envelopeSchema({ webhooks: { type: 'array', items: WEBHOOK_SCHEMA } }, ['webhooks']),
     handler: async (ctx) => {
       const all = await webhooks.listWebhooks(ctx);
@@ -160,6 +163,7 @@ export const webhooksRoutes: RouteDefinition[] = [
     summary: 'Read a webhook (admin), without its secret',
     tag: TAG,
     authenticated: true,
+    roles: adminOnly('manage webhooks'),
     input: WebhookIdInput,
     response: one,
     handler: async (ctx, input: WebhookIdInput) =>
@@ -171,6 +175,7 @@ export const webhooksRoutes: RouteDefinition[] = [
     summary: 'Change a webhook (admin): url, events, filter, description, enabled',
     tag: TAG,
     authenticated: true,
+    roles: adminOnly('manage webhooks'),
     input: UpdateWebhookBody,
     response: one,
     handler: async (ctx, input: UpdateWebhookBody) => {
@@ -195,6 +200,7 @@ export const webhooksRoutes: RouteDefinition[] = [
     summary: 'Delete a webhook and its delivery log (admin)',
     tag: TAG,
     authenticated: true,
+    roles: adminOnly('manage webhooks'),
     input: WebhookIdInput,
     response: envelopeSchema({}),
     handler: async (ctx, input: WebhookIdInput) => {
@@ -208,6 +214,7 @@ export const webhooksRoutes: RouteDefinition[] = [
     summary: 'A new signing secret (admin), answered once; the old one signs too for 24 hours',
     tag: TAG,
     authenticated: true,
+    roles: adminOnly('manage webhooks'),
     input: WebhookIdInput,
     response: one,
     handler: async (ctx, input: WebhookIdInput) =>
@@ -221,6 +228,7 @@ export const webhooksRoutes: RouteDefinition[] = [
     summary: "A webhook's deliveries with their attempts, newest first (admin)",
     tag: TAG,
     authenticated: true,
+    roles: adminOnly('manage webhooks'),
     input: ListDeliveriesQuery,
     response: envelopeSchema(
       {
@@ -247,6 +255,7 @@ export const webhooksRoutes: RouteDefinition[] = [
     summary: 'Send a delivery again now (admin)',
     tag: TAG,
     authenticated: true,
+    roles: adminOnly('manage webhooks'),
     errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
     input: RetryDeliveryInput,
     response: envelopeSchema({ delivery: DELIVERY_SCHEMA }, ['delivery']),
@@ -263,6 +272,7 @@ export const webhooksRoutes: RouteDefinition[] = [
     summary: 'Send again every event since a time that the webhook wants (admin)',
     tag: TAG,
     authenticated: true,
+    roles: adminOnly('manage webhooks'),
     errors: [ErrorCode.NOT_FOUND, ErrorCode.CONFLICT],
     input: ReplayBody,
     response: envelopeSchema(

@@ -16,17 +16,23 @@ const formatHost = ({ host, port }: TcpAddress): string =>
   `${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 /**
- * `mongodb://<user>:<password>@<host>:<port>/?authSource=admin`; `password: null` shows `****`
- * (for logs). Without a user: `mongodb://<host>:<port>/`.
+ * The database the URI names: the one the gateway uses on its embedded server, so a gateway given
+ * this URI as MONGODB_URI uses it rather than the driver's default, `test`.
+ */
+export const STORE_URI_DATABASE = 'pipeline-gateway';
+
+/**
+ * `mongodb://<user>:<password>@<host>:<port>/pipeline-gateway?authSource=admin`; `password: null`
+ * shows `****` (for logs). Without a user: `mongodb://<host>:<port>/pipeline-gateway`.
  */
 export function storeUri(
   address: TcpAddress,
   credentials: { user: string; password: string | null } | null,
 ): string {
-  if (!credentials) return `mongodb://${formatHost(address)}/`;
+  if (!credentials) return `mongodb://${formatHost(address)}/${STORE_URI_DATABASE}`;
   const password =
     credentials.password === null ? '****' : encodeURIComponent(credentials.password);
-  return `mongodb://${encodeURIComponent(credentials.user)}:${password}@${formatHost(address)}/?authSource=${AUTH_DB}`;
+  return `mongodb://${encodeURIComponent(credentials.user)}:${password}@${formatHost(address)}/${STORE_URI_DATABASE}?authSource=${AUTH_DB}`;
 }
 
 export function writeStoreUri(dataDir: string, uri: string): void {

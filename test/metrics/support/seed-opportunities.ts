@@ -98,10 +98,13 @@ export async function seedSnapshot(options: {
       createdAt: new Date(closedAt.getTime() - (10 + (i % 50)) * 86_400_000),
       closedAt,
       outcome: OUTCOME[stage.id],
+      stageHistory: [],
+      closeHistory: [],
+      stageEntries: [],
     });
   }
   // Each seeded snapshot is a whole picture of its own, written as the import writes one.
-  await writeOpportunityVersions(seq, rows, () => undefined);
+  await writeOpportunityVersions(seq, options.snapshotAt, rows, () => undefined);
   const started = performance.now();
   await buildPipelineFacts(snapshotId, rows);
   const buildMs = performance.now() - started;

@@ -3,6 +3,7 @@ import { MongoNetworkError } from 'mongodb';
 import type { RouteDefinition } from '../../../src/rest/route-definition';
 import { ok } from '../../../src/rest/route-definition';
 import { IsEntityId, IsNestedInput, IsTargetAmounts } from '../../../src/validation';
+import { EVERY_ROLE } from '../../../src/rest/route-roles';
 
 export class EchoNested {
   @IsEntityId() team_id!: string;
@@ -35,6 +36,7 @@ function echo(method: 'GET' | 'POST' | 'DELETE', path: string): RouteDefinition<
     summary: 'test echo',
     tag: 'Test',
     authenticated: true,
+    roles: EVERY_ROLE,
     input: EchoInput,
     response: envelope,
     handler: async (_ctx, input) => ok(`${method} echoed`, { input: { ...input } }),
@@ -53,6 +55,7 @@ export const TEST_ROUTES = [
     summary: 'throws an internal error',
     tag: 'Test',
     authenticated: true,
+    roles: EVERY_ROLE,
     response: envelope,
     handler: async () => {
       throw new Error(
@@ -66,6 +69,7 @@ export const TEST_ROUTES = [
     summary: 'throws a MongoDB network error',
     tag: 'Test',
     authenticated: true,
+    roles: EVERY_ROLE,
     response: envelope,
     errorShape: { kind: 'status', emptyKey: 'metrics' },
     handler: async () => {
@@ -78,6 +82,7 @@ export const TEST_ROUTES = [
     summary: 'throws a duplicate key error',
     tag: 'Test',
     authenticated: true,
+    roles: EVERY_ROLE,
     response: envelope,
     handler: async () => {
       throw Object.assign(

@@ -1,12 +1,12 @@
-// Internal test helper: a HubSpot-compatible CRM v3 server on loopback, holding a dataset the
-// test gives it. It behaves as HubSpot does where the client depends on it: Bearer token check
+// A HubSpot-compatible CRM v3 server, holding a dataset it is given: `npm run fake-crm` serves a
+// small generated company with it (./cli.ts), the sync tests their own data. It behaves as HubSpot does where the client depends on it: Bearer token check
 // (401 with HubSpot's error body), list paging (`limit`, `after`, `paging.next.{after,link}`),
 // only the properties asked for, search with filterGroups/sorts/after and the result cap, a rolling
 // request window with X-HubSpot-RateLimit-* headers and 429 + Retry-After, and faults on demand.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { HubSpotOwner, HubSpotPipeline } from '../../src/import/hubspot.types';
+import type { HubSpotOwner, HubSpotPipeline } from '../import/hubspot.types';
 
 /** A deal as the server keeps it; `properties` are HubSpot's strings (dates ISO 8601). */
 export interface StoredDeal {
@@ -54,6 +54,9 @@ export interface HubSpotServerOptions {
   searchResultCap?: number;
   /** The rolling window of non-search requests: `max` per `intervalMs` (HubSpot: 100–190 per 10 s). */
   rateLimit?: { max: number; intervalMs: number };
+  /** Where to listen; default 127.0.0.1 and a free port. */
+  host?: string;
+  port?: number;
 }
 
 export interface HubSpotTestServer {
@@ -370,7 +373,7 @@ function sendFault(
   res.writeHead(fault.status, headers).end(JSON.stringify(body));
 }
 
-/** Starts the server on a free loopback port. */
+/** Starts the server (on a free loopback port unless told otherwise). */
 export async function startHubSpotServer(
   options: HubSpotServerOptions,
 ): Promise<HubSpotTestServer> {
@@ -466,8 +469,12 @@ export async function startHubSpotServer(
     send(res, new HttpAnswer(answer.status, answer.body, { ...answer.headers, ...headers }));
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, resolve);
+  });
+  base = `http://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
   return {
     url: base,
     requests,

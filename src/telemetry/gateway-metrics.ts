@@ -1,0 +1,186 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CrmApiBudget } from '../crm/hubspot/request-pacer';
+import type { CacheStats } from '../data/cache-stats';
+import type { ImportReport } from '../import/import-queue';
+import type { SyncRunReport } from '../sync/crm-sync';
+
+/** What the metrics read when scraped: the app's caches and its HubSpot client. */
+export interface MetricSources {
+  /** The caches by name (`rest_answers`, `graphql_answers`, `snapshots`, `snapshot_facts`). */
+  caches: Record<string, CacheStats>;
+  /** What HubSpot last said of the API requests left. */
+  crmBudget: () => CrmApiBudget;
+}
+
+/** GraphQL operation names kept as label values; later new names count as `(other)`. */
+const MAX_OPERATION_NAMES = 200;
+const MAX_OPERATION_NAME_LENGTH = 100;
+
+/** Request durations, in seconds: from a cached answer (sub-millisecond) to the time budget. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Import and sync durations: seconds to minutes. */
+const JOB_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+
+type HttpLabels = 'method' | 'route' | 'status_code';
+type GraphQLLabels = 'operation_name' | 'operation_type' | 'outcome';
+
+/**
+ * The app's Prometheus metrics, in a registry of its own (never prom-client's global one: two
+ * apps in one process keep separate counts). Counting costs a map lookup and a histogram
+ * observation per request; everything read from elsewhere (caches, HubSpot's budget, the
+ * process) is read only when `/metrics` is scraped. The process metrics (CPU, memory, event-loop
+ * lag, GC) are set up on the first scrape, since prom-client's GC observer and event-loop monitor
+ * run from then on for as long as the process does: an app never scraped (a test's) starts none.
+ */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+
+  #processMetrics = false;
+
+  readonly #http: Histogram<HttpLabels>;
+
+  /** One child per method, route and status seen: the label hash is computed once per series. */
+  readonly #httpSeries = new Map<string, ReturnType<Histogram<HttpLabels>['labels']>>();
+
+  readonly #graphql: Histogram<GraphQLLabels>;
+
+  readonly #operationNames = new Set<string>();
+
+  readonly #imports: Histogram<'mode' | 'outcome'>;
+
+  readonly #syncs: Histogram<'trigger' | 'mode' | 'outcome'>;
+
+  constructor(sources: MetricSources) {
+    const registers = [this.registry];
+    this.#http = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP requests by method, route template (the path as routed, `unmatched` for none) and status, and how long they took to answer',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#graphql = new Histogram({
+      name: 'graphql_operation_duration_seconds',
+      help: 'GraphQL operations by name, type and outcome (ok, error: answered with errors, invalid: did not parse or validate), and how long they took',
+      labelNames: ['operation_name', 'operation_type', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#imports = new Histogram({
+      name: 'gateway_import_duration_seconds',
+      help: 'CRM imports by mode and outcome (committed, reused: the same data again, refused: the guard or the lease, failed), and how long they ran',
+      labelNames: ['mode', 'outcome'],
+      buckets: JOB_BUCKETS,
+      registers,
+    });
+    this.#syncs = new Histogram({
+      name: 'gateway_sync_duration_seconds',
+      help: 'HubSpot syncs by trigger (api, cli, schedule), mode and outcome (ok, failed, refused, skipped), and how long they ran',
+      labelNames: ['trigger', 'mode', 'outcome'],
+      buckets: JOB_BUCKETS,
+      registers,
+    });
+    const caches = Object.entries(sources.caches);
+    new Counter({
+      name: 'gateway_cache_lookups_total',
+      help: 'Lookups of the caches, by cache and result (hit, miss); the hit ratio over time is rate(hit) / rate(hit + miss)',
+      labelNames: ['cache', 'result'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [cache, stats] of caches) {
+          this.inc({ cache, result: 'hit' }, stats.hits);
+          this.inc({ cache, result: 'miss' }, stats.misses);
+        }
+      },
+    });
+    new Gauge({
+      name: 'gateway_cache_hit_ratio',
+      help: 'Share of lookups that found what they asked for since the start, by cache (absent before the first lookup)',
+      labelNames: ['cache'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [cache, stats] of caches) {
+          const lookups = stats.hits + stats.misses;
+          if (lookups > 0) this.set({ cache }, stats.hits / lookups);
+        }
+      },
+    });
+    new Gauge({
+      name: 'gateway_crm_api_requests_remaining',
+      help: 'HubSpot API requests left, as HubSpot last said (X-HubSpot-RateLimit-Remaining, -Daily-Remaining), by window (rolling, daily); absent before any answer said it',
+      labelNames: ['window'],
+      registers,
+      collect() {
+        this.reset();
+        const budget = sources.crmBudget();
+        if (budget.rolling) this.set({ window: 'rolling' }, budget.rolling.remaining);
+        if (budget.daily) this.set({ window: 'daily' }, budget.daily.remaining);
+      },
+    });
+    new Gauge({
+      name: 'gateway_crm_api_requests_limit',
+      help: 'HubSpot API requests allowed per window, as HubSpot last said (X-HubSpot-RateLimit-Max, -Daily)',
+      labelNames: ['window'],
+      registers,
+      collect() {
+        this.reset();
+        const budget = sources.crmBudget();
+        if (budget.rolling?.max != null) this.set({ window: 'rolling' }, budget.rolling.max);
+        if (budget.daily?.max != null) this.set({ window: 'daily' }, budget.daily.max);
+      },
+    });
+  }
+
+  /** One HTTP request answered. */
+  httpRequest(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${status} ${route}`;
+    let series = this.#httpSeries.get(key);
+    if (series === undefined) {
+      series = this.#http.labels(method, route, String(status));
+      this.#httpSeries.set(key, series);
+    }
+    series.observe(seconds);
+  }
+
+  /** One GraphQL operation answered; `name` null for an anonymous one, undefined when it did not validate. */
+  graphqlOperation(
+    name: string | null | undefined,
+    type: string | undefined,
+    outcome: 'ok' | 'error' | 'invalid',
+    seconds: number,
+  ): void {
+    this.#graphql.labels(this.#operationLabel(name), type ?? '(unknown)', outcome).observe(seconds);
+  }
+
+  /** Bounds the label's values: a client choosing operation names cannot grow the series forever. */
+  #operationLabel(name: string | null | undefined): string {
+    if (name === undefined) return '(invalid)';
+    if (name === null) return '(anonymous)';
+    if (name.length > MAX_OPERATION_NAME_LENGTH) return '(other)';
+    if (this.#operationNames.has(name)) return name;
+    if (this.#operationNames.size >= MAX_OPERATION_NAMES) return '(other)';
+    this.#operationNames.add(name);
+    return name;
+  }
+
+  readonly importEnded = (report: ImportReport): void => {
+    this.#imports.labels(report.mode, report.outcome).observe(report.seconds);
+  };
+
+  readonly syncEnded = (report: SyncRunReport): void => {
+    this.#syncs
+      .labels(report.trigger, report.mode ?? 'none', report.outcome)
+      .observe(report.seconds);
+  };
+
+  /** The exposition (Prometheus text format) and its content type. */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    if (!this.#processMetrics) {
+      this.#processMetrics = true;
+      collectDefaultMetrics({ register: this.registry });
+    }
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
