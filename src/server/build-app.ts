@@ -49,6 +49,7 @@ import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 import type { HubSpotClientOptions } from '../crm/hubspot/hubspot-client';
 import { createGatewaySync } from '../sync/gateway-sync';
 import { ALERTS_PRINCIPAL, deriveAlerts } from '../events/alerts/derive-alerts';
+import { deriveDealEvents } from '../events/deal-events';
 import { EventsRuntime } from '../events/events-runtime';
 import { mountSubscriptions } from '../graphql/subscriptions/mount-subscriptions';
 
@@ -204,17 +205,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     crmBudget: () => sync.sync.apiBudget(),
   });
   access.imports.onImportEnded(metrics.importEnded);
-  // Alerts are derived when a snapshot's events are published, in a context of their own.
+  // Deal events and alerts are derived when a snapshot's events are published, in a context of their own.
   const events: EventsRuntime = new EventsRuntime({
     connection,
     config,
     logger,
-    derive: (snapshot, previous) =>
-      deriveAlerts(
-        () => contexts.detached(ALERTS_PRINCIPAL, `alerts-${snapshot._id}`),
-        snapshot,
-        previous,
-      ),
+    derive: async (snapshot, previous) => {
+      const context = () => contexts.detached(ALERTS_PRINCIPAL, `events-${snapshot._id}`);
+      return [
+        ...(await deriveDealEvents(context, snapshot, previous)),
+        ...(await deriveAlerts(context, snapshot, previous)),
+      ];
+    },
   });
   app.decorate('events', events);
   app.addHook('onReady', async () => events.start());

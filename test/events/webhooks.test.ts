@@ -118,6 +118,7 @@ describe('every change delivers its event once, signed', () => {
       'target.updated',
       'member.deleted',
       'snapshot.committed',
+      'deal.created',
       'alert.triggered',
     ];
     await receiver.waitFor((got) => got.length >= expected.length);
