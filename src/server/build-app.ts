@@ -218,6 +218,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ];
     },
   });
+  metrics.observeEvents(events);
   app.decorate('events', events);
   app.addHook('onReady', async () => events.start());
   app.addHook('onClose', async () => events.stop());

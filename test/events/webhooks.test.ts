@@ -5,6 +5,7 @@
  */
 import { EventModel } from '../../src/models/event.model';
 import { startGateway, type TestGateway } from '../helpers/gateway';
+import { parseExposition } from '../telemetry/exposition';
 import { MAIN_FIXTURE, toImportBody, type CrmFixture } from '../pipelines/fixtures/crm-fixture';
 import { startReceiver, type Receiver } from './support/receiver';
 
@@ -189,8 +190,23 @@ describe('every change delivers its event once, signed', () => {
   });
 });
 
+/** A sample of GET /metrics (0 when absent): the sum over the series whose labels match. */
+async function metric(name: string, labels: Record<string, string> = {}): Promise<number> {
+  const answer = await gateway.request('GET', '/metrics');
+  expect(answer.status).toBe(200);
+  return parseExposition(answer.body as string)
+    .samples.filter(
+      (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+    )
+    .reduce((sum, s) => sum + s.value, 0);
+}
+
 describe('retries and disabling', () => {
   it('delivers on the fourth try to a receiver that fails three times, at the configured delays', async () => {
+    const attempts = 'gateway_webhook_attempt_duration_seconds_count';
+    const retryingBefore = await metric(attempts, { outcome: 'retrying' });
+    const succeededBefore = await metric(attempts, { outcome: 'succeeded' });
+    const latencyBefore = await metric('gateway_webhook_delivery_latency_seconds_count');
     const hook = await createWebhook({ events: ['settings.updated'] });
     let calls = 0;
     receiver.answer = () => (++calls <= 3 ? 500 : 200);
@@ -209,6 +225,13 @@ describe('retries and disabling', () => {
       500, 500, 500, 200,
     ]);
     expect(log.deliveries[0].status).toBe('succeeded');
+    // GET /metrics counts the attempts by outcome and the delivery's latency, retries included.
+    expect(await metric(attempts, { outcome: 'retrying' })).toBe(retryingBefore + 3);
+    expect(await metric(attempts, { outcome: 'succeeded' })).toBe(succeededBefore + 1);
+    expect(await metric('gateway_webhook_delivery_latency_seconds_count')).toBe(latencyBefore + 1);
+    const latency = await metric('gateway_webhook_delivery_latency_seconds_sum');
+    expect(latency).toBeGreaterThanOrEqual((SCHEDULE[0] + SCHEDULE[1] + SCHEDULE[2]) / 1000);
+    expect(await metric('gateway_events_outbox_depth', { queue: 'deliveries' })).toBe(0);
     await ok('DELETE', `/webhooks/${hook.id}`);
   });
 
