@@ -243,8 +243,7 @@ function redisUrl(name: string, raw: string | undefined): Secret | undefined {
 const DURATION_UNITS_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
 
 /** A comma-separated list of 1 to 20 durations (`500ms`, `5s`, `30m`, `2h`), each up to a day, in ms. */
-function durations(env: Env, name: string, fallback: string): number[] {
-  const raw = text(env, name) ?? fallback;
+function durations(name: string, raw: string): number[] {
   const parts = raw.split(',').map((part) => part.trim());
   const expected = `${name} must be 1 to 20 comma-separated durations such as 5s,5m,30m,2h (units ms, s, m, h; each at most 24h), got "${raw}"`;
   if (parts.length > 20) throw new ConfigError(expected);
@@ -402,7 +401,10 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       1,
       MAX_SNAPSHOT_RETENTION_DAYS,
     ),
-    webhookRetryScheduleMs: durations(env, 'WEBHOOK_RETRY_SCHEDULE', '5s,5m,30m,2h,5h,10h'),
+    webhookRetryScheduleMs: durations(
+      'WEBHOOK_RETRY_SCHEDULE',
+      text(env, 'WEBHOOK_RETRY_SCHEDULE') ?? '5s,5m,30m,2h,5h,10h',
+    ),
     webhookAllowPrivateUrls: flag(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     eventsPollMs: integer(env, 'EVENTS_POLL_MS', 250, 10, 60_000),
