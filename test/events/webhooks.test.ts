@@ -91,6 +91,7 @@ describe('every change delivers its event once, signed', () => {
       memberOf: { team_id: ada.memberOf.team_id },
     });
     await ok('POST', `/teams/members/${member.member_id}`, { team_id: 'west' });
+    await ok('PATCH', `/teams/members/${member.member_id}`, { role: 'manager', lastname: 'Probe' });
     await ok('POST', `/teams/members/${ada.member_id}/targets`, {
       year: 2026,
       targets: [1000, 2000, 3000, 4000],
@@ -115,6 +116,7 @@ describe('every change delivers its event once, signed', () => {
       'settings.updated',
       'snapshot.committed',
       'member.created',
+      'member.updated',
       'member.updated',
       'target.updated',
       'member.deleted',
@@ -146,10 +148,20 @@ describe('every change delivers its event once, signed', () => {
         },
       ]),
     );
-    expect(byType('member.updated')[0]).toMatchObject({
-      member_id: member.member_id,
-      changes: { team_id: { from: ada.memberOf.team_id, to: 'west' } },
-    });
+    expect(byType('member.updated')).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          member_id: member.member_id,
+          changes: { team_id: { from: ada.memberOf.team_id, to: 'west' } },
+        }),
+        // Only what changed: the lastname was the same.
+        expect.objectContaining({
+          member_id: member.member_id,
+          changes: { role: { from: 'member', to: 'manager' } },
+          member: expect.objectContaining({ role: 'manager', memberOf: { team_id: 'west' } }),
+        }),
+      ]),
+    );
     // The admin token owns the webhook: target amounts are delivered.
     expect(byType('target.updated')[0]).toMatchObject({
       member_id: ada.member_id,

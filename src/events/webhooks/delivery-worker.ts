@@ -63,6 +63,11 @@ function dueFilter(now: Date): Record<string, unknown> {
 export class DeliveryWorker {
   private inFlight = new Set<Promise<void>>();
 
+  /** The last run found at least as many due deliveries as it had slots: more may be waiting. */
+  private backlog = false;
+
+  private draining = false;
+
   private readonly now: () => number;
 
   constructor(private readonly options: DeliveryWorkerOptions) {
@@ -76,13 +81,14 @@ export class DeliveryWorker {
   /** Claims and starts sending due deliveries, up to the free slots; answers how many it started. */
   async run(): Promise<number> {
     const free = this.options.concurrency - this.inFlight.size;
-    if (free <= 0) return 0;
+    if (free <= 0 || this.draining) return 0;
     const now = new Date(this.now());
     const due = await DeliveryModel.find(dueFilter(now), { _id: 1 })
       .sort({ nextAttemptAt: 1 })
       .limit(free * 2)
       .comment(EVENTS_POLL_COMMENT)
       .lean<Array<{ _id: string }>>();
+    this.backlog = due.length >= free;
     let started = 0;
     for (const { _id } of due) {
       if (started >= free) break;
@@ -101,14 +107,21 @@ export class DeliveryWorker {
       started += 1;
       const sending = this.send(claimed).catch(() => undefined);
       this.inFlight.add(sending);
-      void sending.finally(() => this.inFlight.delete(sending));
+      void sending.finally(() => {
+        this.inFlight.delete(sending);
+        // A slot is free and more is due: take the next now rather than at the next poll, so a
+        // backlog drains at the pace of the receivers, not of EVENTS_POLL_MS.
+        if (this.backlog) this.run().catch(() => undefined);
+      });
     }
     return started;
   }
 
-  /** Resolves once the deliveries being sent are done. */
+  /** Resolves once the deliveries being sent are done, taking no new one meanwhile. */
   async drain(): Promise<void> {
-    await Promise.all([...this.inFlight]);
+    this.draining = true;
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+    this.draining = false;
   }
 
   private async send(delivery: DeliveryDoc): Promise<void> {
