@@ -39,6 +39,7 @@ const URI_FOLDERS = [
   'auth',
   'data',
   'events',
+  'forecasts',
   'import',
   'members',
   'pipelines',

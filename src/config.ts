@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { inspect } from 'node:util';
 import {
   DEFAULT_SNAPSHOT_RETENTION_DAYS,
   MAX_SNAPSHOT_RETENTION_DAYS,
@@ -175,7 +176,7 @@ export class Secret {
     return '[redacted]';
   }
 
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
+  [inspect.custom](): string {
     return 'Secret([redacted])';
   }
 }

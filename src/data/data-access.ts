@@ -4,6 +4,7 @@ import type { SettingsDoc } from '../models/settings.model';
 import type { TargetDoc } from '../models/target.model';
 import type { TeamDoc } from '../models/team.model';
 import type { TokenDoc } from '../models/token.model';
+import type { ForecastCall } from '../domain/forecast-calls';
 import { ImportQueue } from '../import/import-queue';
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../domain/snapshot-retention';
 import { AnswerCache, type KeptGraphQLAnswer, type KeptRestAnswer } from './answer-cache';
@@ -65,6 +66,12 @@ export class DataAccess {
   /** Every member's target sets of a year. */
   readonly targetsByYear: VersionedCache<TargetDoc[]>;
 
+  /** Every team, in id order (one entry): the company forecast lists them all. */
+  readonly allTeams: VersionedCache<TeamDoc[]>;
+
+  /** The forecast calls of a period, in counting order, by period name. */
+  readonly forecastCalls: VersionedCache<ForecastCall[]>;
+
   /** Committed snapshots: immutable, kept without versions. */
   readonly snapshots = new SnapshotCache();
 
@@ -100,6 +107,8 @@ export class DataAccess {
     this.storedAdminToken = new VersionedCache('tokens', 1, caching);
     this.targetsByMember = new VersionedCache('targets', 10_000, caching);
     this.targetsByYear = new VersionedCache('targets', 100, caching);
+    this.allTeams = new VersionedCache('teams', 1, caching);
+    this.forecastCalls = new VersionedCache('forecast_submissions', 100, caching);
     this.restAnswers = new AnswerCache({ enabled: caching, now: options.now });
     this.graphqlAnswers = new AnswerCache({ enabled: caching, now: options.now });
   }

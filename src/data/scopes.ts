@@ -7,6 +7,7 @@
  * (`pruned_snapshots`), which every read of a snapshot by id depends on. `tokens` holds the records
 of issued member tokens, which authentication checks on every request; its counter also moves
 when the admin token stored in `gateway_secrets` is rotated (src/auth/secrets.ts).
+`forecast_submissions` holds the forecast calls members, managers and admins submit.
  */
 export const SCOPES = [
   'settings',
@@ -17,6 +18,7 @@ export const SCOPES = [
   'crm_owner_links',
   'pruned_snapshots',
   'tokens',
+  'forecast_submissions',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

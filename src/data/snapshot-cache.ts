@@ -10,6 +10,7 @@
 import { trusted } from 'mongoose';
 import { DefinitionModel } from '../models/definition.model';
 import { unpackDayBuckets } from '../models/packed-day-buckets';
+import { unpackForecastDays } from '../models/packed-forecast-days';
 import { PipelineFactsModel } from '../models/pipeline-facts.model';
 import { PipelineKind, PipelineModel } from '../models/pipeline.model';
 import { SnapshotModel } from '../models/snapshot.model';
@@ -301,6 +302,7 @@ export class SnapshotCache {
             openWeighted: doc.openWeighted,
             memberIds: [...doc.memberIds],
             days: doc.packedDays ? unpackDayBuckets(bytesOf(doc.packedDays)) : (doc.days ?? []).map((b) => ({ ...b })),
+            forecastDays: doc.packedForecastDays ? unpackForecastDays(bytesOf(doc.packedForecastDays)) : undefined,
           }
         : null;
       const entry = this.entries.get(snapshotId);

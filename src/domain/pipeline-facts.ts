@@ -4,6 +4,8 @@
  * at read time, so changing them later is reflected without a re-import.
  */
 
+import type { ForecastDay } from './forecast-days';
+
 /** Totals of one close day (UTC) of the snapshot's year. Zero fields are stored as 0. */
 export interface DayBucket {
   /** 0-based day of the snapshot's year (0 = 1 January). */
@@ -40,6 +42,11 @@ export interface PipelineFacts {
   memberIds: string[];
   /** Only days with activity, sorted by `d`; at most 366. */
   days: DayBucket[];
+  /**
+   * Won and open amounts by close day and forecast category, every year (domain/forecast-days.ts);
+   * undefined on facts built before forecasts existed.
+   */
+  forecastDays?: ForecastDay[];
 }
 
 /** The fields of an opportunity the facts need. */

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
 import { NotFoundError, ServiceUnavailableError } from '../errors';
 import { cachePolicy } from '../security/security-headers';
 import { type AssetManifest, readAssetManifest } from './asset-manifest';
@@ -111,7 +112,8 @@ async function graphiqlPlugin(app: FastifyInstance, options: GraphiqlPluginOptio
   });
 }
 
-// Registered without encapsulation, so its onRoute hook sees the GraphQL route, declared elsewhere.
-Object.defineProperty(graphiqlPlugin, Symbol.for('skip-override'), { value: true });
+// Registered without encapsulation (fastify-plugin), so its onRoute hook sees the GraphQL route,
+// declared elsewhere.
+const graphiqlPluginUnencapsulated = fastifyPlugin(graphiqlPlugin, { name: 'graphiql' });
 
-export { graphiqlPlugin };
+export { graphiqlPluginUnencapsulated as graphiqlPlugin };

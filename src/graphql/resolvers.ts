@@ -1,4 +1,6 @@
 import type { NonEmptyArray } from 'type-graphql';
+import { ForecastResolver } from './forecast/forecast.resolver';
+import { MemberForecastResolver } from './forecast/member-forecast.resolver';
 import { ImportResolver } from './import/import.resolver';
 import { MemberResolver } from './member/member.resolver';
 import { PIPELINE_RESOLVERS } from './pipeline';
@@ -21,4 +23,6 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   ImportResolver,
   SyncResolver,
   SubscriptionResolver,
+  ForecastResolver,
+  MemberForecastResolver,
 ];

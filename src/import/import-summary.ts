@@ -7,7 +7,7 @@ export function reasonCategory(reason: string): string {
 
 /** What an import that replaced the demo company says first (REST, GraphQL and CLI alike). */
 export const DEMO_REMOVED_NOTE =
-  'The demo company was removed to make room for your data: its members, teams, targets, settings and snapshots';
+  'The demo company was removed to make room for your data: its members, teams, targets, forecast calls, settings and snapshots';
 
 /**
  * What a currency change would bring in, when deals were skipped for their currency: the count of

@@ -17,11 +17,22 @@ import { dealAmount, ImportCurrencies } from './deal-currency';
 import { dealOutcome, StageCertainty, stageForFlags } from './deal-outcome';
 import { parseBoolean, parseDate, parseNumber, text } from './parse-values';
 import type { SkippedItem } from './skipped';
+import { type ForecastCategory, parseCrmForecastCategory } from '../domain/forecast-category';
 import type { StageEntry } from '../domain/deal-history';
 
 const STAGE_ENTERED_PREFIX = 'hs_date_entered_';
 /** HubSpot's current stage history properties, read before the older `hs_date_entered_<stage>`. */
 const STAGE_ENTERED_V2_PREFIX = 'hs_v2_date_entered_';
+
+/**
+ * Where a deal says its forecast category: HubSpot's rep's own choice first, then HubSpot's, then
+ * Salesforce's `ForecastCategoryName`, which a deal brought over from Salesforce carries.
+ */
+const FORECAST_CATEGORY_PROPERTIES = [
+  'hs_manual_forecast_category',
+  'hs_forecast_category',
+  'ForecastCategoryName',
+];
 
 /** Items without a usable displayOrder keep their input order, after the ordered ones. */
 function byDisplayOrder<T extends { displayOrder?: unknown }>(items: T[]): T[] {
@@ -260,6 +271,7 @@ function normaliseDeal(
   // By time, stage order breaking ties (the sort is stable).
   stageEntries.sort((a, b) => a.at.getTime() - b.at.getTime());
   const outcome = dealOutcome(stage, certaintyOf(stage.id), props);
+  const crmForecastCategory = crmCategoryOf(props, note);
   let closedAt = dateOf('closedate', props.closedate);
   // A closed deal without closedate closed when it entered its closed stage, when HubSpot says so.
   if (closedAt === null && outcome !== 'open') closedAt = stageEnteredAt[stage.id] ?? null;
@@ -274,8 +286,25 @@ function normaliseDeal(
     closedAt,
     outcome,
     stageEnteredAt,
+    ...(crmForecastCategory ? { crmForecastCategory } : {}),
     stageEntries,
   };
+}
+
+/** The first forecast category property the deal carries, as a category; a value none names is noted and left. */
+function crmCategoryOf(
+  props: Record<string, string | null | undefined>,
+  note: (reason: string) => void,
+): ForecastCategory | null {
+  for (const key of FORECAST_CATEGORY_PROPERTIES) {
+    const parsed = parseCrmForecastCategory(props[key]);
+    if (parsed === null) continue;
+    if (typeof parsed === 'string') return parsed;
+    note(
+      `has ${key} "${parsed.unknown.slice(0, 40)}", which is no forecast category: its category comes from the stage`,
+    );
+  }
+  return null;
 }
 
 export interface NormaliseOptions {

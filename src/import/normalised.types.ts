@@ -1,4 +1,5 @@
 import type { Outcome } from '../models/opportunity.model';
+import type { ForecastCategory } from '../domain/forecast-category';
 import type { SkippedItem } from './skipped';
 import type { StageEntry } from '../domain/deal-history';
 
@@ -55,6 +56,12 @@ export interface NormalisedDeal {
    * hs_date_entered_<stageId>), stages of its pipeline only.
    */
   stageEnteredAt: Record<string, Date>;
+  /**
+   * The forecast category the CRM gives (HubSpot hs_manual_forecast_category, else
+   * hs_forecast_category); absent when it gives none, so that the import's source hash of a deal
+   * without one is what it was before categories existed.
+   */
+  crmForecastCategory?: ForecastCategory;
   /** The same entries ordered by time, stage order breaking ties: what the stage history adds. */
   stageEntries: StageEntry[];
 }

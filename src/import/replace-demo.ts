@@ -2,6 +2,7 @@
 import { trusted } from 'mongoose';
 import { CrmOwnerLinkModel } from '../models/crm-owner-link.model';
 import { DefinitionModel } from '../models/definition.model';
+import { ForecastSubmissionModel } from '../models/forecast-submission.model';
 import { MemberModel } from '../models/member.model';
 import { OpportunityModel } from '../models/opportunity.model';
 import { PipelineFactsModel } from '../models/pipeline-facts.model';
@@ -38,8 +39,9 @@ export function settingsAfterDemo(settings: AccountSettings): AccountSettings {
 /**
  * Removes the demo company before the first import of the user's own data (docs/importing.md,
  * "Your data replaces the demo"): its snapshots with their definitions, pipelines, facts and deal
- * versions, every member, team, target and owner link (the demo's, and whatever was made on it
- * meanwhile), and its settings unless the user changed them. Runs under the import lease. Every
+ * versions, every member, team, target, forecast call and owner link (the demo's, and whatever
+ * was made on it meanwhile), and its settings unless the user changed them (the forecast category
+ * mappings, which name the demo's pipelines, go in any case). Runs under the import lease. Every
  * write goes through the models, so every instance drops what it kept of the demo. The snapshot
  * records go last: a removal cut short (a crash) still finds the database holding only the demo,
  * and the next import removes the rest.
@@ -47,6 +49,7 @@ export function settingsAfterDemo(settings: AccountSettings): AccountSettings {
 export async function removeDemo(settings: AccountSettings): Promise<void> {
   for (const model of [
     TargetModel,
+    ForecastSubmissionModel,
     MemberModel,
     TeamModel,
     CrmOwnerLinkModel,
@@ -59,5 +62,6 @@ export async function removeDemo(settings: AccountSettings): Promise<void> {
     await (model as typeof TargetModel).deleteMany({});
   if (settingsAfterDemo(settings).currency === null)
     await SettingsModel.deleteOne({ _id: SETTINGS_ID });
+  else await SettingsModel.updateOne({ _id: SETTINGS_ID }, { $unset: { forecastCategories: 1 } });
   await SnapshotModel.deleteMany({});
 }

@@ -14,6 +14,7 @@ import { PipelineModel } from '../models/pipeline.model';
 import type { NormalisedDefinition } from './normalised.types';
 import type { PipelineRow } from './build-pipelines';
 import type { DealState } from './opportunity-state';
+import type { ForecastCategory, ForecastCategorySource } from '../domain/forecast-category';
 import {
   closeHistoryAfter,
   sameCloseHistory,
@@ -62,6 +63,14 @@ export interface OpportunityRow {
   createdAt: Date | null;
   closedAt: Date | null;
   outcome: Outcome;
+  /** The forecast category the CRM gave for this state, or null. */
+  crmForecastCategory: ForecastCategory | null;
+  /**
+   * The deal's forecast category in this snapshot and the rule it came from, set by
+   * categoriseRows() before the rows are written; null on versions stored before categories.
+   */
+  forecastCategory: ForecastCategory | null;
+  forecastCategorySource: ForecastCategorySource | null;
   /** Every entry into a stage, up to this snapshot (writeOpportunityVersions sets it). */
   stageHistory: StageEntry[];
   /** Every close date since the deal appeared (writeOpportunityVersions sets it). */
@@ -87,6 +96,9 @@ export function opportunityRow(
     createdAt: deal.createdAt,
     closedAt: deal.closedAt,
     outcome,
+    crmForecastCategory: deal.crmForecastCategory ?? null,
+    forecastCategory: null,
+    forecastCategorySource: null,
     stageHistory: [],
     closeHistory: [],
     stageEntries: deal.stageEntries,
@@ -105,6 +117,9 @@ export function sameState(a: OpportunityRow, b: OpportunityRow): boolean {
     a.createdAt?.getTime() === b.createdAt?.getTime() &&
     a.closedAt?.getTime() === b.closedAt?.getTime() &&
     a.outcome === b.outcome &&
+    a.crmForecastCategory === b.crmForecastCategory &&
+    a.forecastCategory === b.forecastCategory &&
+    a.forecastCategorySource === b.forecastCategorySource &&
     sameStageHistory(a.stageHistory, b.stageHistory) &&
     sameCloseHistory(a.closeHistory, b.closeHistory)
   );
@@ -117,7 +132,9 @@ export type StoredOpportunity = Pick<
 > &
   Partial<Record<'name', string | null>> &
   Partial<Record<'memberId' | 'teamId', string | null>> &
-  Partial<Record<'createdAt' | 'closedAt', Date | null>> & {
+  Partial<Record<'createdAt' | 'closedAt', Date | null>> &
+  Partial<Record<'crmForecastCategory' | 'forecastCategory', ForecastCategory | null>> &
+  Partial<Record<'forecastCategorySource', ForecastCategorySource | null>> & {
     stageHistory?: ReadonlyArray<{ stageId?: string | null; at?: Date | null }> | null;
     closeHistory?: ReadonlyArray<{ at?: Date | null; closedAt?: Date | null }> | null;
   };
@@ -135,6 +152,9 @@ export function rowOf(doc: StoredOpportunity): OpportunityRow {
     createdAt: doc.createdAt ? new Date(doc.createdAt) : null,
     closedAt: doc.closedAt ? new Date(doc.closedAt) : null,
     outcome: doc.outcome,
+    crmForecastCategory: doc.crmForecastCategory ?? null,
+    forecastCategory: doc.forecastCategory ?? null,
+    forecastCategorySource: doc.forecastCategorySource ?? null,
     stageHistory: (doc.stageHistory ?? []).map((e) => ({
       stageId: e.stageId ?? '',
       at: new Date(e.at ?? 0),

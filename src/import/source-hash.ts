@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PeriodUnit } from '../domain/period';
 import type { NormalisedCrmData } from './normalised.types';
+import type { StageCategoryMapping } from '../domain/forecast-category';
 
 /**
  * The idempotence key of an import: sha256 over the normalised data (canonical order, so page
@@ -8,13 +9,15 @@ import type { NormalisedCrmData } from './normalised.types';
  * unit (null without backfill: a backfill under another period unit is another import).
  * Without snapshot_at, re-importing unchanged data therefore answers the existing snapshot.
  * An incremental import also hashes the snapshot it applies to (`baseSnapshotId`): the same
- * changes on another snapshot make another picture.
+ * changes on another snapshot make another picture; and the forecast category mappings in force,
+ * which decide the categories the snapshot stores.
  */
 export function sourceHashOf(
   data: NormalisedCrmData,
   snapshotAt: Date | null,
   backfillUnit: PeriodUnit | null,
   baseSnapshotId: string | null = null,
+  forecastMappings: readonly StageCategoryMapping[] = [],
 ): string {
   const hash = createHash('sha256');
   // The key of a full import is unchanged (v: 1), so imports made before still answer as reused.
@@ -29,6 +32,8 @@ export function sourceHashOf(
           removed: data.removedDealIds,
         };
   hash.update(JSON.stringify(head));
+  // The stage mappings decide the forecast categories stored; none set leaves earlier keys as they were.
+  if (forecastMappings.length > 0) hash.update(JSON.stringify({ forecastMappings }));
   hash.update(JSON.stringify(data.definitions));
   hash.update(JSON.stringify(data.owners));
   // Deals one by one: 100k deals in one JSON.stringify would build a very large string.

@@ -1,4 +1,10 @@
 import { InferSchemaType, Schema, model, trusted } from 'mongoose';
+import {
+  FORECAST_CATEGORIES,
+  FORECAST_CATEGORY_SOURCES,
+  type ForecastCategory,
+  type ForecastCategorySource,
+} from '../domain/forecast-category';
 import type { CloseChange, StageEntry } from '../domain/deal-history';
 
 export type Outcome = 'open' | 'won' | 'lost';
@@ -33,6 +39,18 @@ const opportunitySchema = new Schema(
     /** Close date: the actual one for won/lost deals, the expected one for open deals. */
     closedAt: { type: Date, default: null },
     outcome: { type: String, enum: OUTCOMES as Outcome[], required: true },
+    /** What the CRM said the forecast category was (null: nothing, or a backfilled state). */
+    crmForecastCategory: { type: String, enum: [...FORECAST_CATEGORIES, null], default: null },
+    /**
+     * The category this state had when it was imported, and the rule that gave it
+     * (docs/forecasts.md); null on versions stored before forecast categories existed.
+     */
+    forecastCategory: { type: String, enum: [...FORECAST_CATEGORIES, null], default: null },
+    forecastCategorySource: {
+      type: String,
+      enum: [...FORECAST_CATEGORY_SOURCES, null],
+      default: null,
+    },
     /** Every entry into a stage up to this version's first snapshot (domain/deal-history.ts). */
     stageHistory: {
       type: [new Schema({ stageId: String, at: Date }, { _id: false })],
@@ -61,6 +79,9 @@ export type OpportunityDoc = InferSchemaType<typeof opportunitySchema> & {
   teamId: string | null;
   createdAt: Date | null;
   closedAt: Date | null;
+  crmForecastCategory: ForecastCategory | null;
+  forecastCategory: ForecastCategory | null;
+  forecastCategorySource: ForecastCategorySource | null;
   stageHistory?: StageEntry[];
   closeHistory?: CloseChange[];
 };

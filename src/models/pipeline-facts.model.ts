@@ -8,9 +8,11 @@ import type { DayBucket, PipelineFacts } from '../domain/pipeline-facts';
  * are stored packed (`packedDays`, packed-day-buckets.ts): they are most of a snapshot's bytes.
  * Facts written before packing have them in `days`, and read the same.
  */
-export type PipelineFactsDoc = Omit<PipelineFacts, 'days'> & {
+export type PipelineFactsDoc = Omit<PipelineFacts, 'days' | 'forecastDays'> & {
   _id: string;
   packedDays?: Buffer;
+  /** The forecast days, packed (packed-forecast-days.ts); absent on facts built before forecasts. */
+  packedForecastDays?: Buffer;
   days?: DayBucket[];
 };
 
@@ -43,6 +45,7 @@ const pipelineFactsSchema = new Schema<PipelineFactsDoc>(
     openWeighted: { type: Number, required: true },
     memberIds: { type: [String], default: [] },
     packedDays: { type: Buffer },
+    packedForecastDays: { type: Buffer },
     days: { type: [dayBucketSchema], default: undefined },
   },
   { collection: 'pipeline_facts', versionKey: false },

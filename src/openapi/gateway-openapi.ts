@@ -31,7 +31,9 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Tokens: 'Signed member tokens, issued by an admin',
   'Teams and members': 'Teams, their members and roles',
   Targets: "A member's targets for a year, one amount per period",
-  Settings: 'The account currency and period unit',
+  Settings: 'The account currency and period unit, the forecast cadence and category mappings',
+  Forecasts:
+    'Forecasts per period: categories rolled up, calls submitted, who is missing, accuracy',
   Pipelines: 'Pipelines of a snapshot, their stages, metrics and time series',
   'CRM import': 'HubSpot imports and syncs, each a new snapshot',
 };

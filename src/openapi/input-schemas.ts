@@ -28,6 +28,10 @@ const OPTIONS: ConverterOptions = {
       pattern: '^[A-Za-z]{3}$',
       description: 'ISO 4217 alphabetic currency code, any case (stored upper-case)',
     },
+    isCadenceDay: {
+      type: ['string', 'integer'],
+      description: 'monday..sunday when every is "week", 1..28 when every is "month"',
+    },
   },
 };
 

@@ -2,7 +2,7 @@ import type { AuthenticatedContext, RequestContext } from '../context/request-co
 import type { ErrorCode } from '../errors/error-code';
 import type { RouteRoles } from './route-roles';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** A class-validator decorated input class: the single source of a route's input rules. */
 export type InputClass<T extends object> = new () => T;
@@ -13,7 +13,7 @@ interface RouteBase<TInput extends object> {
   path: string;
   /** One line for the OpenAPI document. */
   summary: string;
-  /** OpenAPI tag: `Pipelines`, `Teams and members`, `Settings`, `Targets`, `Tokens`, `Operations`. */
+  /** OpenAPI tag: `Pipelines`, `Teams and members`, `Settings`, `Targets`, `Forecasts`, `Tokens`, `Operations`. */
   tag: string;
   /** Validated input; omitted when the route takes none. */
   input?: InputClass<TInput>;

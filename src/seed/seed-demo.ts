@@ -11,7 +11,7 @@ import { MemberModel } from '../models/member.model';
 import { TargetModel } from '../models/target.model';
 import { CrmImportResult, ImportProgress, importCrmData } from '../services/import.service';
 import { SETTINGS_ID, SettingsModel } from '../models/settings.model';
-import { DEMO_CURRENCY, DEMO_PEOPLE, DEMO_PERIOD } from './demo-company';
+import { DEMO_CURRENCY, DEMO_PEOPLE, DEMO_PERIOD, DEMO_TEAMS } from './demo-company';
 import { demoTargets } from './demo-targets';
 import { demoHistory } from './demo-history';
 import {
@@ -21,6 +21,14 @@ import {
   generateDemoDocuments,
 } from './generate-demo';
 import { SCOPES } from '../data/scopes';
+import { forecastMappingKey } from '../models/settings.model';
+import { ForecastSubmissionModel } from '../models/forecast-submission.model';
+import {
+  addDemoForecastCategories,
+  DEMO_CADENCE,
+  DEMO_FORECAST_MAPPINGS,
+  demoForecastCalls,
+} from './demo-forecasts';
 import { VERSIONS_COLLECTION, bumpVersions } from '../data/versions-document';
 
 /** The seed acts as the system, with admin rights; it is never reachable from a request. */
@@ -43,12 +51,17 @@ export interface SeedDemoResult {
   rolesSet: number;
   /** Target sets written (one per member and year). */
   targets: number;
+  /** Forecast calls written, over the previous and the current quarter. */
+  forecastCalls: number;
 }
 
 /**
- * Loads the demo company: currency EUR and quarterly periods, the generated HubSpot documents
- * imported through the import service (its recent weeks week by week, importHistory), roles (one admin, a manager per team) and
- * targets for every member for the current and previous year. Deterministic for a seed and `now`.
+ * Loads the demo company: currency EUR and quarterly periods, the forecast cadence and a stage
+ * mapping of Renewals, the generated HubSpot documents (some deals carrying a rep's forecast
+ * category) imported through the import service (its recent weeks week by week, importHistory),
+ * roles (one admin, a manager per team), targets for every member for the current and previous
+ * year, and forecast calls over the previous and the current quarter. Deterministic for a seed
+ * and `now`.
  */
 export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoResult> {
   const now = options.now ?? new Date();
@@ -56,10 +69,24 @@ export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoR
   // The seed sets the account up itself, as it writes roles and targets below.
   await SettingsModel.updateOne(
     { _id: SETTINGS_ID },
-    { $set: { currency: DEMO_CURRENCY, period: DEMO_PERIOD } },
+    {
+      $set: {
+        currency: DEMO_CURRENCY,
+        period: DEMO_PERIOD,
+        // Before the import, which applies the mapping to the deals it stores.
+        forecastCadence: DEMO_CADENCE,
+        ...Object.fromEntries(
+          DEMO_FORECAST_MAPPINGS.map((m) => [
+            `forecastCategories.${forecastMappingKey(m.definitionId)}`,
+            m,
+          ]),
+        ),
+      },
+    },
     { upsert: true },
   ).exec();
   const docs = generateDemoDocuments({ ...options, now, seed });
+  addDemoForecastCategories(docs, seed + 4);
   const result = await importHistory(docs, now, seed, options.onProgress);
 
   const links = new Map(
@@ -99,7 +126,24 @@ export async function seedDemo(options: SeedDemoOptions = {}): Promise<SeedDemoR
     year: trusted({ $in: years }),
   });
   await TargetModel.insertMany(rows);
-  return { import: result, rolesSet, targets: rows.length };
+
+  const forecasters = DEMO_PEOPLE.flatMap((person) => {
+    const memberId = links.get(person.ownerId);
+    return memberId === undefined
+      ? []
+      : [{ ownerId: person.ownerId, memberId, teamId: person.teamId, role: person.role }];
+  });
+  const calls = demoForecastCalls(docs, forecasters, now, seed + 3);
+  // As for targets: the demo people's calls (their own, their teams', the company's they made) are replaced.
+  const demoMembers = [...links.values()];
+  await ForecastSubmissionModel.deleteMany({
+    $or: [
+      { scopeId: trusted({ $in: [...demoMembers, ...DEMO_TEAMS.map((t) => t.id)] }) },
+      { scope: 'company', 'submittedBy.memberId': trusted({ $in: demoMembers }) },
+    ],
+  });
+  await ForecastSubmissionModel.insertMany(calls);
+  return { import: result, rolesSet, targets: rows.length, forecastCalls: calls.length };
 }
 
 /**

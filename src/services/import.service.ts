@@ -54,6 +54,9 @@ import { requireAdmin } from './member-access';
 import { readAccountSettings } from './settings.service';
 import { snapshotCommitted } from '../events/change-events';
 import { pushEvents } from '../events/outbox/outbox-entry';
+import { readForecastCategoryMappings } from './forecasts/forecast-settings.service';
+import { categoriseRows } from '../import/forecast-categories';
+import type { StageCategoryMapping } from '../domain/forecast-category';
 
 export type { RawCrmImport } from '../import/validate-documents';
 export type { SkippedItem } from '../import/skipped';
@@ -217,11 +220,15 @@ async function importExclusively(
   });
   // Backfill follows the configured period unit, quarterly when none is set.
   const unit = validated.backfill ? (settings.period ?? 'quarterly') : null;
+  // The stage mappings in force now decide the categories this import stores (docs/forecasts.md);
+  // the demo's mappings name the demo's pipelines and go with it.
+  const forecastMappings = replacingDemo ? [] : await readForecastCategoryMappings();
   const sourceHash = sourceHashOf(
     data,
     validated.snapshotAt,
     unit,
     base ? (base._id as string) : null,
+    forecastMappings,
   );
   const existing = await findImported(sourceHash);
   if (existing) return existing;
@@ -249,6 +256,7 @@ async function importExclusively(
       importedAt,
       snapshotAt: validated.snapshotAt ?? importedAt,
       backfillUnit: unit,
+      forecastMappings,
       sourceHash,
       incremental,
       demo: options.demo === true,
@@ -407,6 +415,8 @@ interface WriteContext {
   snapshotAt: Date;
   /** The period unit to backfill with; null: no backfill. */
   backfillUnit: PeriodUnit | null;
+  /** The stage → forecast category mappings in force: they decide the categories stored. */
+  forecastMappings: StageCategoryMapping[];
   sourceHash: string;
   incremental: boolean;
   demo: boolean;
@@ -490,7 +500,8 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
       const rows: OpportunityRow[] = [];
       for (const deal of data.deals) {
         const state = stateAt(deal, definitions.get(deal.definitionId)!, snapshot.at);
-        if (state) rows.push(opportunityRow(state, ownerOf));
+        // The CRM gives only the current category: a reconstructed state has none of its own.
+        if (state) rows.push({ ...opportunityRow(state, ownerOf), crmForecastCategory: null });
       }
       return rows;
     }
@@ -510,6 +521,7 @@ async function writeImport(data: NormalisedCrmData, ctx: WriteContext): Promise<
   ctx.onProgress({ step: 'snapshots', done, total });
   for (const snapshot of plan) {
     const rows = await rowsAt(snapshot);
+    categoriseRows(rows, data.definitions, ctx.forecastMappings);
     if (snapshot.current && ctx.incremental) {
       counts.deals = rows.length;
       await SnapshotModel.updateOne(

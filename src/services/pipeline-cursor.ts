@@ -2,10 +2,11 @@ import { BadUserInputError } from '../errors';
 
 /**
  * Opaque pagination cursors: base64url of `<prefix>:<position>`. The prefix tells a snapshot
- * cursor (`s`), an opportunity cursor (`o`), a token cursor (`t`), a movement deal cursor (`m`)
- * and a slipped deal cursor (`d`) apart, so a foreign one is a clear 400.
+ * cursor (`s`), an opportunity cursor (`o`), a token cursor (`t`), a movement deal cursor (`m`),
+ * a slipped deal cursor (`d`) and a forecast call cursor (`f`) apart, so a foreign one is a clear
+ * 400.
  */
-export type CursorKind = 's' | 'o' | 't' | 'm' | 'd';
+export type CursorKind = 's' | 'o' | 't' | 'm' | 'd' | 'f';
 
 export function encodeCursor(kind: CursorKind, position: string): string {
   return Buffer.from(`${kind}:${position}`, 'utf8').toString('base64url');

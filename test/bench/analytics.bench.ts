@@ -1,10 +1,15 @@
 /**
- * Benchmark: movement, stage analytics and slipped deals after 60 days of daily incremental
- * imports, at 20 000 and 100 000 deals in one pipeline definition, on the embedded store and on the
- * store run as its own process reached by MONGODB_URI, in one run. Prints figures; asserts nothing.
+ * Benchmark: movement, stage analytics, slipped deals and the company forecast after 60 days of
+ * daily incremental imports, at 20 000 and 100 000 deals in one pipeline definition, on the
+ * embedded store and on the store run as its own process reached by MONGODB_URI, in one run.
+ * Prints figures; asserts nothing.
  *
  *   npm run bench:analytics
  *   npm run bench:analytics -- --deals 20000,100000 --days 60 --db embedded,uri --seed 20260101
+ *   npm run bench:analytics -- --deals 100000 --days 1 --db embedded --members 500
+ *
+ * `--members` spreads the deals over that many owners (default 48), each a member with their own
+ * sub-pipelines.
  *
  * Each (deals, db) starts a gateway as `npm start` does on a fresh data directory, imports day 0 in
  * full and each later day's changes (test/bench/history-company.ts, every deal in its first
@@ -13,6 +18,9 @@
  * - uncached: answers no request asked before (other windows, dates or pipelines), deal states in
  *   memory: what an answer costs when the data changed since it was last asked;
  * - cached: the same request again, answered from the kept answers.
+ * The company forecast has a few distinct requests only (its periods), so each of its uncached
+ * samples follows a settings write (the forecast cadence, which it does not read), which drops
+ * every kept answer.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,6 +41,7 @@ interface Options {
   days: number;
   dbs: Array<'embedded' | 'uri'>;
   seed: number;
+  members: number;
 }
 
 function parseOptions(): Options {
@@ -42,6 +51,7 @@ function parseOptions(): Options {
       days: { type: 'string', default: '60' },
       db: { type: 'string', default: 'embedded,uri' },
       seed: { type: 'string', default: '20260101' },
+      members: { type: 'string', default: '48' },
     },
   });
   const whole = (raw: string): number => {
@@ -57,6 +67,7 @@ function parseOptions(): Options {
     days: whole(values.days),
     dbs: dbs as Options['dbs'],
     seed: whole(values.seed),
+    members: whole(values.members),
   };
 }
 
@@ -125,7 +136,7 @@ async function measure(
   try {
     const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
     const firstDay = today - (options.days + 1) * DAY_MS;
-    const company = new HistoryCompany(deals, options.seed, firstDay, true);
+    const company = new HistoryCompany(deals, options.seed, firstDay, true, options.members);
     await start();
     let client = new HistoryClient(gatewayPort, adminToken);
     await client.setUpAccount('quarterly');
@@ -180,7 +191,12 @@ async function measure(
 
     // Each analysis: its cold read (states of a snapshot not read yet), then SAMPLES answers no
     // request asked before, then one request again and again.
-    const analyses: Array<{ name: string; url: (i: number) => string }> = [
+    const days = ['monday', 'tuesday'];
+    const analyses: Array<{
+      name: string;
+      url: (i: number) => string;
+      before?: (i: number) => Promise<unknown>;
+    }> = [
       {
         name: 'movement, 7 days, whole pipeline',
         url: (i) =>
@@ -206,12 +222,21 @@ async function measure(
         url: (i) =>
           `/pipelines/slipped-deals?${q({ pipeline_id: i % 2 === 0 ? definition : subs[i % subs.length], from: day(today - (8 + (i % 6)) * DAY_MS), to: day(today - 5 * DAY_MS) })}`,
       },
+      {
+        name: `company forecast, ${options.members} members`,
+        url: () => '/forecasts?scope=company',
+        before: (i) =>
+          client.ok('PUT', '/settings/forecast-cadence', { every: 'week', day: days[i % 2] }),
+      },
     ];
     const rows: Row[] = [];
     for (const analysis of analyses) {
       const coldMs = await timed(client, analysis.url(0));
       const uncached: number[] = [];
-      for (let i = 1; i <= SAMPLES; i += 1) uncached.push(await timed(client, analysis.url(i)));
+      for (let i = 1; i <= SAMPLES; i += 1) {
+        await analysis.before?.(i);
+        uncached.push(await timed(client, analysis.url(i)));
+      }
       const cached: number[] = [];
       for (let i = 0; i < SAMPLES; i += 1) cached.push(await timed(client, analysis.url(SAMPLES)));
       rows.push({
@@ -257,7 +282,7 @@ async function main(): Promise<void> {
   }
   const file = path.resolve(
     __dirname,
-    `../../../test/bench/results/analytics-${options.dbs.join('-')}-${options.deals.join('-')}.json`,
+    `../../../test/bench/results/analytics-${options.dbs.join('-')}-${options.deals.join('-')}${options.members === 48 ? '' : `-m${options.members}`}.json`,
   );
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(

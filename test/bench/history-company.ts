@@ -203,12 +203,14 @@ export class HistoryCompany {
    * @param firstDay day 0's date (UTC midnight); its snapshot is taken at 23:59:59 that day
    * @param onePipeline every deal in the first pipeline (bench:analytics: its analyses read one
    *   definition, which then holds every deal); the draws are the same either way
+   * @param owners how many owners (members) the deals are spread over, in six teams
    */
   constructor(
     private readonly deals: number,
     seed: number,
     private readonly firstDay: number,
     private readonly onePipeline = false,
+    private readonly owners = OWNERS,
   ) {
     this.rng = new Prng(seed);
     const now = this.snapshotTime(0);
@@ -249,12 +251,13 @@ export class HistoryCompany {
     };
   }
 
-  /** Body of GET /crm/v3/owners: 48 owners, eight per team. */
+  /** Body of GET /crm/v3/owners: 48 owners by default, spread evenly over the six teams. */
   ownersBody(): HubSpotPage<HubSpotOwner> {
     return {
-      results: Array.from({ length: OWNERS }, (_, i) => {
+      results: Array.from({ length: this.owners }, (_, i) => {
         const firstName = FIRST_NAMES[i % FIRST_NAMES.length];
-        const lastName = LAST_NAMES[Math.floor(i / FIRST_NAMES.length) * 4 + (i % 4)];
+        const lastName =
+          LAST_NAMES[(Math.floor(i / FIRST_NAMES.length) * 4 + (i % 4)) % LAST_NAMES.length];
         const team = TEAMS[i % TEAMS.length];
         return {
           id: String(61_000_001 + i),
@@ -376,7 +379,7 @@ export class HistoryCompany {
     } else if (r < closeChance + 0.75) {
       deal.amount = roundAmount(deal.amount * this.rng.logNormal(1, 0.25));
     } else if (r < closeChance + 0.83) {
-      deal.owner = this.rng.int(0, OWNERS - 1);
+      deal.owner = this.rng.int(0, this.owners - 1);
     } else {
       deal.closeDate = Math.max(at + DAY_MS, deal.closeDate + this.rng.int(-10, 30) * DAY_MS);
     }
@@ -398,7 +401,7 @@ export class HistoryCompany {
       pipeline,
       stage: 0,
       amount: roundAmount(this.rng.logNormal(spec.medianAmount, 0.6)),
-      owner: this.rng.int(0, OWNERS - 1),
+      owner: this.rng.int(0, this.owners - 1),
       created,
       closeDate: created + this.rng.int(14, 120) * DAY_MS,
       entered,

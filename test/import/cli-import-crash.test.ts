@@ -135,5 +135,5 @@ describe('an import killed half-way', () => {
         before.map((o) => o.amount + 100),
       );
     });
-  }, 180_000);
+  }, 360_000);
 });

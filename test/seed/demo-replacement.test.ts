@@ -4,7 +4,7 @@ import { messyImport } from '../import/fixtures';
 
 /**
  * The first import of the user's own data onto the demo company removes the demo first (its
- * members, teams, targets, settings and snapshots), saying so; the figures read afterwards are
+ * members, teams, targets, forecast calls, settings and snapshots), saying so; the figures read afterwards are
  * the user's alone. Over HTTP, on a gateway seeded with a small demo company.
  */
 let gw: TestGateway;
@@ -42,8 +42,28 @@ async function ids(path: string, list: string, key: string): Promise<string[]> {
   return (answer.body[list] as Record<string, string>[]).map((item) => item[key]).sort();
 }
 
+/** The quarter before the current one, as forecasts name it (`2026-Q3`): the demo called it all. */
+function previousQuarter(): string {
+  const now = new Date();
+  const index = now.getUTCFullYear() * 4 + Math.floor(now.getUTCMonth() / 3) - 1;
+  return `${Math.floor(index / 4)}-Q${(index % 4) + 1}`;
+}
+
+/** The company's calls of the previous quarter (GET /forecasts/submissions), as many as a page holds. */
+async function companyCalls(): Promise<unknown[]> {
+  const answer = await gw.request('GET', '/forecasts/submissions', {
+    query: { period: previousQuarter(), scope: 'company', limit: '100' },
+  });
+  expect({ status: answer.status, body: answer.status === 200 ? null : answer.body }).toEqual({
+    status: 200,
+    body: null,
+  });
+  return answer.body.submissions as unknown[];
+}
+
 it('removes the demo at the first import of your data, says so, and reads your figures only', async () => {
   const demoSnapshots = await snapshotIds();
+  expect((await companyCalls()).length).toBeGreaterThan(0);
   expect(demoSnapshots.length).toBeGreaterThan(2);
   expect(await ids('/teams', 'teams', 'team_id')).toEqual(['7101', '7102', '7103']);
 
@@ -51,7 +71,7 @@ it('removes the demo at the first import of your data, says so, and reads your f
   expect(imported.status).toBe(200);
   expect(imported.body.demo_removed).toBe(true);
   expect(imported.body.message).toMatch(
-    /^The demo company was removed to make room for your data: its members, teams, targets, settings and snapshots\. Imported 8 deals in 2 pipelines as snapshot /,
+    /^The demo company was removed to make room for your data: its members, teams, targets, forecast calls, settings and snapshots\. Imported 8 deals in 2 pipelines as snapshot /,
   );
 
   // Only the import's own: one snapshot, its teams and members, no target, no settings.
@@ -69,6 +89,7 @@ it('removes the demo at the first import of your data, says so, and reads your f
   // HubSpot's default pipeline is `default`, as the demo's is: its figures are the import's own
   // (in the currency and period set now, the demo's having gone with it).
   await setSettings();
+  expect(await companyCalls()).toEqual([]);
   const own = await defaultPipelineMetrics();
 
   // The next import replaces nothing.
@@ -99,9 +120,18 @@ it('leaves the demo whole when the import is refused, and keeps settings you cha
   expect(
     (await gw.request('POST', '/settings/currencies', { body: { currency: 'USD' } })).status,
   ).toBe(200);
+  const mapping = { query: { pipeline_definition_id: '90210001' } };
+  expect((await gw.request('GET', '/settings/forecast-categories', mapping)).status).toBe(200);
   const imported = await gw.request('POST', '/crm/imports', { body: messyImport() });
   expect(imported.body.demo_removed).toBe(true);
   expect((await gw.request('GET', '/settings/currencies')).body.currency).toBe('USD');
+  // The settings stay, but for the stage mappings, which named the demo's pipelines.
+  expect((await gw.request('GET', '/settings/forecast-categories', mapping)).status).toBe(404);
+  expect((await gw.request('GET', '/settings/forecast-cadence')).body).toMatchObject({
+    every: 'week',
+    day: 'monday',
+  });
+  expect(await companyCalls()).toEqual([]);
 });
 
 /** The currency and period the metrics need, set as a user would. */

@@ -1,6 +1,7 @@
 import mongoose from 'mongoose';
 import { Role } from '../../src/auth/role';
 import { DefinitionModel } from '../../src/models/definition.model';
+import { ForecastSubmissionModel } from '../../src/models/forecast-submission.model';
 import { MemberModel } from '../../src/models/member.model';
 import { opportunitiesOf } from '../helpers/opportunities-of';
 import { SettingsModel } from '../../src/models/settings.model';
@@ -80,6 +81,33 @@ describe('seedDemoIfEmpty', () => {
       const current = snapshots[snapshots.length - 1]._id;
       expect(await opportunitiesOf(current)).toHaveLength(DEALS);
       expect(await DefinitionModel.find({ snapshotId: current }).lean()).toHaveLength(2);
+
+      // Forecasts: a weekly cadence, and categories from each source in the current snapshot.
+      expect(await SettingsModel.findById('account').lean()).toMatchObject({
+        forecastCadence: { every: 'week', day: 'monday' },
+      });
+      const sources = new Set(
+        (await opportunitiesOf(current)).map((o) => o.forecastCategorySource),
+      );
+      expect([...sources].sort()).toEqual(['crm', 'mapping', 'outcome', 'probability']);
+      // Calls over the previous and the current quarter, none after now, at every level.
+      const calls = await ForecastSubmissionModel.find().lean();
+      expect(calls).toHaveLength(result!.forecastCalls);
+      expect(new Set(calls.map((c) => c.period))).toEqual(new Set(['2025-Q4', '2026-Q1']));
+      expect(new Set(calls.map((c) => c.scopeKind))).toEqual(
+        new Set(['member', 'team', 'company']),
+      );
+      expect(calls.every((c) => c.submittedAt.getTime() <= NOW.getTime())).toBe(true);
+      // Members call on Mondays, some days late, and some weeks not at all.
+      const memberCalls = calls.filter((c) => c.scopeKind === 'member' && c.period === '2025-Q4');
+      const late = memberCalls.filter((c) => c.submittedAt.getUTCDay() !== 1);
+      expect(late.length).toBeGreaterThan(0);
+      expect(late.length).toBeLessThan(memberCalls.length / 2);
+      const weekOf = (at: Date) => Math.floor((at.getTime() - 4 * 86_400_000) / (7 * 86_400_000));
+      const weeks = new Set(memberCalls.map((c) => weekOf(c.submittedAt)));
+      const callers = new Set(memberCalls.map((c) => c.scopeId));
+      const called = new Set(memberCalls.map((c) => `${c.scopeId} ${weekOf(c.submittedAt)}`));
+      expect(called.size).toBeLessThan(weeks.size * callers.size);
 
       const count = await SnapshotModel.find({}, { _id: 1 }).lean();
       expect(

@@ -20,6 +20,8 @@ export const DEAL_PROPERTIES = [
   'hs_is_closed',
   'hs_is_closed_won',
   'hs_is_closed_lost',
+  'hs_manual_forecast_category',
+  'hs_forecast_category',
 ] as const;
 
 /**

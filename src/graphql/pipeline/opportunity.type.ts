@@ -1,5 +1,9 @@
 import { Field, Float, ID, ObjectType, registerEnumType } from 'type-graphql';
 import type { OpportunityView } from '../../services/pipeline.service';
+import {
+  ForecastCategorySourceValue,
+  ForecastCategoryValue,
+} from '../forecast/forecast-category.enum';
 
 export enum OpportunityOutcome {
   OPEN = 'open',
@@ -40,6 +44,16 @@ export class Opportunity {
   })
   closedAt!: Date | null;
 
+  @Field(() => ForecastCategoryValue, {
+    nullable: true,
+    description:
+      'Its forecast category in this snapshot, as decided when the snapshot was imported; null in snapshots imported before categories existed.',
+  })
+  forecastCategory!: ForecastCategoryValue | null;
+
+  @Field(() => ForecastCategorySourceValue, { nullable: true })
+  forecastCategorySource!: ForecastCategorySourceValue | null;
+
   /** Not GraphQL fields: what the field resolvers need. */
   snapshotId!: string;
   definitionId!: string;
@@ -49,5 +63,10 @@ export class Opportunity {
 }
 
 export function toOpportunity(view: OpportunityView): Opportunity {
-  return { ...view, outcome: view.outcome as OpportunityOutcome };
+  return {
+    ...view,
+    outcome: view.outcome as OpportunityOutcome,
+    forecastCategory: view.forecastCategory as ForecastCategoryValue | null,
+    forecastCategorySource: view.forecastCategorySource as ForecastCategorySourceValue | null,
+  };
 }

@@ -1,6 +1,8 @@
 import type { RouteDefinition } from '../route-definition';
 import { analyticsRoutes } from './analytics.routes';
 import { openApiRoute } from './openapi.routes';
+import { forecastSettingsRoutes } from './forecast-settings.routes';
+import { forecastsRoutes } from './forecasts.routes';
 import { importsRoutes } from './imports.routes';
 import { membersRoutes } from './members.routes';
 import { operationsRoutes } from './operations.routes';
@@ -25,6 +27,8 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...membersRoutes,
   ...targetsRoutes,
   ...settingsRoutes,
+  ...forecastSettingsRoutes,
+  ...forecastsRoutes,
   ...pipelinesRoutes,
   ...analyticsRoutes,
   ...snapshotsRoutes,

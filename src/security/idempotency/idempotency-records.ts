@@ -9,7 +9,7 @@ import {
 } from '../../models/idempotency-record.model';
 import { isDatabaseUnavailable } from '../../server/classify-error';
 import { isDuplicateKeyError } from '../../services/duplicate-key';
-import { keepAnswer, keptAnswer, type WriteAnswer } from './kept-answer';
+import { keepAnswer, keptAnswer, type WriteAnswer } from './write-answer';
 import { recordIdOf } from './idempotency-key';
 
 /** How long a key is kept after its first use. */

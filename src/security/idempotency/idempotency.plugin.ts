@@ -11,7 +11,7 @@ import {
   REPLAYED_HEADER,
 } from './idempotency-key';
 import type { Claim } from './idempotency-records';
-import type { WriteAnswer } from './kept-answer';
+import type { WriteAnswer } from './write-answer';
 
 /**
  * The field extension of a mutation whose answer must never be kept (it holds a secret), set with

@@ -16,7 +16,7 @@ import {
   REPLAYED_HEADER,
 } from './idempotency-key';
 import { IdempotencyRecords, type Claim, type ClaimRequest } from './idempotency-records';
-import type { WriteAnswer } from './kept-answer';
+import type { WriteAnswer } from './write-answer';
 
 /** Where a write is: the time-out and the error edge answer by it. */
 export type WritePhase = 'claiming' | 'running' | 'settled';

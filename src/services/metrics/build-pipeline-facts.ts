@@ -1,10 +1,12 @@
 import { DefinitionModel } from '../../models/definition.model';
 import { packDayBuckets } from '../../models/packed-day-buckets';
+import { packForecastDays } from '../../models/packed-forecast-days';
 import { PipelineFactsDoc, PipelineFactsModel } from '../../models/pipeline-facts.model';
 import { PipelineModel, pipelineIdOf } from '../../models/pipeline.model';
 import { SnapshotModel } from '../../models/snapshot.model';
 import type { OpportunityRow } from '../../import/snapshot-writer';
 import { PipelineFactsAccumulator } from '../../domain/pipeline-facts';
+import { ForecastDaysAccumulator } from '../../domain/forecast-days';
 
 /** How many facts documents go into one insert. */
 const INSERT_BATCH = 500;
@@ -37,8 +39,11 @@ export async function buildPipelineFacts(
       probability.set(`${definition.definitionId}\u0000${stage.id}`, stage.probability);
   }
   const accumulators = new Map<string, PipelineFactsAccumulator>();
-  for (const pipeline of pipelines)
+  const forecasts = new Map<string, ForecastDaysAccumulator>();
+  for (const pipeline of pipelines) {
     accumulators.set(pipeline.pipelineId, new PipelineFactsAccumulator(year));
+    forecasts.set(pipeline.pipelineId, new ForecastDaysAccumulator());
+  }
 
   const byDealId = [...opportunities].sort((a, b) =>
     a.dealId < b.dealId ? -1 : a.dealId > b.dealId ? 1 : 0,
@@ -50,7 +55,10 @@ export async function buildPipelineFacts(
       targets.push(pipelineIdOf(opportunity.definitionId, 'team', opportunity.teamId));
     if (opportunity.memberId)
       targets.push(pipelineIdOf(opportunity.definitionId, 'member', opportunity.memberId));
-    for (const pipelineId of targets) accumulators.get(pipelineId)?.add(opportunity, p);
+    for (const pipelineId of targets) {
+      accumulators.get(pipelineId)?.add(opportunity, p);
+      forecasts.get(pipelineId)?.add(opportunity);
+    }
   }
 
   const docs: PipelineFactsDoc[] = pipelines.map((pipeline) => {
@@ -67,6 +75,7 @@ export async function buildPipelineFacts(
       year,
       ...result,
       packedDays: packDayBuckets(days),
+      packedForecastDays: packForecastDays(forecasts.get(pipeline.pipelineId)!.result()),
       // A member's own pipeline is always about that member, even before their first deal.
       memberIds:
         pipeline.kind === 'member' && pipeline.memberId ? [pipeline.memberId] : result.memberIds,
