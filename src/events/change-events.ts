@@ -160,3 +160,49 @@ export function syncFailed(data: Record<string, unknown>): OutboxEntry {
     subjectKey: 'sync_id' in data ? undefined : 'sync_id',
   });
 }
+
+/**
+ * `forecast.submitted`: a call, to those who may read it (the forecast's rules,
+ * forecasts/forecast-access.ts): a member's call to the member, their team's manager and admins;
+ * a team's adjusted call to that team's manager and admins; the company's, and any call an admin
+ * made, to admins only (a manager's team view withholds an admin's calls).
+ */
+export function forecastSubmitted(call: {
+  period: string;
+  scope: string;
+  call: number;
+  bestCase: number | null;
+  note: string | null;
+  submittedAt: Date;
+  submittedBy: { memberId: string | null; role: Role };
+  member?: { _id: string; teamId: string };
+  teamId?: string;
+}): OutboxEntry {
+  const teamId = call.member?.teamId ?? call.teamId ?? null;
+  const byAdmin = call.submittedBy.role === 'admin';
+  return outboxEvent(
+    'forecast.submitted',
+    {
+      period: call.period,
+      scope: call.scope,
+      call: call.call,
+      best_case: call.bestCase,
+      note: call.note,
+      submitted_at: call.submittedAt.toISOString(),
+      submitted_by: call.submittedBy.memberId,
+    },
+    {
+      audience: { teamIds: teamId === null ? [] : [teamId] },
+      privacy:
+        byAdmin || teamId === null
+          ? { kind: 'admins' }
+          : {
+              kind: 'targets',
+              // A team's call: no member is its owner, so its manager and admins read it.
+              of: [{ memberId: call.member?._id ?? `team:${teamId}`, teamId }],
+              redact: [],
+            },
+      subjectKey: 'submission_id',
+    },
+  );
+}

@@ -1,5 +1,6 @@
 import { trusted, type Connection, type Model } from 'mongoose';
 import { CrmSyncModel } from '../../models/crm-sync.model';
+import { ForecastSubmissionModel } from '../../models/forecast-submission.model';
 import { EventModel, type EventDoc } from '../../models/event.model';
 import { MemberModel } from '../../models/member.model';
 import { SettingsModel } from '../../models/settings.model';
@@ -14,6 +15,7 @@ const CARRIERS: ReadonlyArray<Model<never>> = [
   SettingsModel,
   TargetModel,
   CrmSyncModel,
+  ForecastSubmissionModel,
 ] as unknown as Array<Model<never>>;
 
 /**
