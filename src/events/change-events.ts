@@ -1,4 +1,6 @@
 import type { Role } from '../auth/role';
+import type { ForecastCadence } from '../domain/forecast-cadence';
+import type { StageCategoryMapping } from '../domain/forecast-category';
 import type { PeriodUnit } from '../domain/period';
 import { outboxEvent, type OutboxEntry } from './outbox/outbox-entry';
 
@@ -64,12 +66,22 @@ export function settingsUpdated(values: {
   period?: PeriodUnit;
   values?: string[];
   targetsDeleted?: number;
+  forecastCategories?: StageCategoryMapping;
+  forecastCadence?: ForecastCadence;
 }): OutboxEntry {
   const data: Record<string, unknown> = {};
   if (values.currency !== undefined) data.currency = values.currency;
   if (values.period !== undefined) data.period = values.period;
   if (values.values !== undefined) data.values = values.values;
   if (values.targetsDeleted !== undefined) data.targets_deleted = values.targetsDeleted;
+  if (values.forecastCategories !== undefined)
+    data.forecast_categories = {
+      pipeline_definition_id: values.forecastCategories.definitionId,
+      stages: Object.fromEntries(
+        values.forecastCategories.stages.map((stage) => [stage.stageId, stage.category]),
+      ),
+    };
+  if (values.forecastCadence !== undefined) data.forecast_cadence = values.forecastCadence;
   return outboxEvent('settings.updated', { changed: Object.keys(data), ...data });
 }
 

@@ -1,7 +1,8 @@
 /**
  * forecast.submitted: each call delivered once to an admin's webhook (signature verified), and
  * to subscribers as the forecast's reading rules have it: a member's call to that member and
- * admins, not to a member of another team; the company's call to admins only. Both database modes.
+ * admins, not to a member of another team; the company's call to admins only. The forecast
+ * settings, settings.updated. Both database modes.
  */
 import { startGateway, type TestGateway } from '../helpers/gateway';
 import { MAIN_FIXTURE, toImportBody } from '../pipelines/fixtures/crm-fixture';
@@ -82,4 +83,26 @@ it('delivers each call once, to whoever may read it', async () => {
   // Ada sees her own call, not the company's; Alan, in another team, sees neither.
   expect(asAda.items.map((item) => item.events.data.call)).toEqual([12000]);
   expect(asAlan.items).toEqual([]);
+});
+
+it('emits settings.updated for the forecast cadence and a stage mapping', async () => {
+  const admin = await subscribe(
+    gateway.url,
+    gateway.adminToken,
+    `subscription { events(types: ["settings.updated"]) { type data } }`,
+  );
+  open.push(admin);
+  await ok('PUT', '/settings/forecast-cadence', { every: 'week', day: 'monday' });
+  await ok('PUT', '/settings/forecast-categories', {
+    pipeline_definition_id: 'sales',
+    stages: { proposal: 'commit' },
+  });
+  await admin.waitFor((items) => items.length >= 2);
+  expect(admin.items.map((item) => item.events.data)).toEqual([
+    { changed: ['forecast_cadence'], forecast_cadence: { every: 'week', day: 'monday' } },
+    {
+      changed: ['forecast_categories'],
+      forecast_categories: { pipeline_definition_id: 'sales', stages: { proposal: 'commit' } },
+    },
+  ]);
 });
