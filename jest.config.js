@@ -38,6 +38,7 @@ const base = {
 const URI_FOLDERS = [
   'auth',
   'data',
+  'events',
   'forecasts',
   'import',
   'members',

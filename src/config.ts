@@ -132,6 +132,27 @@ export interface GatewayConfig {
    */
   snapshotRetentionDays: number;
   /**
+   * WEBHOOK_RETRY_SCHEDULE, default `5s,5m,30m,2h,5h,10h`: the delays before each retry of a
+   * webhook delivery that failed (durations: a number and `ms`, `s`, `m` or `h`); after the last
+   * one fails the endpoint is disabled. In milliseconds here.
+   */
+  webhookRetryScheduleMs: number[];
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_URLS, default false: let webhook urls resolve to loopback, private,
+   * link-local or other non-public addresses (a gateway whose receivers are on its own network).
+   */
+  webhookAllowPrivateUrls: boolean;
+  /** WEBHOOK_TIMEOUT_MS, default 10000: the longest a webhook delivery waits for its answer. */
+  webhookTimeoutMs: number;
+  /**
+   * EVENTS_POLL_MS, default 250: how often an instance reads the outbox for new events (for its
+   * subscribers and webhooks) and due deliveries; events committed by any instance reach
+   * subscribers within about this time.
+   */
+  eventsPollMs: number;
+  /** EVENT_RETENTION_DAYS, default 7: delivered events and finished deliveries older than this are removed. */
+  eventRetentionDays: number;
+  /**
    * CORS_ORIGINS: comma-separated origins (`https://app.example.com`) whose pages may call the
    * gateway from a browser; none by default (src/security/cors.ts).
    */
@@ -240,6 +261,22 @@ function redisUrl(name: string, raw: string | undefined): Secret | undefined {
   if (url.search !== '' || url.hash !== '')
     throw new ConfigError(`${expected}; the value set has a query or fragment (?… or #…)`);
   return new Secret(raw);
+}
+
+const DURATION_UNITS_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
+
+/** A comma-separated list of 1 to 20 durations (`500ms`, `5s`, `30m`, `2h`), each up to a day, in ms. */
+function durations(name: string, raw: string): number[] {
+  const parts = raw.split(',').map((part) => part.trim());
+  const expected = `${name} must be 1 to 20 comma-separated durations such as 5s,5m,30m,2h (units ms, s, m, h; each at most 24h), got "${raw}"`;
+  if (parts.length > 20) throw new ConfigError(expected);
+  return parts.map((part) => {
+    const match = /^(\d{1,9})(ms|s|m|h)$/.exec(part);
+    if (!match) throw new ConfigError(expected);
+    const ms = Number(match[1]) * DURATION_UNITS_MS[match[2] as keyof typeof DURATION_UNITS_MS];
+    if (ms > 86_400_000) throw new ConfigError(expected);
+    return ms;
+  });
 }
 
 /**
@@ -415,6 +452,14 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       1,
       MAX_SNAPSHOT_RETENTION_DAYS,
     ),
+    webhookRetryScheduleMs: durations(
+      'WEBHOOK_RETRY_SCHEDULE',
+      text(env, 'WEBHOOK_RETRY_SCHEDULE') ?? '5s,5m,30m,2h,5h,10h',
+    ),
+    webhookAllowPrivateUrls: flag(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    eventsPollMs: integer(env, 'EVENTS_POLL_MS', 250, 10, 60_000),
+    eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 7, 1, 3_650),
     corsOrigins: origins(env),
     metricsToken: metricsToken === undefined ? undefined : new Secret(metricsToken),
     tracing: loadTracingConfig(env),

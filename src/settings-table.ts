@@ -152,6 +152,31 @@ export const GATEWAY_SETTINGS: readonly SettingRow[] = [
     summary: 'snapshots older than this before the latest are removed (but one a period)',
   },
   {
+    name: 'WEBHOOK_RETRY_SCHEDULE',
+    default: '5s,5m,30m,2h,5h,10h',
+    summary: 'delays before each retry of a failed webhook delivery; disabled after the last',
+  },
+  {
+    name: 'WEBHOOK_ALLOW_PRIVATE_URLS',
+    default: 'false',
+    summary: 'let webhook urls resolve to loopback, private and link-local addresses',
+  },
+  {
+    name: 'WEBHOOK_TIMEOUT_MS',
+    default: '10000',
+    summary: 'the longest a webhook delivery waits for its answer',
+  },
+  {
+    name: 'EVENTS_POLL_MS',
+    default: '250',
+    summary: 'how often each instance reads the outbox for new events and due deliveries',
+  },
+  {
+    name: 'EVENT_RETENTION_DAYS',
+    default: '7',
+    summary: 'delivered events and finished deliveries older than this are removed',
+  },
+  {
     name: 'CORS_ORIGINS',
     default: 'none',
     summary: 'origins whose pages may call the gateway from a browser, comma-separated',

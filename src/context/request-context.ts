@@ -4,6 +4,7 @@ import type { DataAccess } from '../data/data-access';
 import type { RequestData } from '../data/request-data';
 import type { Loaders } from '../loaders/create-loaders';
 import type { GatewaySync } from '../sync/gateway-sync';
+import type { GatewayEvents } from '../events/gateway-events';
 
 /**
  * Per-request state shared by both transports: the REST adapter and the GraphQL resolvers build
@@ -24,6 +25,8 @@ export interface RequestContext {
   tokenSigner: TokenSigner;
   /** The app's HubSpot sync (and schedule), for the sync service. */
   sync: GatewaySync;
+  /** The app's events (outbox reading, webhook settings), for the webhook and alert services. */
+  events: GatewayEvents;
 }
 
 /**

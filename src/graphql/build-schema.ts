@@ -22,5 +22,15 @@ export function buildGatewaySchema(): Promise<GraphQLSchema> {
     scalarsMap: [{ type: Date, scalar: DateTimeResolver }],
     validate: VALIDATOR_OPTIONS,
     validateFn: (argValue) => validateGraphQLArg(argValue),
+    // Every subscription makes its own stream (`subscribe`, src/graphql/subscriptions): none uses
+    // topics, but type-graphql asks for a PubSub once the schema has a subscription.
+    pubSub: {
+      publish: () => {
+        throw new Error('no subscription publishes to topics');
+      },
+      subscribe: () => {
+        throw new Error('no subscription reads topics');
+      },
+    },
   });
 }

@@ -6,6 +6,7 @@ import { MemberResolver } from './member/member.resolver';
 import { PIPELINE_RESOLVERS } from './pipeline';
 import { SettingsResolver } from './settings/settings.resolver';
 import { SyncResolver } from './sync/sync.resolver';
+import { SubscriptionResolver } from './subscriptions/subscriptions.resolver';
 import { TargetResolver } from './target/target.resolver';
 import { TeamResolver } from './team/team.resolver';
 import { TokenResolver } from './token/token.resolver';
@@ -21,6 +22,7 @@ export const RESOLVERS: NonEmptyArray<ClassType> = [
   ...PIPELINE_RESOLVERS,
   ImportResolver,
   SyncResolver,
+  SubscriptionResolver,
   ForecastResolver,
   MemberForecastResolver,
 ];

@@ -1,5 +1,6 @@
 import { Schema, model } from 'mongoose';
 import { CRM_PROVIDERS, type CrmProvider } from '../crm/connector';
+import { carriesEvents } from '../events/outbox/carries-events.plugin';
 import { importCountsSchema } from './snapshot.model';
 
 /** Where a sync stands: `running` until it ends. */
@@ -68,6 +69,9 @@ export interface CrmSyncChanges {
   unchanged: number;
   removed: number;
 }
+
+// A run's last write carries its sync.succeeded or sync.failed event (src/events/outbox).
+crmSyncSchema.plugin(carriesEvents());
 
 export interface CrmSyncDoc {
   _id: string;

@@ -1,3 +1,4 @@
+import { carriesEvents } from '../events/outbox/carries-events.plugin';
 import { Schema, Types, model } from 'mongoose';
 import { ROLES, type Role } from '../auth/role';
 import { PERIOD_UNITS, type PeriodUnit } from '../domain/period';
@@ -66,6 +67,7 @@ forecastSubmissionSchema.index({ period: 1, submittedAt: 1, _id: 1 });
 
 // Every write bumps the 'forecast_submissions' version counter, which caches of it are checked against.
 forecastSubmissionSchema.plugin(versionedScope('forecast_submissions'));
+forecastSubmissionSchema.plugin(carriesEvents());
 
 export const ForecastSubmissionModel = model<ForecastSubmissionDoc>(
   'ForecastSubmission',

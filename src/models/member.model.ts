@@ -3,6 +3,7 @@ import { Schema, model } from 'mongoose';
 import { ROLES, Role } from '../auth/role';
 import { hidePendingImports } from '../import/pending-import-visibility';
 import { versionedScope } from '../data/versions-document';
+import { carriesEvents } from '../events/outbox/carries-events.plugin';
 
 /** A stored member, as `lean()` reads return it. */
 export interface MemberDoc {
@@ -47,5 +48,7 @@ memberSchema.index({ teamId: 1, _id: 1 });
 
 // Every write bumps the 'members' version counter, which caches of it are checked against.
 memberSchema.plugin(versionedScope('members'));
+// Its writes carry the events they cause (src/events/outbox).
+memberSchema.plugin(carriesEvents());
 
 export const MemberModel = model<MemberDoc>('Member', memberSchema);

@@ -1,6 +1,7 @@
 import { Schema, model } from 'mongoose';
 import { PERIOD_UNITS, PeriodUnit } from '../domain/period';
 import { versionedScope } from '../data/versions-document';
+import { carriesEvents } from '../events/outbox/carries-events.plugin';
 import { CADENCE_EVERY, type ForecastCadence } from '../domain/forecast-cadence';
 import { OPEN_FORECAST_CATEGORIES, type StageCategoryMapping } from '../domain/forecast-category';
 
@@ -71,5 +72,7 @@ const settingsSchema = new Schema<SettingsDoc>(
 
 // Every write bumps the 'settings' version counter, which caches of it are checked against.
 settingsSchema.plugin(versionedScope('settings'));
+// Its writes carry the events they cause (src/events/outbox).
+settingsSchema.plugin(carriesEvents());
 
 export const SettingsModel = model<SettingsDoc>('Settings', settingsSchema);

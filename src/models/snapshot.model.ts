@@ -1,5 +1,6 @@
 import { InferSchemaType, Schema, model } from 'mongoose';
 import { versionedScope } from '../data/versions-document';
+import { carriesEvents } from '../events/outbox/carries-events.plugin';
 
 /** Lifecycle of a snapshot: written as `pending`, flipped to `committed` last. Readers see only committed ones. */
 export type SnapshotStatus = 'pending' | 'committed';
@@ -99,5 +100,7 @@ export type SnapshotDoc = InferSchemaType<typeof snapshotSchema> & {
 
 // Every write bumps the 'pipeline_snapshots' version counter, which caches of it are checked against.
 snapshotSchema.plugin(versionedScope('pipeline_snapshots'));
+// Its writes carry the events they cause (src/events/outbox).
+snapshotSchema.plugin(carriesEvents({ publish: false }));
 
 export const SnapshotModel = model('Snapshot', snapshotSchema);

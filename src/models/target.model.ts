@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Schema, model } from 'mongoose';
 import { PERIOD_UNITS, PeriodUnit } from '../domain/period';
 import { versionedScope } from '../data/versions-document';
+import { carriesEvents } from '../events/outbox/carries-events.plugin';
 
 /**
  * One member's targets for one year. `period` and `currency` are copied from the settings when the
@@ -34,5 +35,7 @@ targetSchema.index({ memberId: 1, year: 1 }, { unique: true });
 
 // Every write bumps the 'targets' version counter, which caches of it are checked against.
 targetSchema.plugin(versionedScope('targets'));
+// Its writes carry the events they cause (src/events/outbox).
+targetSchema.plugin(carriesEvents());
 
 export const TargetModel = model<TargetDoc>('Target', targetSchema);

@@ -49,6 +49,10 @@ import { REQUEST_ID_HEADER, requestIdFor } from './request-id';
 import type { HubSpotClientOptions } from '../crm/hubspot/hubspot-client';
 import type { CrmClientOptions } from '../crm/connector-from-config';
 import { createGatewaySync } from '../sync/gateway-sync';
+import { ALERTS_PRINCIPAL, deriveAlerts } from '../events/alerts/derive-alerts';
+import { deriveDealEvents } from '../events/deal-events';
+import { EventsRuntime } from '../events/events-runtime';
+import { mountSubscriptions } from '../graphql/subscriptions/mount-subscriptions';
 
 export interface BuildAppOptions {
   /** The open mongoose connection the models use (from connectDatabase()). */
@@ -74,6 +78,8 @@ declare module 'fastify' {
     generatedAdminToken: string | null;
     /** Signs member tokens with the app's key (tests use it to mint expired or odd tokens). */
     tokenSigner: TokenSigner;
+    /** The instance's events: the outbox's reader, webhook deliveries, and their metrics. */
+    events: EventsRuntime;
   }
 }
 
@@ -202,7 +208,27 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     crmBudget: () => sync.sync.apiBudget(),
   });
   access.imports.onImportEnded(metrics.importEnded);
-  const contexts = new ContextBuilder(signer, access, sync);
+  // Deal events and alerts are derived when a snapshot's events are published, in a context of their own.
+  const events: EventsRuntime = new EventsRuntime({
+    connection,
+    config,
+    logger,
+    derive: async (snapshot, previous) => {
+      const context = () => contexts.detached(ALERTS_PRINCIPAL, `events-${snapshot._id}`);
+      return [
+        ...(await deriveDealEvents(context, snapshot, previous)),
+        ...(await deriveAlerts(context, snapshot, previous)),
+      ];
+    },
+  });
+  metrics.observeEvents(events);
+  app.decorate('events', events);
+  app.addHook('onReady', async () => events.start());
+  app.addHook('onClose', async () => events.stop());
+  const contexts = new ContextBuilder(signer, access, sync, {
+    allowPrivateUrls: config.webhookAllowPrivateUrls,
+    nudge: () => events.nudge(),
+  });
 
   const methods = new MethodTable();
   app.addHook('onRoute', (route) => methods.add(route.url, route.method));
@@ -218,6 +244,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (limiter) registerRateLimit(app, limiter);
   registerUrlLimit(app);
   registerJsonBodyParser(app);
+  // A write on this instance published its events already: read them now, not at the next poll.
+  app.addHook('onResponse', (request, _reply, done) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') events.nudge();
+    done();
+  });
   registerHttpMetrics(app, metrics);
 
   app.setErrorHandler(renderError);
@@ -239,9 +270,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     access.restAnswers,
     idempotency,
   );
+  const schema = await buildGatewaySchema();
   registerMetricsRoute(app, metrics, config.metricsToken);
   registerRootRoute(app);
-  await mountGraphQL(app, await buildGatewaySchema(), contexts, logger, {
+  await mountGraphQL(app, schema, contexts, logger, {
     introspection: config.introspection,
     answers: access.graphqlAnswers,
     plugins: [graphqlMetricsPlugin(metrics)],
@@ -249,6 +281,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // follows resolver by resolver (compiled queries would show no resolver spans).
     compiled: config.tracing === null,
     idempotency,
+  });
+  mountSubscriptions(app, {
+    schema,
+    authenticator,
+    access,
+    contexts,
+    events,
+    logger,
+    allowedOrigins: config.corsOrigins,
+    pollMs: config.eventsPollMs,
   });
   app.addHook('onClose', async () => idempotency.close());
   return app;

@@ -7,6 +7,7 @@ import type { RequestData } from '../data/request-data';
 import { UnauthenticatedError } from '../errors';
 import { createLoaders, type Loaders } from '../loaders/create-loaders';
 import type { GatewaySync } from '../sync/gateway-sync';
+import type { GatewayEvents } from '../events/gateway-events';
 
 /** A RequestContext whose loaders are made on first use: an answer served whole from the answer cache needs none. */
 class GatewayRequestContext implements RequestContext {
@@ -19,6 +20,7 @@ class GatewayRequestContext implements RequestContext {
     readonly access: DataAccess,
     readonly data: RequestData,
     readonly sync: GatewaySync,
+    readonly events: GatewayEvents,
   ) {}
 
   get loaders(): Loaders {
@@ -36,6 +38,7 @@ export class ContextBuilder {
     private readonly signer: TokenSigner,
     private readonly access: DataAccess,
     private readonly sync: GatewaySync,
+    private readonly events: GatewayEvents,
   ) {}
 
   /** The context of a request that needs no caller (its principal, if any, is still there). */
@@ -51,6 +54,22 @@ export class ContextBuilder {
     return this.make(request, principal) as AuthenticatedContext;
   }
 
+  /**
+   * The context of work no request carries (what a snapshot's commit derives, a subscription's
+   * events): `principal` acting, the data as of now.
+   */
+  detached(principal: Principal, requestId: string): AuthenticatedContext {
+    return new GatewayRequestContext(
+      requestId,
+      principal,
+      this.signer,
+      this.access,
+      this.access.request(),
+      this.sync,
+      this.events,
+    ) as AuthenticatedContext;
+  }
+
   private make(request: FastifyRequest, principal: Principal | null): RequestContext {
     return new GatewayRequestContext(
       request.id,
@@ -59,6 +78,7 @@ export class ContextBuilder {
       this.access,
       request.data,
       this.sync,
+      this.events,
     );
   }
 }

@@ -65,6 +65,8 @@ import { pruneSnapshots, removalMessage, removeSnapshotAsAdmin } from '../import
 import { DEFAULT_SNAPSHOT_RETENTION_DAYS } from '../domain/snapshot-retention';
 import { requireAdmin } from './member-access';
 import { readAccountSettings } from './settings.service';
+import { snapshotCommitted } from '../events/change-events';
+import { pushEvents } from '../events/outbox/outbox-entry';
 import { readForecastCategoryMappings } from './forecasts/forecast-settings.service';
 import { rowCategoriser } from '../import/forecast-categories';
 import type { StageCategoryMapping } from '../domain/forecast-category';
@@ -314,7 +316,11 @@ async function importExclusively(
       }
       // The commit point: from here on readers see the snapshots.
       onProgress({ step: 'committing', done: 0, total: 1 });
-      await SnapshotModel.updateMany({ importId }, { $set: { status: 'committed' } });
+      // The same update carries the commit's events, published once the import is settled.
+      await SnapshotModel.updateMany(
+        { importId },
+        { $set: { status: 'committed' }, ...pushEvents(snapshotCommitted()) },
+      );
     } catch (error) {
       // The import's own error is what the caller needs; should the clean-up fail too, everything
       // is still hidden, and the next import or start-up removes it.

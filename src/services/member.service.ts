@@ -1,4 +1,5 @@
-import { trusted } from 'mongoose';
+import { randomUUID } from 'node:crypto';
+import { trusted, type Model } from 'mongoose';
 import type { Role } from '../auth/role';
 import type { AuthenticatedContext } from '../context/request-context';
 import { EmailAddressResolver } from 'graphql-scalars';
@@ -14,6 +15,9 @@ import {
   assertCanUpdateMember,
 } from './member-access';
 import { assertTeamExists } from './team.service';
+import { memberCreated, memberDeleted, memberUpdated } from '../events/change-events';
+import { deleteWithEvent } from '../events/outbox/deletion-event';
+import { pushEvents, withEvents } from '../events/outbox/outbox-entry';
 import { revokeTokensOf } from './token-revocation';
 
 export interface CreateMemberInput {
@@ -108,14 +112,16 @@ export async function createMember(
   assertCanCreateMember(ctx.principal, input.role, input.teamId);
   await assertTeamExists(input.teamId);
   try {
-    const created = await MemberModel.create({
+    const fields = {
+      _id: randomUUID(),
       firstname: input.firstname,
       lastname: input.lastname,
       email: input.email,
       emailLower: input.email.toLowerCase(),
       role: input.role,
       teamId: input.teamId,
-    });
+    };
+    const created = await MemberModel.create({ ...fields, ...withEvents(memberCreated(fields)) });
     return created.toObject<MemberDoc>();
   } catch (error) {
     throw await emailConflictOr(error, input.email);
@@ -163,11 +169,22 @@ export async function updateMember(
   }
   const member = await getMember(ctx, memberId);
   assertCanUpdateMember(ctx.principal, member, input.role);
+  const diff: Record<string, { from: unknown; to: unknown }> = {};
+  for (const field of ['firstname', 'lastname', 'email', 'role'] as const) {
+    if (changes[field] !== undefined && changes[field] !== member[field])
+      diff[field] = { from: member[field], to: changes[field] };
+  }
   let updated: MemberDoc | null;
   try {
     updated = await MemberModel.findOneAndUpdate(
       { _id: memberId },
-      { $set: changes },
+      {
+        $set: changes,
+        // A change that changes nothing is no event.
+        ...(Object.keys(diff).length > 0
+          ? pushEvents(memberUpdated({ ...member, ...changes }, diff))
+          : {}),
+      },
       { returnDocument: 'after' },
     )
       .lean<MemberDoc>()
@@ -190,9 +207,13 @@ export async function attachMember(
   assertCanManageMember(ctx.principal, member, 'attach');
   assertCanAttachTo(ctx.principal, teamId);
   await assertTeamExists(teamId);
+  const changes = { team_id: { from: member.teamId, to: teamId } };
   const { matchedCount } = await MemberModel.updateOne(
     { _id: memberId },
-    { $set: { teamId } },
+    {
+      $set: { teamId },
+      ...pushEvents(memberUpdated({ ...member, teamId }, changes, member.teamId)),
+    },
   ).exec();
   // Deleted between the read and the update.
   if (matchedCount === 0) throw new NotFoundError(`Member ${memberId} not found`);
@@ -214,7 +235,12 @@ export async function deleteMember(ctx: AuthenticatedContext, memberId: string):
   const member = await getMember(ctx, memberId);
   assertCanManageMember(ctx.principal, member, 'delete');
   await revokeTokensOf(memberId);
-  const { deletedCount } = await MemberModel.deleteOne({ _id: memberId }).exec();
+  const { deletedCount } = await deleteWithEvent(
+    MemberModel as unknown as Model<never>,
+    memberId,
+    memberDeleted(member),
+    () => MemberModel.deleteOne({ _id: memberId }).exec(),
+  );
   if (deletedCount === 0) throw new NotFoundError(`Member ${memberId} not found`);
   await revokeTokensOf(memberId);
   await TargetModel.deleteMany({ memberId }).exec();

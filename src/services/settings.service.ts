@@ -5,6 +5,8 @@ import { SETTINGS_ID, SettingsDoc, SettingsModel } from '../models/settings.mode
 import { TargetModel } from '../models/target.model';
 import { isCurrencyCode } from '../validation/rules';
 import { requireAdmin } from './member-access';
+import { settingsUpdated } from '../events/change-events';
+import { pushEvents } from '../events/outbox/outbox-entry';
 
 /** The account settings as far as they are set; what metrics and targets read. */
 export interface AccountSettings {
@@ -57,7 +59,7 @@ export async function setCurrency(ctx: AuthenticatedContext, currency: string): 
   const code = currency.toUpperCase();
   await SettingsModel.updateOne(
     { _id: SETTINGS_ID },
-    { $set: { currency: code } },
+    { $set: { currency: code }, ...pushEvents(settingsUpdated({ currency: code })) },
     { upsert: true },
   ).exec();
   return code;
@@ -105,7 +107,10 @@ export async function setPeriod(
   }
   await SettingsModel.updateOne(
     { _id: SETTINGS_ID },
-    { $set: { period } },
+    {
+      $set: { period },
+      ...pushEvents(settingsUpdated({ period, values: periodLabels(period), targetsDeleted })),
+    },
     { upsert: true },
   ).exec();
   return { period, values: periodLabels(period), changed: true, targetsDeleted };

@@ -7,6 +7,9 @@ import { isDuplicateKeyError } from './duplicate-key';
 import { assertCanReadTargets, assertCanSetTargets } from './member-access';
 import { getMember } from './member.service';
 import { readAccountSettings } from './settings.service';
+import { targetUpdated } from '../events/change-events';
+import { pushEvents, withEvents } from '../events/outbox/outbox-entry';
+import type { MemberDoc } from '../models/member.model';
 
 /** Years targets may be set for: wide enough for any plan, narrow enough to catch typos (`20266`). */
 export const TARGET_YEARS = { min: 2000, max: 2100 } as const;
@@ -78,17 +81,21 @@ function checkAmounts(amounts: unknown[], period: PeriodUnit): FieldError[] {
  * used, not upserts, so any MongoDB-compatible store answers the same.
  */
 async function replaceTargets(
-  memberId: string,
+  member: Pick<MemberDoc, '_id' | 'teamId'>,
   year: number,
   values: Pick<TargetDoc, 'period' | 'currency' | 'amounts'>,
 ): Promise<void> {
-  const filter = { memberId, year };
-  if ((await TargetModel.updateOne(filter, { $set: values }).exec()).matchedCount > 0) return;
+  const filter = { memberId: member._id, year };
+  // Each write carries the event; only the one that lands publishes it.
+  const event = () =>
+    targetUpdated(member, toTargetSet({ ...filter, ...values } as TargetDoc) as TargetSet);
+  const update = () => ({ $set: values, ...pushEvents(event()) });
+  if ((await TargetModel.updateOne(filter, update()).exec()).matchedCount > 0) return;
   try {
-    await TargetModel.create({ ...filter, ...values });
+    await TargetModel.create({ ...filter, ...values, ...withEvents(event()) });
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
-    await TargetModel.updateOne(filter, { $set: values }).exec();
+    await TargetModel.updateOne(filter, update()).exec();
   }
 }
 
@@ -123,7 +130,7 @@ export async function setMemberTargets(
     );
   }
   const amounts = input.amounts as number[];
-  await replaceTargets(member._id, year, { period, currency, amounts });
+  await replaceTargets(member, year, { period, currency, amounts });
   const saved = await TargetModel.findOne({ memberId: member._id, year }).lean<TargetDoc>().exec();
   // Only a concurrent delete of the member (which takes its targets) can get here.
   if (!saved) throw new NotFoundError(`Member ${member._id} not found`);

@@ -35,6 +35,8 @@ import { importSynced } from './import-synced';
 import { failureMessage, SyncLeaseLostError, SyncStoppedError } from './sync-errors';
 import { SyncLease } from './sync-lease';
 import { pruneSyncRuns } from './sync-runs';
+import { syncFailed, syncSucceeded } from '../events/change-events';
+import { pushEvents } from '../events/outbox/outbox-entry';
 
 /**
  * How far before the cursor an incremental sync starts reading: records modified in the same
@@ -209,7 +211,10 @@ export class CrmSync {
       // Runs left `running` by a process that died: the lease was theirs, now it is ours.
       await CrmSyncModel.updateMany(
         { status: 'running' },
-        { $set: { status: 'failed', finishedAt: startedAt, error: INTERRUPTED } },
+        {
+          $set: { status: 'failed', finishedAt: startedAt, error: INTERRUPTED },
+          ...pushEvents(syncFailed({ error: INTERRUPTED })),
+        },
       );
       const state = await CrmSyncStateModel.findById(SYNC_STATE_ID).lean<CrmSyncStateDoc>();
       const mark = state?.provider === this.provider ? (state.highWaterMark ?? null) : null;
@@ -347,7 +352,22 @@ export class CrmSync {
         changes: { ...result.comparison },
         notes: importNotes(result),
       };
-      await CrmSyncModel.updateOne({ _id: syncId }, { $set: finished });
+      await CrmSyncModel.updateOne(
+        { _id: syncId },
+        {
+          $set: finished,
+          ...pushEvents(
+            syncSucceeded({
+              syncId,
+              provider: connector.provider,
+              mode: job.run.mode,
+              snapshotId: finished.snapshotId ?? null,
+              counts: result.counts,
+              changes: result.comparison,
+            }),
+          ),
+        },
+      );
       await pruneSyncRuns();
       this.#reportEnd(job, 'ok');
       return { run: { ...job.run, ...finished }, import: result };
@@ -359,7 +379,10 @@ export class CrmSync {
         progress: { dealsRead: progress.dealsRead },
         error: failureMessage(error),
       };
-      await CrmSyncModel.updateOne({ _id: syncId }, { $set: failed }).catch(() => undefined);
+      await CrmSyncModel.updateOne(
+        { _id: syncId },
+        { $set: failed, ...pushEvents(syncFailed({ sync_id: syncId, error: failed.error })) },
+      ).catch(() => undefined);
       this.#reportEnd(job, 'failed');
       return { run: { ...job.run, ...failed }, import: null };
     } finally {

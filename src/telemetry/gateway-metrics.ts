@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CrmApiBudget } from '../crm/connector';
 import type { CacheStats } from '../data/cache-stats';
+import type { EventsMetrics } from '../events/events-metrics';
 import type { ImportReport } from '../import/import-queue';
 import type { SyncRunReport } from '../sync/crm-sync';
 
@@ -18,6 +19,8 @@ const MAX_OPERATION_NAME_LENGTH = 100;
 
 /** Request durations, in seconds: from a cached answer (sub-millisecond) to the time budget. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Webhook delivery latency, from an event's publication to its 2xx: sub-second to retries hours later. */
+const DELIVERY_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 7200, 36000];
 /** Import and sync durations: seconds to minutes. */
 const JOB_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 
@@ -129,6 +132,46 @@ export class GatewayMetrics {
         const budget = sources.crmBudget();
         if (budget.rolling?.max != null) this.set({ window: 'rolling' }, budget.rolling.max);
         if (budget.daily?.max != null) this.set({ window: 'daily' }, budget.daily.max);
+      },
+    });
+  }
+
+  /**
+   * The instance's events: its webhook delivery attempts by outcome and how long each took, the
+   * latency of each successful delivery, and the outbox depth (read from the database at each
+   * scrape, every instance's).
+   */
+  observeEvents(events: EventsMetrics): void {
+    const registers = [this.registry];
+    const attempts = new Histogram({
+      name: 'gateway_webhook_attempt_duration_seconds',
+      help: 'Webhook delivery attempts of this instance by outcome (succeeded, retrying: failed and tried again later, failed: the last try failed or the endpoint answered 410), and how long each took',
+      labelNames: ['outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    const latency = new Histogram({
+      name: 'gateway_webhook_delivery_latency_seconds',
+      help: 'From an event entering the outbox to its delivery answered 2xx, retries included, for the deliveries this instance completed',
+      buckets: DELIVERY_BUCKETS,
+      registers,
+    });
+    events.onAttempt((report) => {
+      attempts.labels(report.outcome).observe(report.attemptSeconds);
+      if (report.latencySeconds !== null) latency.observe(report.latencySeconds);
+    });
+    new Gauge({
+      name: 'gateway_events_outbox_depth',
+      help: "What the outbox holds undone, every instance's: events not yet fanned out to webhooks (queue=events), deliveries waiting or being sent (queue=deliveries); absent when the database did not answer",
+      labelNames: ['queue'],
+      registers,
+      async collect() {
+        this.reset();
+        // A database that does not answer leaves the depth out, not the whole scrape.
+        const depth = await events.outboxDepth().catch(() => null);
+        if (depth === null) return;
+        this.set({ queue: 'events' }, depth.events);
+        this.set({ queue: 'deliveries' }, depth.deliveries);
       },
     });
   }

@@ -14,6 +14,7 @@ import type { CommandStartedEvent } from 'mongodb';
 import type { Connection } from 'mongoose';
 import type { EmbeddedMongoServer } from '../../src/store/server';
 import { CONTENT_CHECK_COMMENT } from '../../src/data/content-fingerprints';
+import { EVENTS_POLL_COMMENT } from '../../src/events/poll-comment';
 
 /** The URI (with credentials, no database) of the shared store in uri mode; null in embedded mode. */
 export function testStoreUri(): string | null {
@@ -90,7 +91,8 @@ const HEARTBEATS: ReadonlySet<string> = new Set(['hello', 'isMaster', 'ismaster'
  * function is called: the embedded server's `command` event when it runs here, else the driver's
  * command monitoring (the connection's URI must have it on: `monitored`). Handshakes and
  * heartbeats are not commands either way; neither are the content check's reads, which run in
- * the background once per CACHE_MAX_AGE_MS, whatever the test does (version-clock.ts).
+ * the background once per CACHE_MAX_AGE_MS, whatever the test does (version-clock.ts), nor the
+ * events poll's (src/events/events-runtime.ts), every EVENTS_POLL_MS.
  */
 export function watchCommands(
   connection: Connection,
@@ -99,7 +101,12 @@ export function watchCommands(
 ): () => void {
   const requests: CommandListener = (name, db, body) => {
     // The embedded server sees the driver's heartbeats (`hello`) as commands; monitoring does not.
-    if (body.comment !== CONTENT_CHECK_COMMENT && !HEARTBEATS.has(name)) listener(name, db, body);
+    if (
+      body.comment !== CONTENT_CHECK_COMMENT &&
+      body.comment !== EVENTS_POLL_COMMENT &&
+      !HEARTBEATS.has(name)
+    )
+      listener(name, db, body);
   };
   if (server) {
     server.on('command', requests);

@@ -37,6 +37,11 @@ describe('loadConfig', () => {
       syncIntervalMinutes: 0,
       syncLeaseSeconds: 60,
       snapshotRetentionDays: 14,
+      webhookRetryScheduleMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000],
+      webhookAllowPrivateUrls: false,
+      webhookTimeoutMs: 10_000,
+      eventsPollMs: 250,
+      eventRetentionDays: 7,
       corsOrigins: [],
       metricsToken: undefined,
       tracing: null,
@@ -131,6 +136,15 @@ describe('loadConfig', () => {
       { SNAPSHOT_RETENTION_DAYS: '-5' },
       'SNAPSHOT_RETENTION_DAYS must be an integer from 1 to 36500, got "-5"',
     ],
+    [
+      { WEBHOOK_RETRY_SCHEDULE: '5s,soon' },
+      'WEBHOOK_RETRY_SCHEDULE must be 1 to 20 comma-separated durations such as 5s,5m,30m,2h (units ms, s, m, h; each at most 24h), got "5s,soon"',
+    ],
+    [
+      { WEBHOOK_RETRY_SCHEDULE: '25h' },
+      'WEBHOOK_RETRY_SCHEDULE must be 1 to 20 comma-separated durations such as 5s,5m,30m,2h (units ms, s, m, h; each at most 24h), got "25h"',
+    ],
+    [{ EVENTS_POLL_MS: '5' }, 'EVENTS_POLL_MS must be an integer from 10 to 60000, got "5"'],
   ])('rejects %j with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(new ConfigError(message));
   });

@@ -13,6 +13,8 @@ import { syncsRoutes } from './syncs.routes';
 import { targetsRoutes } from './targets.routes';
 import { teamsRoutes } from './teams.routes';
 import { tokensRoutes } from './tokens.routes';
+import { webhooksRoutes } from './webhooks.routes';
+import { alertsRoutes } from './alerts.routes';
 
 /**
  * Every REST route module, registered by the gateway and listed in the OpenAPI document.
@@ -32,5 +34,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...snapshotsRoutes,
   ...importsRoutes,
   ...syncsRoutes,
+  ...webhooksRoutes,
+  ...alertsRoutes,
   openApiRoute(() => ROUTES),
 ];

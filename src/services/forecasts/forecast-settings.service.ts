@@ -15,6 +15,8 @@ import {
 import { describeValue } from '../../validation/describe-value';
 import { requireAdmin } from '../member-access';
 import { getDefinition } from '../pipeline.service';
+import { settingsUpdated } from '../../events/change-events';
+import { pushEvents } from '../../events/outbox/outbox-entry';
 
 /** The mappings of a settings document, in definition id order. */
 function mappingsOf(doc: SettingsDoc | null | undefined): StageCategoryMapping[] {
@@ -104,7 +106,10 @@ export async function setForecastCategoryMapping(
   const mapping = { definitionId: definition.id, stages };
   await SettingsModel.updateOne(
     { _id: SETTINGS_ID },
-    { $set: { [`forecastCategories.${forecastMappingKey(definition.id)}`]: mapping } },
+    {
+      $set: { [`forecastCategories.${forecastMappingKey(definition.id)}`]: mapping },
+      ...pushEvents(settingsUpdated({ forecastCategories: mapping })),
+    },
     { upsert: true },
   ).exec();
   return mapping;
@@ -150,7 +155,10 @@ export async function setForecastCadence(
   }
   await SettingsModel.updateOne(
     { _id: SETTINGS_ID },
-    { $set: { forecastCadence: parsed.cadence } },
+    {
+      $set: { forecastCadence: parsed.cadence },
+      ...pushEvents(settingsUpdated({ forecastCadence: parsed.cadence })),
+    },
     { upsert: true },
   ).exec();
   return parsed.cadence;

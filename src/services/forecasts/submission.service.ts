@@ -9,6 +9,8 @@ import {
 import { periodEnded } from '../../domain/forecast-period';
 import { BadUserInputError, ConflictError, type FieldError } from '../../errors';
 import { callOf } from '../../loaders/forecast.loaders';
+import { forecastSubmitted } from '../../events/change-events';
+import { withEvents } from '../../events/outbox/outbox-entry';
 import { ForecastSubmissionModel } from '../../models/forecast-submission.model';
 import { describeValue } from '../../validation/describe-value';
 import { decodeCursor, encodeCursor, invalidCursor } from '../pipeline-cursor';
@@ -83,7 +85,7 @@ export async function submitForecast(
     throw new ConflictError(
       `Period ${period.name} ended on ${period.slot.end}: calls are for periods not yet over (its accuracy: GET /forecasts/accuracy?period=${period.name})`,
     );
-  const created = await ForecastSubmissionModel.create({
+  const fields = {
     period: period.name,
     unit: period.unit,
     scope: scopeName(wanted),
@@ -96,7 +98,13 @@ export async function submitForecast(
     submittedAt: clock,
     recordedAt: new Date(),
     submittedBy: { subject: principal.subject, memberId: principal.memberId, role: principal.role },
+  };
+  const event = forecastSubmitted({
+    ...fields,
+    member: scope.kind === 'member' ? scope.member : undefined,
+    teamId: scope.kind === 'team' ? scope.team._id : undefined,
   });
+  const created = await ForecastSubmissionModel.create({ ...fields, ...withEvents(event) });
   return callOf(created.toObject());
 }
 

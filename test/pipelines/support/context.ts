@@ -29,5 +29,7 @@ export function requestContext(
     }),
     // No HUBSPOT_TOKEN: the sync is not configured.
     sync: { sync: new CrmSync({ config, queue: access.imports, role: 'test' }), scheduler: null },
+    // No events runtime: the outbox is written, nothing reads it.
+    events: { allowPrivateUrls: false, nudge: () => undefined },
   };
 }
