@@ -187,7 +187,7 @@ it('removes the demo at the first sync too, saying so in the run', async () => {
     const { ended } = await syncToEnd(gw);
     expect(ended.body.sync.status).toBe('succeeded');
     expect(ended.body.message).toMatch(
-      /^Full HubSpot sync \S+ succeeded: snapshot \S+ committed \(12 added, 0 changed, 0 unchanged, 0 removed\)\. The demo company was removed to make room for your data: its members, teams, targets, settings and snapshots$/,
+      /^Full HubSpot sync \S+ succeeded: snapshot \S+ committed \(12 added, 0 changed, 0 unchanged, 0 removed\)\. The demo company was removed to make room for your data: its members, teams, targets, forecast calls, settings and snapshots$/,
     );
     expect(await snapshotIds()).toEqual([ended.body.sync.snapshot_id]);
   } finally {
