@@ -1,12 +1,13 @@
 /**
  * A CRM sync at scale, for each connector: a test CRM server holding `--deals` deals runs in this
  * process (HubSpot: src/fake-crm/hubspot-server.ts; Salesforce: test/helpers/salesforce-server.ts),
- * the gateway in its own (`npm start`'s program, on a fresh embedded data directory). The bench
- * starts one full sync with POST /crm/syncs, follows it to its end, and prints the deals read per
- * second and the gateway's peak RSS (the kernel's VmHWM, read before the gateway stops) against
- * the 600 MB the sync should stay under.
+ * the gateway in its own (`npm start`'s program, on a fresh embedded data directory, or with
+ * `--db uri` by MONGODB_URI on the store run as its own process, as `npm run db` runs it). The
+ * bench starts one full sync with POST /crm/syncs, follows it to its end, and prints the deals read
+ * per second and the gateway's peak RSS (the kernel's VmHWM, read before the gateway stops)
+ * against the 600 MB the sync should stay under.
  *
- *   npm run bench:sync -- --deals 300000 --providers hubspot,salesforce
+ *   npm run bench:sync -- --deals 300000 --providers hubspot,salesforce --db embedded,uri
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -16,6 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startHubSpotServer } from '../../src/fake-crm/hubspot-server';
+import { startStore, stop } from './history-processes';
 import { startSalesforceServer } from '../helpers/salesforce-server';
 import {
   CLIENT_ID,
@@ -31,9 +33,11 @@ const MB = 1024 * 1024;
 const RSS_LIMIT = 600 * MB;
 
 type Provider = 'hubspot' | 'salesforce';
+type Db = 'embedded' | 'uri';
 
 interface Result {
   provider: Provider;
+  db: Db;
   deals: number;
   seconds: number;
   status: string;
@@ -90,9 +94,11 @@ async function crmServer(
   };
 }
 
-async function measure(provider: Provider, deals: number): Promise<Result> {
+async function measure(provider: Provider, db: Db, deals: number): Promise<Result> {
   const crm = await crmServer(provider, deals);
   const parent = mkdtempSync(path.join(tmpdir(), 'pg-sync-bench-'));
+  const store =
+    db === 'uri' ? await startStore(path.join(parent, 'store'), await freePort()) : null;
   const port = await freePort();
   const adminToken = randomBytes(24).toString('hex');
   const env: NodeJS.ProcessEnv = {
@@ -104,7 +110,8 @@ async function measure(provider: Provider, deals: number): Promise<Result> {
     ADMIN_TOKEN: adminToken,
     LOG_LEVEL: 'warn',
   };
-  delete env.MONGODB_URI;
+  if (store) env.MONGODB_URI = store.uri;
+  else delete env.MONGODB_URI;
   const child = spawn(process.execPath, [path.join(DIST, 'src/index.js')], {
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -146,6 +153,7 @@ async function measure(provider: Provider, deals: number): Promise<Result> {
     }
     return {
       provider,
+      db,
       deals: sync.progress.deals_read,
       seconds: (performance.now() - started) / 1000,
       status: sync.status,
@@ -155,6 +163,7 @@ async function measure(provider: Provider, deals: number): Promise<Result> {
   } finally {
     child.kill('SIGTERM');
     await exited;
+    if (store) await stop(store.child);
     await crm.close();
     rmSync(parent, { recursive: true, force: true });
   }
@@ -165,22 +174,31 @@ async function main(): Promise<void> {
     options: {
       deals: { type: 'string', default: '300000' },
       providers: { type: 'string', default: 'hubspot,salesforce' },
+      db: { type: 'string', default: 'embedded' },
     },
   });
   const deals = Number(values.deals);
   if (!Number.isInteger(deals) || deals < 1) throw new Error('--deals must be a whole number');
   const providers = values.providers!.split(',') as Provider[];
+  const dbs = values.db!.split(',') as Db[];
+  for (const db of dbs)
+    if (db !== 'embedded' && db !== 'uri') throw new Error(`--db: embedded or uri, got ${db}`);
   for (const provider of providers) {
     if (provider !== 'hubspot' && provider !== 'salesforce')
       throw new Error(`--providers: hubspot or salesforce, got ${provider}`);
-    const r = await measure(provider, deals);
-    const rate = r.deals / r.seconds;
-    console.log(
-      `${provider.padEnd(10)} ${String(r.deals).padStart(7)} deals  ${r.seconds.toFixed(1).padStart(7)} s  ` +
-        `${rate.toFixed(0).padStart(6)} deals/s  peak RSS ${(r.peakRss / MB).toFixed(0)} MB ` +
-        `(${r.peakRss < RSS_LIMIT ? 'under' : 'OVER'} 600 MB)  ${r.status}${r.error ? `: ${r.error}` : ''}`,
-    );
   }
+  for (const db of dbs)
+    for (const provider of providers) report(await measure(provider, db, deals));
+}
+
+function report(r: Result): void {
+  const rate = r.deals / r.seconds;
+  console.log(
+    `${r.provider.padEnd(10)} ${r.db.padEnd(8)} ${String(r.deals).padStart(7)} deals  ` +
+      `${r.seconds.toFixed(1).padStart(7)} s  ${rate.toFixed(0).padStart(6)} deals/s  ` +
+      `peak RSS ${(r.peakRss / MB).toFixed(0)} MB (${r.peakRss < RSS_LIMIT ? 'under' : 'OVER'} 600 MB)  ` +
+      `${r.status}${r.error ? `: ${r.error}` : ''}`,
+  );
 }
 
 main().catch((error: unknown) => {
