@@ -1,3 +1,4 @@
+import { kindsOf, packedSize, readPacked, writePacked } from './packed-numbers';
 import type { DayBucket } from '../domain/pipeline-facts';
 
 /** The value fields of a day bucket, in the order they are packed. */
@@ -10,21 +11,6 @@ const FIELDS = [
   'openAmount',
 ] as const;
 
-/** How a field is packed: absent (0), a 16- or 32-bit unsigned integer, or a 64-bit float. */
-const ZERO = 0;
-const U16 = 1;
-const U32 = 2;
-const F64 = 3;
-
-const SIZE = [0, 2, 4, 8];
-
-function kindOf(value: number): number {
-  if (value === 0) return ZERO;
-  if (Number.isInteger(value) && value > 0)
-    return value <= 0xffff ? U16 : value <= 0xffffffff ? U32 : F64;
-  return F64;
-}
-
 /**
  * A facts document's day buckets as stored: per bucket its day (uint16), two bits per field saying
  * how it is packed (uint16), then the fields that are not zero, little-endian. Most buckets have
@@ -36,30 +22,16 @@ export function packDayBuckets(days: readonly DayBucket[]): Buffer {
   let bytes = 0;
   for (const bucket of days) {
     bytes += 4;
-    for (const field of FIELDS) bytes += SIZE[kindOf(bucket[field])];
+    for (const field of FIELDS) bytes += packedSize(bucket[field]);
   }
   const out = Buffer.alloc(bytes);
   let at = 0;
   for (const bucket of days) {
-    let kinds = 0;
-    FIELDS.forEach((field, i) => (kinds |= kindOf(bucket[field]) << (2 * i)));
+    const kinds = kindsOf(FIELDS.map((field) => bucket[field]));
     out.writeUInt16LE(bucket.d, at);
     out.writeUInt16LE(kinds, at + 2);
     at += 4;
-    for (const field of FIELDS) {
-      const value = bucket[field];
-      switch (kindOf(value)) {
-        case U16:
-          at = out.writeUInt16LE(value, at);
-          break;
-        case U32:
-          at = out.writeUInt32LE(value, at);
-          break;
-        case F64:
-          at = out.writeDoubleLE(value, at);
-          break;
-      }
-    }
+    for (const field of FIELDS) at = writePacked(out, bucket[field], at);
   }
   return out;
 }
@@ -84,13 +56,13 @@ export function unpackDayBuckets(bytes: Uint8Array): DayBucket[] {
     const kinds = buf.readUInt16LE(at + 2);
     at += 4;
     FIELDS.forEach((field, i) => {
-      const kind = (kinds >> (2 * i)) & 3;
-      if (at + SIZE[kind] > buf.length)
-        throw new RangeError(`packed day buckets end inside day ${bucket.d}`);
-      if (kind === U16) bucket[field] = buf.readUInt16LE(at);
-      else if (kind === U32) bucket[field] = buf.readUInt32LE(at);
-      else if (kind === F64) bucket[field] = buf.readDoubleLE(at);
-      at += SIZE[kind];
+      [bucket[field], at] = readPacked(
+        buf,
+        kinds,
+        i,
+        at,
+        () => `packed day buckets end inside day ${bucket.d}`,
+      );
     });
     days.push(bucket);
   }
