@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AuthenticatedContext } from '../../context/request-context';
+import { pageComplexity } from '../../security/field-costs';
 import { getAccuracy } from '../../services/forecasts/accuracy.service';
 import {
   findForecastCadence,
@@ -45,6 +46,7 @@ export class ForecastResolver {
 
   @Query(() => ForecastSubmissionPage, {
     description: 'The calls of a period within a scope, newest first (GET /forecasts/submissions).',
+    complexity: pageComplexity,
   })
   async forecastSubmissions(
     @Args() args: ForecastSubmissionsArgs,
