@@ -35,7 +35,8 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Forecasts:
     'Forecasts per period: categories rolled up, calls submitted, who is missing, accuracy',
   Pipelines: 'Pipelines of a snapshot, their stages, metrics and time series',
-  'CRM import': 'HubSpot imports and syncs, each a new snapshot',
+  'CRM import': 'Imports, and syncs from HubSpot or Salesforce as jobs, each a new snapshot',
+  Events: 'Signed webhooks with their deliveries, and alert rules on metrics',
 };
 
 /**

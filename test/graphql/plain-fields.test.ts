@@ -11,7 +11,11 @@ describe('GraphQL object fields', () => {
         (resolver) => `${resolver.getObjectType!().name}.${resolver.schemaName}`,
       ),
     );
-    const roots = new Set([schema.getQueryType(), schema.getMutationType()]);
+    const roots = new Set([
+      schema.getQueryType(),
+      schema.getMutationType(),
+      schema.getSubscriptionType(),
+    ]);
     const wrapped: string[] = [];
     let plain = 0;
     for (const type of Object.values(schema.getTypeMap())) {
