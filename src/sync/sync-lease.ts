@@ -7,6 +7,7 @@ import {
   type CrmSyncLease,
   type CrmSyncStateDoc,
 } from '../models/crm-sync-state.model';
+import { CrmSyncModel } from '../models/crm-sync.model';
 
 /** MongoDB's duplicate key error: the upsert of a taken lease met the existing state document. */
 const DUPLICATE_KEY = 11000;
@@ -24,7 +25,11 @@ export class SyncLease {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Takes the lease for `syncId`; the lease that holds it otherwise (null if taken meanwhile and gone). */
+  /**
+   * Takes the lease for `syncId`; the lease that holds it otherwise (null if taken meanwhile and
+   * gone). A lease whose run has written its end is taken over: that sync is only releasing it, and
+   * a caller that saw the run end may start the next one at once.
+   */
   async acquire(
     syncId: string,
   ): Promise<{ acquired: true } | { acquired: false; holder: CrmSyncLease | null }> {
@@ -34,21 +39,39 @@ export class SyncLease {
       syncId,
       expiresAt: new Date(now.getTime() + this.ttlMs),
     };
-    try {
-      await CrmSyncStateModel.findOneAndUpdate(
-        {
-          _id: SYNC_STATE_ID,
-          $or: [{ lease: null }, { 'lease.expiresAt': trusted({ $lte: now }) }],
-        },
-        { $set: { lease } },
-        { upsert: true },
-      ).lean();
-      return { acquired: true };
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
+    let holder: CrmSyncLease | null = null;
+    // A few tries: each failed one saw a lease that was released or ended meanwhile.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      try {
+        await CrmSyncStateModel.findOneAndUpdate(
+          {
+            _id: SYNC_STATE_ID,
+            $or: [{ lease: null }, { 'lease.expiresAt': trusted({ $lte: now }) }],
+          },
+          { $set: { lease } },
+          { upsert: true },
+        ).lean();
+        return { acquired: true };
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== DUPLICATE_KEY) throw error;
+      }
       const state = await CrmSyncStateModel.findById(SYNC_STATE_ID).lean<CrmSyncStateDoc>();
-      return { acquired: false, holder: state?.lease ?? null };
+      holder = state?.lease ?? null;
+      if (holder === null) continue;
+      if (!(await this.ended(holder.syncId))) break;
+      const taken = await CrmSyncStateModel.updateOne(
+        { _id: SYNC_STATE_ID, 'lease.syncId': holder.syncId },
+        { $set: { lease } },
+      );
+      if (taken.matchedCount === 1) return { acquired: true };
     }
+    return { acquired: false, holder };
+  }
+
+  /** Whether the run `syncId` has written its end (its lease is then only being released). */
+  private async ended(syncId: string): Promise<boolean> {
+    const run = await CrmSyncModel.findById(syncId, { status: 1 }).lean<{ status: string }>();
+    return run !== null && run.status !== 'running';
   }
 
   /** Pushes the expiry out; false when the lease is no longer this sync's (it expired and was taken). */
