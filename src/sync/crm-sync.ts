@@ -281,6 +281,8 @@ export class CrmSync {
   async #execute(connector: CrmConnector, job: Job, signal: AbortSignal): Promise<FinishedSync> {
     const syncId = job.run._id;
     let lost = false;
+    /** Whether the metrics have counted this run's end. */
+    let reported = false;
     const renewal = setInterval(
       () => {
         this.#lease.renew(syncId).then(
@@ -352,6 +354,9 @@ export class CrmSync {
         changes: { ...result.comparison },
         notes: importNotes(result),
       };
+      // Counted before the run says it ended, so whoever saw it end finds it in the metrics.
+      this.#reportEnd(job, 'ok');
+      reported = true;
       await CrmSyncModel.updateOne(
         { _id: syncId },
         {
@@ -369,7 +374,6 @@ export class CrmSync {
         },
       );
       await pruneSyncRuns();
-      this.#reportEnd(job, 'ok');
       return { run: { ...job.run, ...finished }, import: result };
     } catch (error) {
       await progress.flush().catch(() => undefined);
@@ -379,11 +383,11 @@ export class CrmSync {
         progress: { dealsRead: progress.dealsRead },
         error: failureMessage(error),
       };
+      if (!reported) this.#reportEnd(job, 'failed');
       await CrmSyncModel.updateOne(
         { _id: syncId },
         { $set: failed, ...pushEvents(syncFailed({ sync_id: syncId, error: failed.error })) },
       ).catch(() => undefined);
-      this.#reportEnd(job, 'failed');
       return { run: { ...job.run, ...failed }, import: null };
     } finally {
       clearInterval(renewal);

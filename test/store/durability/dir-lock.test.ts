@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { DirectoryInUseError, DirLock } from '../../../src/store/storage/dir-lock';
 import { FileJournal } from '../../../src/store/storage/file-journal';
@@ -105,7 +105,12 @@ describe('data directory lock', () => {
     const holder = await lockHolder(dir);
     try {
       process.kill(holder.pid, 'SIGKILL');
-      await waitFor(() => processState(holder.pid) === 'Z');
+      // The leader is a zombie once it exits; its other threads (and the open files they share,
+      // the lock's among them) may take a moment longer to go.
+      await waitFor(
+        () =>
+          processState(holder.pid) === 'Z' && readdirSync(`/proc/${holder.pid}/task`).length === 1,
+      );
       // A zombie: its pid still answers signal 0, and its lock file still names it.
       expect(() => process.kill(holder.pid, 0)).not.toThrow();
       expect(readFileSync(join(dir, 'mongod.lock'), 'utf8')).toBe(`${holder.pid}\n`);
