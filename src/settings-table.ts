@@ -38,7 +38,11 @@ export const GATEWAY_SETTINGS: readonly SettingRow[] = [
   },
   { name: 'JWT_ISSUER', default: 'pipeline-gateway', summary: '`iss` of issued tokens' },
   { name: 'JWT_AUDIENCE', default: 'pipeline-gateway', summary: '`aud` of issued tokens' },
-  { name: 'BODY_LIMIT', default: '1048576 (1 MiB)', summary: 'largest request body in bytes' },
+  {
+    name: 'BODY_LIMIT',
+    default: '1048576 (1 MiB)',
+    summary: 'largest body of the import and /graphql in bytes (other routes: 256 KiB at most)',
+  },
   {
     name: 'RATE_LIMIT',
     default: '600',

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../auth/principal';
 import { callerKey, type AnswerCache, type KeptRestAnswer } from '../data/answer-cache';
 import { ForbiddenError } from '../errors';
+import { INPUT_LIMITS } from '../validation';
 import type { Idempotency } from '../security/idempotency/idempotency';
 import type { ContextBuilder } from '../server/context-builder';
 import { buildRestInput } from './build-input';
@@ -121,6 +122,9 @@ export function registerRestRoutes(
     app.route({
       method: route.method,
       url: route.path,
+      bodyLimit: route.largeBody
+        ? app.initialConfig.bodyLimit
+        : Math.min(INPUT_LIMITS.maxSmallBodyBytes, app.initialConfig.bodyLimit ?? Infinity),
       config: { errorShape: route.errorShape } satisfies RestRouteConfig,
       schema: { response: { [route.successStatus ?? 200]: route.response } },
       preParsing: (request, _reply, payload, done) => {

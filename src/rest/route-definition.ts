@@ -26,6 +26,12 @@ interface RouteBase<TInput extends object> {
   /** Validated input; omitted when the route takes none. */
   input?: InputClass<TInput>;
   /**
+   * Set on a route whose body is a document of any size (the import): its body may be as large
+   * as BODY_LIMIT. Every other route's body is at most `INPUT_LIMITS.maxSmallBodyBytes` (or
+   * BODY_LIMIT when smaller).
+   */
+  largeBody?: true;
+  /**
    * JSON Schema of the success body (OpenAPI, and a precompiled serialiser). The body includes the
    * envelope fields where the contract has them.
    */

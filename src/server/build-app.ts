@@ -132,7 +132,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   /** The one rendering of an error: the client's error and the body the route speaks. */
   function describeError(error: unknown, request: FastifyRequest) {
     const { error: clientError, unexpected } = classifyError(error, request.id, {
-      bodyLimit: config.bodyLimit,
+      bodyLimit: request.routeOptions.bodyLimit ?? config.bodyLimit,
       contentType: request.headers['content-type'],
     });
     const route = request.routeOptions.config as RestRouteConfig | undefined;

@@ -11,6 +11,13 @@ export const INPUT_LIMITS = {
    * so this is what keeps the transform of any object short.
    */
   maxObjectKeys: 2_000,
+  /**
+   * Largest body of a REST route whose input is small (every route but the import): the limits
+   * above and each field's own keep a real one to a few kilobytes, so a larger body is refused
+   * (413) before it is read, and costs neither reading nor parsing. The import is bounded by
+   * BODY_LIMIT alone.
+   */
+  maxSmallBodyBytes: 256 * 1024,
 } as const;
 
 /**

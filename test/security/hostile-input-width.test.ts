@@ -7,14 +7,16 @@ import { startGateway, type TestGateway } from '../helpers/gateway';
 import { countCommands } from './write-counter';
 
 /**
- * Bounded work per request, over real HTTP. The figures the issue asks for are 100 ms per hostile
- * request and a /healthz median of 50 ms while they run. On a machine shared with other work the
- * time an answer takes depends on what else runs, so what is held to 5 times 100 ms is the CPU
- * time this process (gateway and client) spends on the request, and the time to the answer only
- * to 20 times; both far below what a quadratic transform of 80 000 keys costs (seconds).
- * `npm run bench:abuse` prints the real figures.
+ * Bounded work per request, over real HTTP. The figures asked for are 100 ms per hostile request
+ * and a /healthz median of 50 ms while they run. On a machine shared with other work the time an
+ * answer takes depends on what else runs, so what is held to 100 ms is the CPU time this process
+ * (gateway and client) spends on the request, and the time to the answer only to 20 times that;
+ * both far below what a quadratic transform of 80 000 keys costs (seconds).
+ * `npm run bench:abuse` prints the figures under a flood.
  */
-const CPU_MS = 100 * 5;
+const CPU_MS = 100;
+/** The import reads and parses the whole body before counting keys: about 60 ms of CPU quietly. */
+const IMPORT_CPU_MS = CPU_MS * 2;
 const ANSWER_MS = 100 * 20;
 const HEALTHZ_P50_MS = 50 * 5;
 
@@ -125,6 +127,10 @@ describe('bounded work per request: wide bodies, value budget, the role gate', (
         );
         // The metrics and timeseries routes nest their envelope under `status`.
         const envelope = res.body.status ?? res.body;
+        if (res.status === 413)
+          expect(envelope.message).toBe(
+            `Request body is larger than the limit of ${INPUT_LIMITS.maxSmallBodyBytes} bytes`,
+          );
         answers.push({
           route: `${route.method} ${route.path}`,
           status: res.status,
@@ -136,17 +142,26 @@ describe('bounded work per request: wide bodies, value budget, the role gate', (
       return answers;
     });
     for (const { route, status, errors, ms, cpu } of result) {
-      expect({ route, status, errors }).toEqual({
+      // The import takes documents up to BODY_LIMIT and refuses the object from its key count;
+      // every other route's input is small, and so is the body it reads.
+      const expected =
+        route === 'POST /crm/imports'
+          ? {
+              status: 400,
+              errors: [
+                {
+                  field: '(input)',
+                  message: `expected at most ${INPUT_LIMITS.maxObjectKeys} keys in an object, got 80000`,
+                },
+              ],
+            }
+          : { status: 413, errors: undefined };
+      expect({ route, status, errors }).toEqual({ route, ...expected });
+      expect({
         route,
-        status: 400,
-        errors: [
-          {
-            field: '(input)',
-            message: `expected at most ${INPUT_LIMITS.maxObjectKeys} keys in an object, got 80000`,
-          },
-        ],
-      });
-      expect({ route, cpu: cpu < CPU_MS, answer: ms < ANSWER_MS }).toEqual({
+        cpu: cpu < (route === 'POST /crm/imports' ? IMPORT_CPU_MS : CPU_MS),
+        answer: ms < ANSWER_MS,
+      }).toEqual({
         route,
         cpu: true,
         answer: true,
@@ -201,7 +216,7 @@ describe('bounded work per request: wide bodies, value budget, the role gate', (
 
   it('refuses more values than the budget of the bytes they came in, before reading them', async () => {
     // About 2 bytes a value: far denser than any real body (16 to 36 bytes a value).
-    const dense = `{"targets":[${Array(300_000).fill(0).join(',')}]}`;
+    const dense = `{"targets":[${Array(100_000).fill(0).join(',')}]}`;
     const res = await gw.request('POST', `/teams/members/${memberA}/targets`, {
       body: dense,
       headers: JSON_HEADERS,

@@ -52,6 +52,7 @@ const importRoute: RouteDefinition<CrmImportBody> = {
   authenticated: true,
   roles: adminOnly('import CRM data'),
   input: CrmImportBody,
+  largeBody: true,
   response: IMPORT_RESPONSE,
   handler: async (ctx, input) => {
     const result = await importCrmData(
