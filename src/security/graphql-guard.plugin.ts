@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ApolloServerPlugin } from '@apollo/server';
 import {
   BREAK,
+  getVariableValues,
   GraphQLError,
   visit,
   type DocumentNode,
@@ -11,6 +12,7 @@ import { LRUCache } from 'lru-cache';
 import { Role } from '../auth/role';
 import type { RequestContext } from '../context/request-context';
 import { BadUserInputError, ErrorCode, ErrorWithCode, HTTP_STATUS } from '../errors';
+import { inspectRaw, invalidInput } from '../validation';
 import { GRAPHQL_LIMITS, INTROSPECTION_FIELDS, tooDeepVariable } from './graphql-limits';
 import { estimateCost, QUERY_COST } from './query-cost';
 
@@ -80,9 +82,13 @@ function declaredVariables(
  * - variables nested deeper than a REST body may be (400 BAD_USER_INPUT), checked before
  *   anything walks them; then only the variables the operation declares are kept on the request,
  *   so nothing after (the answer cache's key, execution) carries the others;
- * - variables that do not coerce to their types, and an explicit null given to an argument that
- *   must not be null (it overrides the variable's default, as the GraphQL spec says): 400
- *   BAD_USER_INPUT, with graphql-js's message naming the variable or argument;
+ * - the declared variables inspected as they came (inspect-raw.ts: an object wider than the key
+ *   limit is refused from its key count), then coerced to their types, stopping at the first
+ *   error: graphql-js prints the whole offending value into each error's message, so a wide
+ *   object of unknown fields would otherwise cost the square of its width. A variable that does
+ *   not coerce, and an explicit null given to an argument that must not be null (it overrides
+ *   the variable's default, as the GraphQL spec says): 400 BAD_USER_INPUT, with graphql-js's
+ *   message naming the variable or argument;
  * - the cost estimate (query-cost.ts) against `maxCost` (400 GRAPHQL_VALIDATION_FAILED).
  * No resolver runs after a refusal. Costs of queries are kept per operation text and declared
  * variables (a digest of both), within COST_MEMO_BYTES, by this plugin instance (one per app).
@@ -159,6 +165,17 @@ export function graphqlGuardPlugin(options: {
             );
           const variables = declaredVariables(operation, sent);
           request.variables = variables;
+          const rawErrors = inspectRaw(variables);
+          if (rawErrors.length > 0) throw invalidInput('graphql', rawErrors);
+          const coerced = getVariableValues(
+            schema,
+            operation.variableDefinitions ?? [],
+            variables,
+            {
+              maxErrors: 1,
+            },
+          );
+          if (coerced.errors) throw userInputError(coerced.errors[0]!);
           const cost = costOf(schema, document, operation, source, variables);
           if (cost === Infinity)
             throw refused(

@@ -159,8 +159,10 @@ export function tooDeepVariable(
     const { value, depth, name } = stack.pop()!;
     if (value === null || typeof value !== 'object') continue;
     if (depth >= maxDepth) return name;
+    // Only containers go on the stack: a wide object of scalars costs one pass over its values.
     for (const item of Array.isArray(value) ? value : Object.values(value))
-      stack.push({ value: item, depth: depth + 1, name });
+      if (item !== null && typeof item === 'object')
+        stack.push({ value: item, depth: depth + 1, name });
   }
   return undefined;
 }
