@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { ApolloServerPlugin } from '@apollo/server';
 import {
   BREAK,
-  getVariableValues,
   GraphQLError,
   visit,
   type DocumentNode,
@@ -11,9 +10,9 @@ import {
 import { LRUCache } from 'lru-cache';
 import { Role } from '../auth/role';
 import type { RequestContext } from '../context/request-context';
-import { BadUserInputError, ErrorCode, ErrorWithCode, HTTP_STATUS } from '../errors';
-import { inspectRaw, invalidInput } from '../validation';
-import { GRAPHQL_LIMITS, INTROSPECTION_FIELDS, tooDeepVariable } from './graphql-limits';
+import { ErrorCode, ErrorWithCode } from '../errors';
+import { INTROSPECTION_FIELDS } from './graphql-limits';
+import { checkedVariables, userInputError } from './graphql-variables';
 import { estimateCost, QUERY_COST } from './query-cost';
 
 /** Who may introspect the schema (INTROSPECTION): admins (GraphiQL with the admin token), everyone authenticated, or no one. */
@@ -52,43 +51,12 @@ const LOWER_IT =
   'lower page sizes, time-series durations or metric counts, or select fewer nested lists';
 
 /**
- * graphql-js's error about a variable or an argument value, with its message and locations, as
- * Apollo answers those it finds at execution: BAD_USER_INPUT, HTTP 400 (formatError passes it).
- */
-function userInputError(error: GraphQLError): GraphQLError {
-  return new GraphQLError(error.message, {
-    nodes: error.nodes,
-    extensions: { code: ErrorCode.BAD_USER_INPUT, http: { status: HTTP_STATUS.BAD_USER_INPUT } },
-  });
-}
-
-/** The variables the operation declares, by name; the others are dropped, as execution ignores them. */
-function declaredVariables(
-  operation: OperationDefinitionNode,
-  sent: Readonly<Record<string, unknown>>,
-): Record<string, unknown> {
-  return Object.fromEntries(
-    (operation.variableDefinitions ?? [])
-      .map((definition) => definition.variable.name.value)
-      .filter((name) => Object.hasOwn(sent, name))
-      .map((name) => [name, sent[name]]),
-  );
-}
-
-/**
  * Checks that need the caller or the variables, after validation and before execution, in
  * Apollo's `didResolveOperation`:
  * - the introspection policy (400 GRAPHQL_VALIDATION_FAILED);
- * - variables nested deeper than a REST body may be (400 BAD_USER_INPUT), checked before
- *   anything walks them; then only the variables the operation declares are kept on the request,
- *   so nothing after (the answer cache's key, execution) carries the others;
- * - the declared variables inspected as they came (inspect-raw.ts: an object wider than the key
- *   limit is refused from its key count), then coerced to their types, stopping at the first
- *   error: graphql-js prints the whole offending value into each error's message, so a wide
- *   object of unknown fields would otherwise cost the square of its width. A variable that does
- *   not coerce, and an explicit null given to an argument that must not be null (it overrides
- *   the variable's default, as the GraphQL spec says): 400 BAD_USER_INPUT, with graphql-js's
- *   message naming the variable or argument;
+ * - the variables (graphql-variables.ts): only those the operation declares are kept on the
+ *   request, so nothing after (the answer cache's key, execution) carries the others; 400
+ *   BAD_USER_INPUT for one too deep, too wide, or that does not coerce to its type;
  * - the cost estimate (query-cost.ts) against `maxCost` (400 GRAPHQL_VALIDATION_FAILED).
  * No resolver runs after a refusal. Costs of queries are kept per operation text and declared
  * variables (a digest of both), within COST_MEMO_BYTES, by this plugin instance (one per app).
@@ -151,31 +119,8 @@ export function graphqlGuardPlugin(options: {
             if (!allowed) throw refused('GraphQL introspection is not allowed for this token');
           }
           if (!operation) return; // Apollo itself refuses a document without the named operation
-          const sent = request.variables ?? {};
-          const deep = tooDeepVariable(sent);
-          if (deep !== undefined)
-            throw new BadUserInputError(
-              `Variable "$${deep}" is nested deeper than the limit of ${GRAPHQL_LIMITS.maxVariableDepth} levels`,
-              [
-                {
-                  field: deep,
-                  message: `expected at most ${GRAPHQL_LIMITS.maxVariableDepth} levels of nesting, got deeper input`,
-                },
-              ],
-            );
-          const variables = declaredVariables(operation, sent);
+          const variables = checkedVariables(schema, operation, request.variables ?? {});
           request.variables = variables;
-          const rawErrors = inspectRaw(variables);
-          if (rawErrors.length > 0) throw invalidInput('graphql', rawErrors);
-          const coerced = getVariableValues(
-            schema,
-            operation.variableDefinitions ?? [],
-            variables,
-            {
-              maxErrors: 1,
-            },
-          );
-          if (coerced.errors) throw userInputError(coerced.errors[0]!);
           const cost = costOf(schema, document, operation, source, variables);
           if (cost === Infinity)
             throw refused(

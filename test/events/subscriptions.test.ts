@@ -156,4 +156,23 @@ it('refuses an operation over the limits, and an unknown event type', async () =
   open.push(wide);
   await wide.waitFor(() => wide.errors.length > 0);
   expect(JSON.stringify(wide.errors)).toMatch(/alias/i);
+  // Variables are checked as over HTTP: an object wider than the key limit is refused from its
+  // key count, before graphql-js coerces (and prints) it.
+  const wideVariable = await subscribe(
+    gateway.url,
+    gateway.adminToken,
+    'subscription ($types: [String!]) { events(types: $types) { id } }',
+    { types: Object.fromEntries(Array.from({ length: 2_001 }, (_, i) => [`k${i}`, 0])) },
+  );
+  open.push(wideVariable);
+  await wideVariable.waitFor(() => wideVariable.errors.length > 0);
+  // An error before execution ends the subscription with graphql-ws's `error` message: the list.
+  expect(wideVariable.errors).toEqual([
+    [
+      expect.objectContaining({
+        message: 'Invalid arguments: types: expected at most 2000 keys in an object, got 2001',
+        extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }),
+      }),
+    ],
+  ]);
 });

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { GraphQLError, parse, specifiedRules, validate, type GraphQLSchema } from 'graphql';
+import {
+  getOperationAST,
+  GraphQLError,
+  parse,
+  specifiedRules,
+  validate,
+  type GraphQLSchema,
+} from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -9,6 +16,7 @@ import type { DataAccess } from '../../data/data-access';
 import type { EventsRuntime } from '../../events/events-runtime';
 import { UnauthenticatedError } from '../../errors';
 import { GRAPHQL_LIMITS, graphqlLimitRules } from '../../security/graphql-limits';
+import { checkedVariables } from '../../security/graphql-variables';
 import type { ContextBuilder } from '../../server/context-builder';
 import type { LiveConnection, SubscriptionContext } from './live-connection';
 import { originAllowed } from './origin-check';
@@ -41,7 +49,7 @@ const CLOSE_GRACE_MS = 1_000;
  * exactly as an HTTP request does (refused: 4403), and is checked again every RECHECK_MS through
  * the same data-access caches (a read of the version counters, shared): a role change applies to
  * the events that follow, a revoked token or a deleted member closes the connection. Operations
- * pass the same parse and validation limits as over HTTP.
+ * pass the same parse and validation limits, and variable checks, as over HTTP.
  */
 export function mountSubscriptions(app: FastifyInstance, options: SubscriptionOptions): void {
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
@@ -92,6 +100,8 @@ export function mountSubscriptions(app: FastifyInstance, options: SubscriptionOp
             ...graphqlLimitRules(),
           ]);
           if (errors.length > 0) return errors;
+          const operation = getOperationAST(document, payload.operationName);
+          if (operation) checkedVariables(options.schema, operation, payload.variables ?? {});
         } catch (error) {
           return [error instanceof GraphQLError ? error : new GraphQLError('Invalid query')];
         }
