@@ -268,13 +268,19 @@ const asMember = (target: Target): Record<string, string> => ({
 
 /**
  * 80 000 keys in one JSON object (about 750 KB), as a member: to the import, which the role gate
- * refuses, and as the JSON body of a read every role may call.
+ * refuses; as the JSON body of a read every role may call, whose body limit refuses it; and as a
+ * declared GraphQL variable, which /graphql reads and refuses from its key count.
  */
 async function wideBodyAttack(target: Target, stopped: () => boolean): Promise<Answers> {
-  const body = Buffer.from(
-    JSON.stringify(
-      Object.fromEntries(Array.from({ length: 80_000 }, (_, i) => [`k${i.toString(36)}`, 0])),
-    ),
+  const wide = Object.fromEntries(
+    Array.from({ length: 80_000 }, (_, i) => [`k${i.toString(36)}`, 0]),
+  );
+  const body = Buffer.from(JSON.stringify(wide));
+  const variable = Buffer.from(
+    JSON.stringify({
+      query: 'mutation ($input: CreateTeamInput!) { createTeam(input: $input) { id } }',
+      variables: { input: wide },
+    }),
   );
   const headers = asMember(target);
   return flood(
@@ -282,6 +288,7 @@ async function wideBodyAttack(target: Target, stopped: () => boolean): Promise<A
     [
       { method: 'POST', path: '/crm/imports', headers, body },
       { method: 'GET', path: '/teams/members', headers, body },
+      { method: 'POST', path: '/graphql', headers, body: variable },
     ],
     stopped,
   );
