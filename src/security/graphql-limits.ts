@@ -143,11 +143,19 @@ export function graphqlLimitRules(): ValidationRule[] {
   return [maxDepthRule(), maxAliasesRule(), maxDirectivesRule()];
 }
 
+/** An object's values, or none when it is wider than the key limit (see tooDeepVariable). */
+function childrenOf(value: object): unknown[] {
+  const keys = Object.keys(value);
+  if (keys.length > INPUT_LIMITS.maxObjectKeys) return [];
+  return keys.map((key) => (value as Record<string, unknown>)[key]);
+}
+
 /**
  * The first variable holding objects or arrays nested deeper than `maxDepth` levels (counted as a
  * REST body's: the variables object is level 0, a variable's value level 1), or undefined. Walked
  * without recursion, and before anything else walks them, so hostile nesting cannot overflow the
- * stack.
+ * stack. An object wider than the key limit is not walked: a declared variable holding it is
+ * refused from its key count next (graphql-variables.ts), an undeclared one is dropped unread.
  */
 export function tooDeepVariable(
   variables: Readonly<Record<string, unknown>>,
@@ -159,8 +167,9 @@ export function tooDeepVariable(
     const { value, depth, name } = stack.pop()!;
     if (value === null || typeof value !== 'object') continue;
     if (depth >= maxDepth) return name;
-    // Only containers go on the stack: a wide object of scalars costs one pass over its values.
-    for (const item of Array.isArray(value) ? value : Object.values(value))
+    const items = Array.isArray(value) ? value : childrenOf(value);
+    // Only containers go on the stack: a wide array of scalars costs one pass over its items.
+    for (const item of items)
       if (item !== null && typeof item === 'object')
         stack.push({ value: item, depth: depth + 1, name });
   }
