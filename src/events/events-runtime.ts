@@ -32,6 +32,8 @@ export interface EventsRuntimeOptions {
     | 'webhookAllowPrivateUrls'
   >;
   logger: Pick<Logger, 'warn' | 'info'>;
+  /** Whether the instance is answering requests now (webhook deliveries give way: delivery-worker.ts). */
+  busy: () => boolean;
   /** The events a snapshot's commit adds to `snapshot.committed` (alerts, deal changes). */
   derive: DeriveSnapshotEvents;
   now?: () => number;
@@ -88,6 +90,7 @@ export class EventsRuntime implements EventsMetrics {
       timeoutMs: options.config.webhookTimeoutMs,
       allowPrivate: options.config.webhookAllowPrivateUrls,
       concurrency: CONCURRENCY,
+      busy: options.busy,
       now: this.now,
       onAttempt: (report) => {
         this.counts[report.outcome] += 1;
@@ -109,7 +112,7 @@ export class EventsRuntime implements EventsMetrics {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
-    await this.worker.drain();
+    await this.worker.close();
   }
 
   /** Runs a poll now rather than at the next interval (after a write on this instance). */
