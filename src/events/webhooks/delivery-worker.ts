@@ -47,6 +47,9 @@ export interface DeliveryWorkerOptions {
  */
 const LEASE_MARGIN_MS = 10_000;
 
+/** Deliveries claimed at once while the instance answers requests. */
+const BUSY_BATCH = 4;
+
 /** The condition a delivery is due on: waiting and its time come, or held by a lease that ran out. */
 function dueFilter(now: Date): Record<string, unknown> {
   return {
@@ -90,7 +93,7 @@ export class DeliveryWorker {
   /** The last claim filled every free slot: more may be waiting. */
   private backlog = false;
 
-  private claiming = false;
+  private claiming: Promise<number> | null = null;
 
   private draining = false;
 
@@ -117,29 +120,35 @@ export class DeliveryWorker {
   async run(): Promise<number> {
     const free = this.options.concurrency - this.inFlight.size;
     if (free <= 0 || this.draining || this.claiming) return 0;
-    this.claiming = true;
-    try {
-      const claimed = await this.claim(free);
-      this.backlog = claimed.length >= free;
-      if (claimed.length === 0) return 0;
-      const context = await this.contextOf(claimed);
-      for (const delivery of claimed) {
-        const sending = this.send(delivery, context).catch(() => undefined);
-        this.inFlight.add(sending);
-        void sending.finally(() => {
-          this.inFlight.delete(sending);
-          this.continue();
-        });
-      }
-      return claimed.length;
-    } finally {
-      this.claiming = false;
+    // While requests are being answered, a few deliveries at a time: they keep moving, and the
+    // requests keep the CPU.
+    const slots = this.options.busy() ? Math.min(free, BUSY_BATCH) : free;
+    this.claiming = this.start(slots).finally(() => {
+      this.claiming = null;
+    });
+    return this.claiming;
+  }
+
+  private async start(free: number): Promise<number> {
+    const { due, claimed } = await this.claim(free);
+    this.backlog = due >= free;
+    if (claimed.length === 0) return 0;
+    const context = await this.contextOf(claimed);
+    for (const delivery of claimed) {
+      const sending = this.send(delivery, context).catch(() => undefined);
+      this.inFlight.add(sending);
+      void sending.finally(() => {
+        this.inFlight.delete(sending);
+        this.continue();
+      });
     }
+    return claimed.length;
   }
 
   /** Resolves once the deliveries being sent are done and recorded, taking no new one meanwhile. */
   async drain(): Promise<void> {
     this.draining = true;
+    await this.claiming?.catch(() => undefined);
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
     this.draining = false;
   }
@@ -168,14 +177,14 @@ export class DeliveryWorker {
    * Leases up to `count` due deliveries to this instance, oldest due first: their ids read, then
    * one update of those still due marks them with a claim of its own, which reads them back.
    */
-  private async claim(count: number): Promise<DeliveryDoc[]> {
+  private async claim(count: number): Promise<{ due: number; claimed: DeliveryDoc[] }> {
     const now = new Date(this.now());
     const due = await DeliveryModel.find(dueFilter(now), { _id: 1 })
       .sort({ nextAttemptAt: 1 })
       .limit(count)
       .comment(EVENTS_POLL_COMMENT)
       .lean<Array<{ _id: string }>>();
-    if (due.length === 0) return [];
+    if (due.length === 0) return { due: 0, claimed: [] };
     this.claims += 1;
     const lease = `${this.options.owner}#${this.claims}`;
     const { modifiedCount } = await DeliveryModel.updateMany(
@@ -188,8 +197,11 @@ export class DeliveryWorker {
         },
       },
     );
-    if (modifiedCount === 0) return [];
-    return DeliveryModel.find({ leaseOwner: lease }).lean<DeliveryDoc[]>();
+    const claimed =
+      modifiedCount === 0
+        ? []
+        : await DeliveryModel.find({ leaseOwner: lease }).lean<DeliveryDoc[]>();
+    return { due: due.length, claimed };
   }
 
   /** The webhooks, events and owners of `deliveries`, each read once. */
