@@ -187,8 +187,9 @@ export class DeliveryWorker {
     if (due.length === 0) return { due: 0, claimed: [] };
     this.claims += 1;
     const lease = `${this.options.owner}#${this.claims}`;
+    const ids = due.map((d) => d._id);
     const { modifiedCount } = await DeliveryModel.updateMany(
-      { _id: trusted({ $in: due.map((d) => d._id) }), ...dueFilter(now) },
+      { _id: trusted({ $in: ids }), ...dueFilter(now) },
       {
         $set: {
           status: 'sending',
@@ -200,7 +201,9 @@ export class DeliveryWorker {
     const claimed =
       modifiedCount === 0
         ? []
-        : await DeliveryModel.find({ leaseOwner: lease }).lean<DeliveryDoc[]>();
+        : await DeliveryModel.find({ _id: trusted({ $in: ids }), leaseOwner: lease }).lean<
+            DeliveryDoc[]
+          >();
     return { due: due.length, claimed };
   }
 
