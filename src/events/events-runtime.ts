@@ -12,7 +12,7 @@ import { sweepOutbox } from './outbox/sweep';
 import { pruneEvents } from './retention';
 import { publishSnapshotEvents, type DeriveSnapshotEvents } from './snapshot-events';
 import { DeliveryWorker } from './webhooks/delivery-worker';
-import { fanOut } from './webhooks/fan-out';
+import { FAN_OUT_ROUND, fanOut } from './webhooks/fan-out';
 
 /** How often the sweep (sweep.ts) and a fan-out of whatever is left run, besides every poll's work. */
 const SWEEP_MS = 10_000;
@@ -20,6 +20,8 @@ const SWEEP_MS = 10_000;
 const PRUNE_MS = 600_000;
 /** Deliveries one instance sends at once. */
 const CONCURRENCY = 16;
+/** Events fanned out per poll while the instance answers requests. */
+const BUSY_FAN_OUT_ROUND = 8;
 
 export interface EventsRuntimeOptions {
   connection: Connection;
@@ -32,6 +34,8 @@ export interface EventsRuntimeOptions {
     | 'webhookAllowPrivateUrls'
   >;
   logger: Pick<Logger, 'warn' | 'info'>;
+  /** Whether the instance is answering requests now (webhook deliveries give way: delivery-worker.ts). */
+  busy: () => boolean;
   /** The events a snapshot's commit adds to `snapshot.committed` (alerts, deal changes). */
   derive: DeriveSnapshotEvents;
   now?: () => number;
@@ -77,6 +81,9 @@ export class EventsRuntime implements EventsMetrics {
 
   private failing = false;
 
+  /** The last fan-out stopped at its round's end: more events may wait for it. */
+  private fanOutBehind = false;
+
   private readonly now: () => number;
 
   constructor(private readonly options: EventsRuntimeOptions) {
@@ -88,6 +95,7 @@ export class EventsRuntime implements EventsMetrics {
       timeoutMs: options.config.webhookTimeoutMs,
       allowPrivate: options.config.webhookAllowPrivateUrls,
       concurrency: CONCURRENCY,
+      busy: options.busy,
       now: this.now,
       onAttempt: (report) => {
         this.counts[report.outcome] += 1;
@@ -109,7 +117,7 @@ export class EventsRuntime implements EventsMetrics {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
-    await this.worker.drain();
+    await this.worker.close();
   }
 
   /** Runs a poll now rather than at the next interval (after a write on this instance). */
@@ -157,6 +165,19 @@ export class EventsRuntime implements EventsMetrics {
     this.timer.unref();
   }
 
+  /**
+   * Fans out every event not fanned out yet; while the instance answers requests, only a few per
+   * poll (the rest at the next polls), as the deliveries themselves (delivery-worker.ts).
+   */
+  private async fanOutAll(): Promise<void> {
+    for (;;) {
+      const round = this.options.busy() ? BUSY_FAN_OUT_ROUND : FAN_OUT_ROUND;
+      const done = await fanOut(new Date(this.now()), round);
+      this.fanOutBehind = done === round;
+      if (done < round || round === BUSY_FAN_OUT_ROUND) return;
+    }
+  }
+
   private async poll(): Promise<void> {
     try {
       const now = this.now();
@@ -168,7 +189,7 @@ export class EventsRuntime implements EventsMetrics {
       await publishSnapshotEvents(this.options.derive);
       const events = await this.tail.read();
       if (events.length > 0) for (const listener of this.listeners) listener(events);
-      if (events.length > 0 || sweep) while ((await fanOut(new Date(this.now()))) > 0);
+      if (events.length > 0 || sweep || this.fanOutBehind) await this.fanOutAll();
       await this.worker.run();
       if (now - this.lastPrune >= PRUNE_MS) {
         this.lastPrune = now;

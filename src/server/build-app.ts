@@ -52,6 +52,7 @@ import { createGatewaySync } from '../sync/gateway-sync';
 import { ALERTS_PRINCIPAL, deriveAlerts } from '../events/alerts/derive-alerts';
 import { deriveDealEvents } from '../events/deal-events';
 import { EventsRuntime } from '../events/events-runtime';
+import { RequestActivity } from './request-activity';
 import { mountSubscriptions } from '../graphql/subscriptions/mount-subscriptions';
 
 export interface BuildAppOptions {
@@ -209,10 +210,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   access.imports.onImportEnded(metrics.importEnded);
   // Deal events and alerts are derived when a snapshot's events are published, in a context of their own.
+  const activity = new RequestActivity();
   const events: EventsRuntime = new EventsRuntime({
     connection,
     config,
     logger,
+    busy: () => activity.busy(),
     derive: async (snapshot, previous) => {
       const context = () => contexts.detached(ALERTS_PRINCIPAL, `events-${snapshot._id}`);
       return [
@@ -237,6 +240,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     startReply(request, reply);
     done();
   });
+  activity.register(app);
   await registerCors(app, config.corsOrigins);
   registerRequestTimeout(app, config.requestTimeoutMs, idempotency);
   registerAuthentication(app, authenticator, access);

@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { postWebhook } from '../../src/events/webhooks/post-webhook';
+import { postWebhook, WebhookConnections } from '../../src/events/webhooks/post-webhook';
 import { isPublicAddress, resolveWebhookUrl } from '../../src/events/webhooks/ssrf-guard';
 import { startGateway, type TestGateway } from '../helpers/gateway';
 
@@ -62,6 +62,7 @@ describe('postWebhook', () => {
   let server: http.Server;
   let url: string;
   let hits = 0;
+  const connections = new WebhookConnections(4);
   beforeAll(async () => {
     server = http.createServer((request, response) => {
       hits += 1;
@@ -74,11 +75,19 @@ describe('postWebhook', () => {
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
+    connections.close();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
   const post = (path: string, allowPrivate = true, timeoutMs = 1000) =>
-    postWebhook({ url: `${url}${path}`, headers: {}, body: '{}', timeoutMs, allowPrivate });
+    postWebhook({
+      url: `${url}${path}`,
+      headers: {},
+      body: '{}',
+      timeoutMs,
+      allowPrivate,
+      connections,
+    });
 
   it('never connects to a loopback address unless allowed', async () => {
     hits = 0;
@@ -86,6 +95,18 @@ describe('postWebhook', () => {
     expect(refused).toMatchObject({ status: null, error: expect.stringMatching(/loopback/) });
     expect(hits).toBe(0);
     expect(await post('/')).toMatchObject({ status: 200, error: null });
+  });
+
+  it('sends one attempt after another on the connection it keeps to the endpoint', async () => {
+    let opened = 0;
+    const count = () => (opened += 1);
+    server.on('connection', count);
+    try {
+      for (let i = 0; i < 3; i += 1) expect(await post('/')).toMatchObject({ status: 200 });
+    } finally {
+      server.off('connection', count);
+    }
+    expect(opened).toBeLessThanOrEqual(1);
   });
 
   it('does not follow a redirect, times out, and reads a bounded answer', async () => {

@@ -1,4 +1,4 @@
-import { trusted } from 'mongoose';
+import { trusted, type AnyBulkWriteOperation, type UpdateQuery } from 'mongoose';
 import type { Principal } from '../../auth/principal';
 import { Role } from '../../auth/role';
 import { EventModel, type EventDoc } from '../../models/event.model';
@@ -10,7 +10,7 @@ import {
 } from '../../models/webhook-delivery.model';
 import { WebhookModel, type WebhookDoc } from '../../models/webhook.model';
 import { eventDataFor } from '../visibility';
-import { postWebhook, type PostOutcome } from './post-webhook';
+import { postWebhook, WebhookConnections, type PostOutcome } from './post-webhook';
 import { signatureHeaders } from './sign';
 import { EVENTS_POLL_COMMENT } from '../poll-comment';
 
@@ -32,6 +32,11 @@ export interface DeliveryWorkerOptions {
   allowPrivate: boolean;
   /** Deliveries this instance sends at once. */
   concurrency: number;
+  /**
+   * Whether the instance is answering requests now: a backlog is then worked through only at the
+   * runs its owner asks for (each poll), not batch after batch, so that requests keep the CPU.
+   */
+  busy: () => boolean;
   onAttempt?: (report: AttemptReport) => void;
   now?: () => number;
 }
@@ -41,6 +46,9 @@ export interface DeliveryWorkerOptions {
  * over only when its holder is gone (or stalled that long), not while it waits for an answer.
  */
 const LEASE_MARGIN_MS = 10_000;
+
+/** Deliveries claimed at once while the instance answers requests. */
+const BUSY_BATCH = 4;
 
 /** The condition a delivery is due on: waiting and its time come, or held by a lease that ran out. */
 function dueFilter(now: Date): Record<string, unknown> {
@@ -52,26 +60,56 @@ function dueFilter(now: Date): Record<string, unknown> {
   };
 }
 
+/** What the deliveries of one claim are sent with: their webhooks, events and owners, read once. */
+interface ClaimContext {
+  webhooks: Map<string, WebhookDoc>;
+  events: Map<string, EventDoc>;
+  members: Map<string, MemberDoc>;
+}
+
+/** An attempt's update, waiting to be written with the others that ended meanwhile. */
+interface PendingRecord {
+  operation: AnyBulkWriteOperation<DeliveryDoc>;
+  written: () => void;
+  failed: (error: unknown) => void;
+}
+
+const unique = (values: Iterable<string>): string[] => [...new Set(values)];
+
 /**
- * Sends due webhook deliveries, a few at a time. Each is claimed with a lease first (one atomic
- * find-and-modify on the delivery: of several instances, one gets it), sent, and its attempt
- * recorded under the same lease. An instance that dies while sending leaves the lease to run
- * out; another instance then sends it again: a crash delays a delivery, never loses it, and a
- * delivery is sent twice only when its instance died (or stalled past the lease) before
- * recording the attempt. Receivers de-duplicate by `webhook-id` for that case.
+ * Sends due webhook deliveries, a few at a time. Deliveries are claimed in batches with a lease
+ * (one update of every due delivery found, marked with a claim of this instance's own; of several
+ * instances, each gets the deliveries its claim marked), their webhooks, events and owners are read
+ * once per claim, each is sent, and its attempt recorded under the same lease; attempts that end
+ * while a record is being written are written together in one command. An instance that dies while
+ * sending leaves the lease to run out; another instance then sends it again: a crash delays a
+ * delivery, never loses it, and a delivery is sent twice only when its instance died (or stalled
+ * past the lease) before recording the attempt. Receivers de-duplicate by `webhook-id` for that
+ * case.
  */
 export class DeliveryWorker {
-  private inFlight = new Set<Promise<void>>();
+  private readonly inFlight = new Set<Promise<void>>();
 
-  /** The last run found at least as many due deliveries as it had slots: more may be waiting. */
+  /** The last claim filled every free slot: more may be waiting. */
   private backlog = false;
 
+  private claiming: Promise<number> | null = null;
+
   private draining = false;
+
+  private claims = 0;
+
+  private readonly records: PendingRecord[] = [];
+
+  private recording = false;
+
+  private readonly connections: WebhookConnections;
 
   private readonly now: () => number;
 
   constructor(private readonly options: DeliveryWorkerOptions) {
     this.now = options.now ?? Date.now;
+    this.connections = new WebhookConnections(options.concurrency);
   }
 
   private get leaseMs(): number {
@@ -81,58 +119,125 @@ export class DeliveryWorker {
   /** Claims and starts sending due deliveries, up to the free slots; answers how many it started. */
   async run(): Promise<number> {
     const free = this.options.concurrency - this.inFlight.size;
-    if (free <= 0 || this.draining) return 0;
-    const now = new Date(this.now());
-    const due = await DeliveryModel.find(dueFilter(now), { _id: 1 })
-      .sort({ nextAttemptAt: 1 })
-      .limit(free * 2)
-      .comment(EVENTS_POLL_COMMENT)
-      .lean<Array<{ _id: string }>>();
-    this.backlog = due.length >= free;
-    let started = 0;
-    for (const { _id } of due) {
-      if (started >= free) break;
-      const claimed = await DeliveryModel.findOneAndUpdate(
-        { _id, ...dueFilter(now) },
-        {
-          $set: {
-            status: 'sending',
-            leaseOwner: this.options.owner,
-            leaseUntil: new Date(this.now() + this.leaseMs),
-          },
-        },
-        { returnDocument: 'after' },
-      ).lean<DeliveryDoc>();
-      if (!claimed) continue;
-      started += 1;
-      const sending = this.send(claimed).catch(() => undefined);
+    if (free <= 0 || this.draining || this.claiming) return 0;
+    // While requests are being answered, a few deliveries at a time: they keep moving, and the
+    // requests keep the CPU.
+    const slots = this.options.busy() ? Math.min(free, BUSY_BATCH) : free;
+    this.claiming = this.start(slots).finally(() => {
+      this.claiming = null;
+    });
+    return this.claiming;
+  }
+
+  private async start(free: number): Promise<number> {
+    const { due, claimed } = await this.claim(free);
+    this.backlog = due >= free;
+    if (claimed.length === 0) return 0;
+    const context = await this.contextOf(claimed);
+    for (const delivery of claimed) {
+      const sending = this.send(delivery, context).catch(() => undefined);
       this.inFlight.add(sending);
       void sending.finally(() => {
         this.inFlight.delete(sending);
-        // A slot is free and more is due: take the next now rather than at the next poll, so a
-        // backlog drains at the pace of the receivers, not of EVENTS_POLL_MS.
-        if (this.backlog) this.run().catch(() => undefined);
+        this.continue();
       });
     }
-    return started;
+    return claimed.length;
   }
 
-  /** Resolves once the deliveries being sent are done, taking no new one meanwhile. */
+  /** Resolves once the deliveries being sent are done and recorded, taking no new one meanwhile. */
   async drain(): Promise<void> {
     this.draining = true;
+    await this.claiming?.catch(() => undefined);
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
     this.draining = false;
   }
 
-  private async send(delivery: DeliveryDoc): Promise<void> {
-    const [webhook, event] = await Promise.all([
-      WebhookModel.findById(delivery.webhookId).lean<WebhookDoc>(),
-      EventModel.findById(delivery.eventId).lean<EventDoc>(),
+  /** Drains, then closes the connections kept to the endpoints. */
+  async close(): Promise<void> {
+    await this.drain();
+    this.connections.close();
+  }
+
+  /**
+   * A slot is free and more is due: the next batch is claimed now rather than at the next poll, so
+   * a backlog drains at the pace of the receivers, not of EVENTS_POLL_MS; but only once the slots of
+   * this batch are all free (one claim per batch, not per delivery), after the event loop's pending
+   * I/O (a request's), and not while requests are being answered.
+   */
+  private continue(): void {
+    if (!this.backlog || this.inFlight.size > 0) return;
+    setImmediate(() => {
+      if (this.options.busy()) return;
+      this.run().catch(() => undefined);
+    });
+  }
+
+  /**
+   * Leases up to `count` due deliveries to this instance, oldest due first: their ids read, then
+   * one update of those still due marks them with a claim of its own, which reads them back.
+   */
+  private async claim(count: number): Promise<{ due: number; claimed: DeliveryDoc[] }> {
+    const now = new Date(this.now());
+    const due = await DeliveryModel.find(dueFilter(now), { _id: 1 })
+      .sort({ nextAttemptAt: 1 })
+      .limit(count)
+      .comment(EVENTS_POLL_COMMENT)
+      .lean<Array<{ _id: string }>>();
+    if (due.length === 0) return { due: 0, claimed: [] };
+    this.claims += 1;
+    const lease = `${this.options.owner}#${this.claims}`;
+    const ids = due.map((d) => d._id);
+    const { modifiedCount } = await DeliveryModel.updateMany(
+      { _id: trusted({ $in: ids }), ...dueFilter(now) },
+      {
+        $set: {
+          status: 'sending',
+          leaseOwner: lease,
+          leaseUntil: new Date(this.now() + this.leaseMs),
+        },
+      },
+    );
+    const claimed =
+      modifiedCount === 0
+        ? []
+        : await DeliveryModel.find({ _id: trusted({ $in: ids }), leaseOwner: lease }).lean<
+            DeliveryDoc[]
+          >();
+    return { due: due.length, claimed };
+  }
+
+  /** The webhooks, events and owners of `deliveries`, each read once. */
+  private async contextOf(deliveries: readonly DeliveryDoc[]): Promise<ClaimContext> {
+    const [webhooks, events] = await Promise.all([
+      WebhookModel.find({
+        _id: trusted({ $in: unique(deliveries.map((d) => d.webhookId)) }),
+      }).lean<WebhookDoc[]>(),
+      EventModel.find({
+        _id: trusted({ $in: unique(deliveries.map((d) => d.eventId)) }),
+      }).lean<EventDoc[]>(),
     ]);
+    const memberIds = unique(
+      webhooks.flatMap((w) => (w.owner.memberId === null ? [] : [w.owner.memberId])),
+    );
+    const members =
+      memberIds.length === 0
+        ? []
+        : await MemberModel.find({ _id: trusted({ $in: memberIds }) }).lean<MemberDoc[]>();
+    return {
+      webhooks: new Map(webhooks.map((w) => [w._id, w])),
+      events: new Map(events.map((e) => [e._id, e])),
+      members: new Map(members.map((m) => [m._id, m])),
+    };
+  }
+
+  private async send(delivery: DeliveryDoc, context: ClaimContext): Promise<void> {
+    const webhook = context.webhooks.get(delivery.webhookId);
+    const event = context.events.get(delivery.eventId);
     if (!webhook || !webhook.enabled)
       return this.finish(delivery, 'skipped', null, 'the webhook was disabled or deleted');
     if (!event) return this.finish(delivery, 'failed', null, 'the event is no longer kept');
-    const data = eventDataFor(await ownerPrincipal(webhook), event);
+    const data = eventDataFor(ownerPrincipal(webhook, context.members), event);
     if (data === null)
       return this.finish(delivery, 'skipped', null, "not visible to the webhook's owner");
     const body = JSON.stringify({ type: event.type, timestamp: event.at.toISOString(), data });
@@ -145,6 +250,7 @@ export class DeliveryWorker {
       body,
       timeoutMs: this.options.timeoutMs,
       allowPrivate: this.options.allowPrivate,
+      connections: this.connections,
     });
     await this.record(delivery, webhook, event, outcome);
   }
@@ -196,18 +302,15 @@ export class DeliveryWorker {
       );
     }
     report('retrying');
-    await DeliveryModel.updateOne(
-      { _id: delivery._id, status: 'sending', leaseOwner: this.options.owner },
-      {
-        $set: {
-          status: 'pending',
-          nextAttemptAt: new Date(now.getTime() + schedule[made - 1]),
-          leaseOwner: null,
-          leaseUntil: null,
-        },
-        $push: { attempts: attempt },
+    await this.write(delivery, {
+      $set: {
+        status: 'pending',
+        nextAttemptAt: new Date(now.getTime() + schedule[made - 1]),
+        leaseOwner: null,
+        leaseUntil: null,
+        attempts: [...delivery.attempts, attempt],
       },
-    );
+    });
   }
 
   /** Ends a delivery under this instance's lease (a delivery whose lease was taken over is left to its new holder). */
@@ -220,19 +323,58 @@ export class DeliveryWorker {
     const now = new Date(this.now());
     const recorded: DeliveryAttempt | null =
       attempt ?? (reason ? { at: now, responseStatus: null, error: reason, durationMs: 0 } : null);
-    await DeliveryModel.updateOne(
-      { _id: delivery._id, status: 'sending', leaseOwner: this.options.owner },
-      {
-        $set: {
-          status,
-          finishedAt: now,
-          nextAttemptAt: null,
-          leaseOwner: null,
-          leaseUntil: null,
-        },
-        ...(recorded ? { $push: { attempts: recorded } } : {}),
+    await this.write(delivery, {
+      $set: {
+        status,
+        finishedAt: now,
+        nextAttemptAt: null,
+        leaseOwner: null,
+        leaseUntil: null,
+        ...(recorded ? { attempts: [...delivery.attempts, recorded] } : {}),
       },
-    );
+    });
+  }
+
+  /**
+   * Applies `update` to `delivery` while this instance's lease on it holds, together with the
+   * other updates that come meanwhile: one command for all the attempts that ended while the last
+   * one was written. Resolves once written. Under the lease no one else changes the delivery, so
+   * an update sets its attempts whole, as read when claimed and one more (a `$set`, which costs
+   * the store less than a `$push`).
+   */
+  private write(delivery: DeliveryDoc, update: UpdateQuery<DeliveryDoc>): Promise<void> {
+    return new Promise<void>((written, failed) => {
+      this.records.push({
+        operation: {
+          updateOne: {
+            filter: { _id: delivery._id, status: 'sending', leaseOwner: delivery.leaseOwner },
+            update,
+          },
+        },
+        written,
+        failed,
+      });
+      if (!this.recording) void this.writeRecords();
+    });
+  }
+
+  private async writeRecords(): Promise<void> {
+    this.recording = true;
+    while (this.records.length > 0) {
+      // The attempts ending in this turn of the event loop join the command.
+      await new Promise((resolve) => setImmediate(resolve));
+      const batch = this.records.splice(0);
+      try {
+        await DeliveryModel.bulkWrite(
+          batch.map((r) => r.operation),
+          { ordered: false },
+        );
+        for (const record of batch) record.written();
+      } catch (error) {
+        for (const record of batch) record.failed(error);
+      }
+    }
+    this.recording = false;
   }
 }
 
@@ -255,11 +397,14 @@ export async function disableWebhook(webhookId: string, reason: string, now: Dat
  * Who a webhook's deliveries are read as: its owner with the role they have now (the bootstrap
  * admin token, which is no member, is always an admin); null when the owner is no longer a member.
  */
-async function ownerPrincipal(webhook: WebhookDoc): Promise<Principal | null> {
+function ownerPrincipal(
+  webhook: WebhookDoc,
+  members: ReadonlyMap<string, MemberDoc>,
+): Principal | null {
   const { owner } = webhook;
   if (owner.memberId === null)
     return { subject: owner.subject, role: Role.ADMIN, memberId: null, teamId: null };
-  const member = await MemberModel.findById(owner.memberId).lean<MemberDoc>();
+  const member = members.get(owner.memberId);
   if (!member) return null;
   return { subject: member._id, role: member.role, memberId: member._id, teamId: member.teamId };
 }

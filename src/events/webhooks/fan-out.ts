@@ -8,7 +8,7 @@ import { passesFilter } from '../visibility';
 import { EVENTS_POLL_COMMENT } from '../poll-comment';
 
 /** Events fanned out per round. */
-const ROUND = 500;
+export const FAN_OUT_ROUND = 500;
 
 /** `dlv_` and 32 hex digits of the SHA-256 of `parts`: the delivery of one event to one webhook has one id. */
 export function deliveryId(...parts: string[]): string {
@@ -66,12 +66,13 @@ export async function insertDeliveries(deliveries: readonly DeliveryDoc[]): Prom
  * Makes the webhook deliveries of the events not fanned out yet, oldest first, then marks them
  * fanned out. Any instance may run it, several at once: a delivery's id is derived from its event
  * and webhook, so a second fan-out of the same event inserts nothing; an instance stopping half-way
- * leaves the events unmarked, and the next fan-out makes what is missing. Answers the events done.
+ * leaves the events unmarked, and the next fan-out makes what is missing. Fans out at most `round`
+ * events; answers how many.
  */
-export async function fanOut(now: Date = new Date()): Promise<number> {
+export async function fanOut(now: Date = new Date(), round = FAN_OUT_ROUND): Promise<number> {
   const events = await EventModel.find({ fanout: 'pending', seq: trusted({ $ne: null }) })
     .sort({ seq: 1 })
-    .limit(ROUND)
+    .limit(round)
     .comment(EVENTS_POLL_COMMENT)
     .lean<EventDoc[]>();
   if (events.length === 0) return 0;
