@@ -10,13 +10,17 @@ import type { NormalisedDeal } from './normalised.types';
 import type { SkippedItem } from './skipped';
 
 /**
- * Deal copies held in memory before a sorted run of them goes to a temporary file. The import's
- * memory for deals is about this many normalised deals, whatever the import's size; an import of
- * fewer deals never touches the disk.
+ * Deal copies held in memory before a sorted run of them is spilled to the import's temporary
+ * file. The import's memory for deals is about this many normalised deals while it reads, whatever
+ * the import's size; an import of fewer deals never touches the disk. Small, because what the
+ * garbage collector lets the heap grow to is a multiple of what is live.
  */
-export const RUN_SIZE = 32_768;
-/** Records per block of a run file: what a run's reader holds while the runs are merged. */
-const BLOCK = 1024;
+export const RUN_SIZE = 8192;
+/**
+ * Records per block of a spilled run. The merge holds a block of each run: BLOCK / RUN_SIZE of
+ * the deals, about 15 700 deals of a million.
+ */
+const BLOCK = 128;
 
 /** A skipped item with where it stands among the deals read, so the list keeps the input's order. */
 export interface PlacedNote {
@@ -63,8 +67,31 @@ export interface DealsRead {
 
 const compareCopies = (a: DealCopy, b: DealCopy): number => byId(a.id, b.id) || a.pos - b.pos;
 
-/** A sorted run: held in memory, or in a file of length-prefixed blocks. */
-type Run = { records: DealCopy[] } | { file: string };
+/**
+ * A sorted run: held in memory, or spilled to the run file as serialised blocks of BLOCK records,
+ * `ends[i]` where block i ends (block 0 starts at `start`).
+ */
+type Run = { records: DealCopy[] } | { handle: FileHandle; start: number; ends: number[] };
+
+/**
+ * The import's temporary file: every spilled run, one after another, in a directory of its own.
+ * One file, read at each run's place, so that the merge holds one handle however many runs.
+ */
+interface RunFile {
+  dir: string;
+  handle: FileHandle;
+  size: number;
+}
+
+async function openRunFile(): Promise<RunFile> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'pipeline-gateway-import-'));
+  try {
+    return { dir, handle: await open(path.join(dir, 'runs'), 'wx+', 0o600), size: 0 };
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
 
 /** Reads a run's records in order, one block at a time. */
 async function* readRun(run: Run): AsyncIterable<DealCopy> {
@@ -72,51 +99,38 @@ async function* readRun(run: Run): AsyncIterable<DealCopy> {
     yield* run.records;
     return;
   }
-  const handle = await open(run.file, 'r');
-  try {
-    const header = Buffer.alloc(4);
-    let at = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(header, 0, 4, at);
-      if (bytesRead === 0) return;
-      const length = header.readUInt32LE(0);
-      const body = Buffer.alloc(length);
-      await handle.read(body, 0, length, at + 4);
-      at += 4 + length;
-      yield* deserialize(body) as DealCopy[];
-    }
-  } finally {
-    await handle.close();
+  let at = run.start;
+  for (const end of run.ends) {
+    const block = Buffer.alloc(end - at);
+    await run.handle.read(block, 0, block.length, at);
+    at = end;
+    yield* deserialize(block) as DealCopy[];
   }
 }
 
-async function writeRun(file: string, records: DealCopy[]): Promise<void> {
-  let handle: FileHandle | null = null;
-  try {
-    handle = await open(file, 'wx', 0o600);
-    for (let i = 0; i < records.length; i += BLOCK) {
-      const body = serialize(records.slice(i, i + BLOCK));
-      const header = Buffer.alloc(4);
-      header.writeUInt32LE(body.length, 0);
-      await handle.write(header);
-      await handle.write(body);
-    }
-  } finally {
-    await handle?.close();
+/** Appends a sorted run to the run file. */
+async function writeRun(file: RunFile, records: DealCopy[]): Promise<Run> {
+  const run = { handle: file.handle, start: file.size, ends: [] as number[] };
+  for (let i = 0; i < records.length; i += BLOCK) {
+    const block = serialize(records.slice(i, i + BLOCK));
+    await file.handle.write(block, 0, block.length, file.size);
+    file.size += block.length;
+    run.ends.push(file.size);
   }
+  return run;
 }
 
 /**
  * The deals of an import in id order, one per id, read from its pages with bounded memory: each
- * sound deal copy is normalised as it arrives, copies are kept in sorted runs of RUN_SIZE (in
- * temporary files past the first), and the runs are merged, the copy kept chosen among a deal's
- * copies as pickDealCopies chooses it. `close()` removes the files; the merge may be taken more
+ * sound deal copy is normalised as it arrives, copies are kept in sorted runs of RUN_SIZE (in a
+ * temporary file past the first), and the runs are merged, the copy kept chosen among a deal's
+ * copies as pickDealCopies chooses it. `close()` removes the file; the merge may be taken more
  * than once (backfill looks at every deal before writing any).
  */
 export class SortedDeals {
   private readonly runs: Run[] = [];
   private buffer: DealCopy[] = [];
-  private dir: string | null = null;
+  private file: RunFile | null = null;
   private position = 0;
   readonly read: DealsRead = { copies: 0, live: 0, present: new Set() };
 
@@ -169,10 +183,8 @@ export class SortedDeals {
 
   private async spill(): Promise<void> {
     this.buffer.sort(compareCopies);
-    this.dir ??= await mkdtemp(path.join(tmpdir(), 'pipeline-gateway-import-'));
-    const file = path.join(this.dir, `run-${this.runs.length}`);
-    await writeRun(file, this.buffer);
-    this.runs.push({ file });
+    this.file ??= await openRunFile();
+    this.runs.push(await writeRun(this.file, this.buffer));
     this.buffer = [];
   }
 
@@ -194,12 +206,18 @@ export class SortedDeals {
     if (group.length > 0) yield resolve(group);
   }
 
-  /** Removes the temporary files. */
+  /** Removes the temporary file. */
   async close(): Promise<void> {
     this.runs.length = 0;
     this.buffer = [];
-    if (this.dir) await rm(this.dir, { recursive: true, force: true });
-    this.dir = null;
+    const file = this.file;
+    this.file = null;
+    if (file === null) return;
+    try {
+      await file.handle.close();
+    } finally {
+      await rm(file.dir, { recursive: true, force: true });
+    }
   }
 }
 
