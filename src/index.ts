@@ -11,6 +11,7 @@ import { seedDemoIfEmpty } from './seed/seed-demo';
 import { formatBanner } from './server/banner';
 import { buildApp } from './server/build-app';
 import { checkPortFree } from './server/check-port';
+import { LISTEN_BACKLOG } from './server/http-edge';
 import { installGracefulShutdown } from './server/shutdown';
 import { START_USAGE } from './server/start-usage';
 
@@ -55,7 +56,11 @@ async function main(): Promise<number | undefined> {
     graceMs: config.shutdownGraceMs,
     flush: tracing?.shutdown,
   });
-  const address = await app.listen({ port: config.port, host: config.host });
+  const address = await app.listen({
+    port: config.port,
+    host: config.host,
+    backlog: LISTEN_BACKLOG,
+  });
   console.log(formatBanner({ address, config, generatedAdminToken: app.generatedAdminToken }));
   return undefined;
 }

@@ -19,6 +19,14 @@ export interface ConnectionLimits {
   maxConnectionsPerAddress: number;
 }
 
+/**
+ * The listen backlog: connections the kernel completes before the server accepts them (Node's
+ * default is 511; the kernel caps it at `net.core.somaxconn`). A flood of connections, such as a
+ * slowloris reopening those the caps close, can fill a short queue between two turns of the event
+ * loop; a client whose connection finds it full is retried by its TCP stack a second later.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 /** Node's default request timeout, kept when the gateway has no time-out of its own. */
 const NODE_REQUEST_TIMEOUT_MS = 300_000;
 

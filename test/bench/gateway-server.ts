@@ -18,6 +18,7 @@ import { loadConfig } from '../../src/config';
 import { connectDatabase } from '../../src/db/connect-database';
 import { MemberModel } from '../../src/models/member.model';
 import { seedDemo } from '../../src/seed/seed-demo';
+import { LISTEN_BACKLOG } from '../../src/server/http-edge';
 import { buildApp } from '../../src/server/build-app';
 import { recordAndSign } from '../../src/services/token.service';
 
@@ -116,7 +117,7 @@ async function main(): Promise<void> {
     config,
     secrets: { jwtSecret, adminToken, generatedAdminToken: null },
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: 0, host: '127.0.0.1', backlog: LISTEN_BACKLOG });
 
   const members = await MemberModel.find({}, { role: 1 }).sort({ _id: 1 }).lean();
   const admin = members.find((member) => member.role === Role.ADMIN);

@@ -7,6 +7,7 @@ import { loadConfig, type GatewayConfig } from '../../src/config';
 import { TEST_CACHE_MAX_AGE_MS } from './cache-window';
 import type { RouteDefinition } from '../../src/rest/route-definition';
 import { MemberModel } from '../../src/models/member.model';
+import { LISTEN_BACKLOG } from '../../src/server/http-edge';
 import { buildApp, type BuildAppOptions } from '../../src/server/build-app';
 import { recordAndSign } from '../../src/services/token.service';
 import { connectDatabase } from '../../src/db/connect-database';
@@ -160,7 +161,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<T
   });
   // Unique indexes must exist before the first write a test makes, as at start-up.
   await ensureIndexes();
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: 0, host: '127.0.0.1', backlog: LISTEN_BACKLOG });
   const port = (app.server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
 

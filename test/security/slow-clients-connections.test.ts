@@ -111,13 +111,9 @@ describe('a slowloris: 1 024 connections holding half-sent headers, reopened as 
       expect(tally.closed).toBeGreaterThan(1_000);
     }
     expect(probes.length).toBeGreaterThan(10);
-    // Within 1 s as a rule: the median, and every probe within 2 s, since on two cores shared with
-    // the other suites of a test run a probe can miss the second by scheduling alone (by about a
-    // tenth; `npm run bench:abuse` prints the figure alone). Without the caps the probes are
-    // refused or time out (5 s).
-    expect(probes.filter((p) => p.status !== 200 || p.ms >= 2_000)).toEqual([]);
-    const times = probes.map((p) => p.ms).sort((a, b) => a - b);
-    expect(times[Math.floor(times.length / 2)]).toBeLessThan(1_000);
+    // Without the caps the probes are refused or time out (5 s); with a short listen backlog a
+    // probe whose connection finds the queue full waits for its TCP retry, a second later.
+    expect(probes.filter((p) => p.status !== 200 || p.ms >= 1_000)).toEqual([]);
     expect(served.filter((status) => status !== 200)).toEqual([]);
   });
 });
