@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { HubSpotDeal } from '../../src/import/hubspot.types';
 import { prepareNormaliser } from '../../src/import/normalise';
 import { RUN_SIZE, type SortedDeal, SortedDeals } from '../../src/import/sorted-deals';
+import { PIPELINES as HUBSPOT_PIPELINES } from '../crm/hubspot-dataset';
 
 /**
  * The import's sorted runs on the disk: three runs' worth of deal copies, each deal's two copies
@@ -10,29 +11,7 @@ import { RUN_SIZE, type SortedDeal, SortedDeals } from '../../src/import/sorted-
  * order, the copy kept as the import's rules choose it, and the run file gone once closed.
  */
 
-const PIPELINES = {
-  results: [
-    {
-      id: 'default',
-      label: 'Sales',
-      displayOrder: 0,
-      stages: [
-        {
-          id: 'open',
-          label: 'Open',
-          displayOrder: 0,
-          metadata: { isClosed: 'false', probability: '0.5' },
-        },
-        {
-          id: 'won',
-          label: 'Won',
-          displayOrder: 1,
-          metadata: { isClosed: 'true', probability: '1' },
-        },
-      ],
-    },
-  ],
-};
+const PIPELINES = { results: HUBSPOT_PIPELINES };
 
 function copy(id: number, amount: number, modified: string): HubSpotDeal {
   return {
@@ -41,7 +20,7 @@ function copy(id: number, amount: number, modified: string): HubSpotDeal {
       dealname: `Deal ${id}`,
       amount: String(amount),
       pipeline: 'default',
-      dealstage: id % 3 === 0 ? 'won' : 'open',
+      dealstage: id % 3 === 0 ? 'closedwon' : 'appointmentscheduled',
       createdate: '2026-01-05T00:00:00Z',
       closedate: '2026-03-01T00:00:00Z',
       hs_lastmodifieddate: modified,

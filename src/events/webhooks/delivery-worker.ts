@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { trusted, type AnyBulkWriteOperation, type UpdateQuery } from 'mongoose';
 import type { Principal } from '../../auth/principal';
 import { Role } from '../../auth/role';
@@ -67,13 +68,6 @@ interface ClaimContext {
   members: Map<string, MemberDoc>;
 }
 
-/** An attempt's update, waiting to be written with the others that ended meanwhile. */
-interface PendingRecord {
-  operation: AnyBulkWriteOperation<DeliveryDoc>;
-  written: () => void;
-  failed: (error: unknown) => void;
-}
-
 const unique = (values: Iterable<string>): string[] => [...new Set(values)];
 
 /**
@@ -81,7 +75,7 @@ const unique = (values: Iterable<string>): string[] => [...new Set(values)];
  * (one update of every due delivery found, marked with a claim of this instance's own; of several
  * instances, each gets the deliveries its claim marked), their webhooks, events and owners are read
  * once per claim, each is sent, and its attempt recorded under the same lease; attempts that end
- * while a record is being written are written together in one command. An instance that dies while
+ * in the same turn of the event loop are written together in one command. An instance that dies while
  * sending leaves the lease to run out; another instance then sends it again: a crash delays a
  * delivery, never loses it, and a delivery is sent twice only when its instance died (or stalled
  * past the lease) before recording the attempt. Receivers de-duplicate by `webhook-id` for that
@@ -99,9 +93,17 @@ export class DeliveryWorker {
 
   private claims = 0;
 
-  private readonly records: PendingRecord[] = [];
-
-  private recording = false;
+  /**
+   * The attempts' updates, written as they come in one command per turn of the event loop
+   * (dataloader's batching, nothing cached): attempts ending together cost one write.
+   */
+  private readonly records = new DataLoader<AnyBulkWriteOperation<DeliveryDoc>, void>(
+    async (operations) => {
+      await DeliveryModel.bulkWrite([...operations], { ordered: false });
+      return operations.map(() => undefined);
+    },
+    { cache: false, batchScheduleFn: (write) => setImmediate(write) },
+  );
 
   private readonly connections: WebhookConnections;
 
@@ -336,45 +338,18 @@ export class DeliveryWorker {
   }
 
   /**
-   * Applies `update` to `delivery` while this instance's lease on it holds, together with the
-   * other updates that come meanwhile: one command for all the attempts that ended while the last
-   * one was written. Resolves once written. Under the lease no one else changes the delivery, so
-   * an update sets its attempts whole, as read when claimed and one more (a `$set`, which costs
-   * the store less than a `$push`).
+   * Applies `update` to `delivery` while this instance's lease on it holds, in one command with the
+   * other updates of the same turn of the event loop; resolves once written. Under the lease no one
+   * else changes the delivery, so an update sets its attempts whole, as read when claimed and one
+   * more (a `$set`, which costs the store less than a `$push`).
    */
   private write(delivery: DeliveryDoc, update: UpdateQuery<DeliveryDoc>): Promise<void> {
-    return new Promise<void>((written, failed) => {
-      this.records.push({
-        operation: {
-          updateOne: {
-            filter: { _id: delivery._id, status: 'sending', leaseOwner: delivery.leaseOwner },
-            update,
-          },
-        },
-        written,
-        failed,
-      });
-      if (!this.recording) void this.writeRecords();
+    return this.records.load({
+      updateOne: {
+        filter: { _id: delivery._id, status: 'sending', leaseOwner: delivery.leaseOwner },
+        update,
+      },
     });
-  }
-
-  private async writeRecords(): Promise<void> {
-    this.recording = true;
-    while (this.records.length > 0) {
-      // The attempts ending in this turn of the event loop join the command.
-      await new Promise((resolve) => setImmediate(resolve));
-      const batch = this.records.splice(0);
-      try {
-        await DeliveryModel.bulkWrite(
-          batch.map((r) => r.operation),
-          { ordered: false },
-        );
-        for (const record of batch) record.written();
-      } catch (error) {
-        for (const record of batch) record.failed(error);
-      }
-    }
-    this.recording = false;
   }
 }
 
