@@ -2,7 +2,7 @@ import type { Document } from 'bson';
 import { Collection, ID_INDEX_NAME } from './collection';
 import type { IndexSpec } from './index-spec';
 import type { Journal } from './journal';
-import { UnreachableCaseError, type Mutation } from './mutation';
+import { UnreachableCaseError, type LoadedMutation, type Mutation } from './mutation';
 import { splitNamespace } from './namespace';
 import { StoreError } from '../errors';
 
@@ -43,17 +43,18 @@ export class Catalog {
 
   /**
    * Opens the journal and rebuilds the state by applying every mutation it returns, then builds
-   * the secondary indexes once over the documents that remain.
+   * the secondary indexes once over the documents that remain. Documents the journal hands over
+   * as BSON stay so until their collection is first read (Collection).
    */
   static async open(
     journal: Journal,
     options: { compactionThreshold?: number } = {},
   ): Promise<Catalog> {
     const catalog = new Catalog(journal, options.compactionThreshold ?? COMPACTION_THRESHOLD_BYTES);
-    const apply = (m: Mutation): void => catalog.apply(m);
+    const load = (m: LoadedMutation): void => catalog.load(m);
     catalog.loading = true;
     try {
-      for (const m of await journal.open(apply)) apply(m);
+      for (const m of await journal.open(load)) load(m);
     } finally {
       catalog.loading = false;
     }
@@ -99,6 +100,15 @@ export class Catalog {
       'OperationFailed',
       `journal write failed: ${this.journalFailure.message}`,
     );
+  }
+
+  private load(m: LoadedMutation): void {
+    if (!('encoded' in m)) return this.apply(m);
+    const [db, name] = splitNamespace(m.ns);
+    // As apply does: an insert creates its collection, a replace needs it to exist.
+    const coll =
+      m.op === 'insert' ? this.ensureCollection(db, name, {}) : this.collection(db, name);
+    coll?.storeEncoded(m.op, m.encoded);
   }
 
   apply(m: Mutation): void {
@@ -176,13 +186,21 @@ export class Catalog {
     }
   }
 
-  /** Mutations that recreate the current state: the content of a compaction snapshot. */
-  *snapshotMutations(): Iterable<Mutation> {
+  /**
+   * Mutations that recreate the current state: the content of a compaction snapshot. A collection
+   * loaded and never read gives its documents as the BSON they were read as.
+   */
+  *snapshotMutations(): Iterable<LoadedMutation> {
     for (const colls of this.dbs.values()) {
       for (const coll of colls.values()) {
         yield { op: 'createCollection', ns: coll.ns, options: coll.options };
         const specs = [...coll.secondaryIndexes()].map((i) => i.spec as Document);
         if (specs.length) yield { op: 'createIndexes', ns: coll.ns, specs };
+        const encoded = coll.encodedInserts();
+        if (encoded) {
+          for (const part of encoded) yield { op: 'insert', ns: coll.ns, encoded: part };
+          continue;
+        }
         let docs: Document[] = [];
         for (const doc of coll.docs.values()) {
           docs.push(doc);

@@ -2,18 +2,35 @@ import type { Document } from 'bson';
 import { canonicalKey } from './canonical-key';
 import { Index } from './index';
 import type { IndexSpec } from './index-spec';
+import type { EncodedDocuments } from './mutation';
+import { decodeDocuments } from './stored-values';
 import { StringPool } from './string-pool';
 
 export const ID_INDEX_NAME = '_id_';
+
+/** A write read from a data directory and not applied yet, in the order the journal holds them. */
+type PendingWrite =
+  | { op: 'insert' | 'replace'; encoded: EncodedDocuments }
+  | { op: 'store'; docs: Document[] }
+  | { op: 'delete'; ids: unknown[] };
 
 /**
  * One collection in memory: documents by canonical `_id` key (a Map keeps insertion order,
  * which serves as natural order) and its indexes. Only the catalog's `apply` calls the
  * mutating methods; commands read.
+ *
+ * A collection read from a data directory keeps its documents as the journal's BSON until
+ * something first reads them (`docs`): a start decodes only the collections it uses, and a
+ * collection nothing reads costs its bytes, not its decoded documents.
  */
 export class Collection {
-  readonly docs = new Map<string, Document>();
   readonly indexes = new Map<string, Index>();
+  private readonly documents = new Map<string, Document>();
+  /**
+   * Writes read while loading, applied to `documents` on first read. While any is pending, no
+   * secondary index has been filled: filling one reads `docs`, which applies them first.
+   */
+  private pending: PendingWrite[] = [];
   private readonly strings = new StringPool();
   /**
    * While a data directory loads, secondary indexes are left empty and built in one pass at the
@@ -29,6 +46,12 @@ export class Collection {
   ) {
     // The _id index is the docs map itself; the Index object only describes it.
     this.indexes.set(ID_INDEX_NAME, new Index({ v: 2, key: { _id: 1 }, name: ID_INDEX_NAME }));
+  }
+
+  /** The documents by canonical `_id` key; the first read decodes what loading left as BSON. */
+  get docs(): Map<string, Document> {
+    if (this.pending.length > 0) this.applyPending();
+    return this.documents;
   }
 
   get ns(): string {
@@ -53,17 +76,41 @@ export class Collection {
     this.store(docs);
   }
 
+  /** While loading: documents read from the journal, stored when the collection is first read. */
+  storeEncoded(op: 'insert' | 'replace', encoded: EncodedDocuments): void {
+    this.pending.push({ op, encoded });
+  }
+
+  /**
+   * The collection's documents as the journal's BSON inserts, when that is all it holds (loaded
+   * and never read): a compaction copies them as they are. Null otherwise.
+   */
+  encodedInserts(): EncodedDocuments[] | null {
+    if (this.pending.length === 0 || this.documents.size > 0) return null;
+    const encoded: EncodedDocuments[] = [];
+    for (const write of this.pending) {
+      if (write.op !== 'insert') return null;
+      encoded.push(write.encoded);
+    }
+    return encoded;
+  }
+
   delete(ids: unknown[]): void {
+    if (this.pending.length > 0 && this.indexesDeferred) {
+      this.pending.push({ op: 'delete', ids });
+      return;
+    }
+    const docs = this.docs;
     for (const raw of ids) {
       const id = canonicalKey(raw);
       if (this.indexesDeferred) {
-        this.docs.delete(id);
+        docs.delete(id);
         continue;
       }
-      const old = this.docs.get(id);
+      const old = docs.get(id);
       if (!old) continue;
       this.unindex(id, old);
-      this.docs.delete(id);
+      docs.delete(id);
     }
   }
 
@@ -87,7 +134,7 @@ export class Collection {
   buildIndexes(): void {
     if (!this.indexesDeferred) return;
     this.indexesDeferred = false;
-    for (const index of this.secondaryIndexes()) index.fillOnUse(this.docs);
+    for (const index of this.secondaryIndexes()) index.fillOnUse(() => this.docs);
   }
 
   updateIndexSpec(spec: IndexSpec): void {
@@ -99,17 +146,39 @@ export class Collection {
   }
 
   private store(docs: Document[]): void {
+    if (this.pending.length > 0 && this.indexesDeferred) {
+      this.pending.push({ op: 'store', docs });
+      return;
+    }
+    const stored = this.docs;
     for (const doc of docs) {
       const id = canonicalKey(doc._id);
       this.strings.share(doc);
       if (this.indexesDeferred) {
-        this.docs.set(id, doc);
+        stored.set(id, doc);
         continue;
       }
-      const old = this.docs.get(id);
+      const old = stored.get(id);
       if (old) this.unindex(id, old);
-      this.docs.set(id, doc);
+      stored.set(id, doc);
       this.index(id, doc);
+    }
+  }
+
+  /** Applies the writes loading left pending; no index holds entries yet, so none is touched. */
+  private applyPending(): void {
+    const pending = this.pending;
+    this.pending = [];
+    for (const write of pending) {
+      if (write.op === 'delete') {
+        for (const id of write.ids) this.documents.delete(canonicalKey(id));
+        continue;
+      }
+      const docs = write.op === 'store' ? write.docs : decodeDocuments(write.encoded);
+      for (const doc of docs) {
+        this.strings.share(doc);
+        this.documents.set(canonicalKey(doc._id), doc);
+      }
     }
   }
 

@@ -6,6 +6,7 @@ import {
   encodeBatch,
   encodeSnapshotEnd,
   type DecodedPayload,
+  type DocumentForm,
 } from './journal/batch-codec';
 import {
   chunked,
@@ -27,7 +28,7 @@ import { readIntactRecords } from './journal/record-reader';
 import { inDir, listJournalFiles, logName, snapshotName, tempName } from './journal/journal-files';
 import { CorruptJournalError, JournalStateError } from './journal/journal-error';
 import { LogWriter, type WriterStats } from './journal/log-writer';
-import type { Mutation } from './mutation';
+import type { LoadedMutation, Mutation } from './mutation';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from './private-dir';
 
 /** The moments of a compaction, in order; a crash after any of them must recover cleanly. */
@@ -113,7 +114,7 @@ export class FileJournal implements Journal {
     };
   }
 
-  async open(apply?: (mutation: Mutation) => void): Promise<Mutation[]> {
+  async open(apply?: (mutation: LoadedMutation) => void): Promise<Mutation[]> {
     if (this.state.kind !== 'new') {
       throw new JournalStateError(`open() expects a new journal; this one is ${this.state.kind}`);
     }
@@ -121,9 +122,10 @@ export class FileJournal implements Journal {
     const lock = DirLock.acquire(this.dir);
     try {
       const mutations: Mutation[] = [];
-      const { generation, logBytes } = await this.recover(
-        apply ?? ((mutation) => void mutations.push(mutation)),
-      );
+      const { generation, logBytes } = apply
+        ? await this.recover(apply, 'encoded')
+        : // Decoded: every mutation carries its documents.
+          await this.recover((mutation) => void mutations.push(mutation as Mutation), 'decoded');
       const handle = await open(inDir(this.dir, logName(generation)), 'a', PRIVATE_FILE_MODE);
       this.state = { kind: 'open', lock, writer: new LogWriter(handle), generation };
       this.logRecordBytes = logBytes;
@@ -152,7 +154,7 @@ export class FileJournal implements Journal {
    * appended so far (the catalog applies and appends in the same tick). A compaction already
    * running is joined rather than started twice.
    */
-  compact(state: () => Iterable<Mutation>): Promise<void> {
+  compact(state: () => Iterable<LoadedMutation>): Promise<void> {
     this.opened('compact');
     this.compacting ??= this.runCompaction(state).finally(() => {
       this.compacting = undefined;
@@ -192,14 +194,15 @@ export class FileJournal implements Journal {
    * later record replaces is garbage before the end and no file is held whole besides the log.
    */
   private async recover(
-    apply: (mutation: Mutation) => void,
+    apply: (mutation: LoadedMutation) => void,
+    form: DocumentForm,
   ): Promise<{ generation: number; logBytes: number }> {
     const listing = listJournalFiles(this.dir);
     const generation = listing.snapshots.at(-1) ?? 0;
-    if (generation > 0) this.snapshotFileBytes = await this.readSnapshot(generation, apply);
+    if (generation > 0) this.snapshotFileBytes = await this.readSnapshot(generation, apply, form);
     let logBytes = 0;
     if (listing.logs.includes(generation)) {
-      logBytes = await this.readLog(generation, apply);
+      logBytes = await this.readLog(generation, apply, form);
     } else if (generation === 0 && listing.logs.length === 0) {
       await this.installEmptyLog(0);
     } else {
@@ -225,7 +228,8 @@ export class FileJournal implements Journal {
   /** Applies a snapshot's mutations, checking its end marker; returns the file's size. */
   private async readSnapshot(
     generation: number,
-    apply: (mutation: Mutation) => void,
+    apply: (mutation: LoadedMutation) => void,
+    form: DocumentForm,
   ): Promise<number> {
     const file = inDir(this.dir, snapshotName(generation));
     let records = 0;
@@ -235,7 +239,7 @@ export class FileJournal implements Journal {
       bytes += payload.length + RECORD_HEADER_SIZE;
       if (end !== undefined)
         throw new CorruptJournalError(file, 0, 'end marker in the middle of a snapshot');
-      const decoded = this.decode(payload, records, file);
+      const decoded = this.decode(payload, records, file, form);
       if (decoded.kind === 'end') {
         end = decoded.records;
         continue;
@@ -254,13 +258,17 @@ export class FileJournal implements Journal {
   }
 
   /** Applies a log's mutations, cutting off a torn tail; returns the bytes of its records. */
-  private async readLog(generation: number, apply: (mutation: Mutation) => void): Promise<number> {
+  private async readLog(
+    generation: number,
+    apply: (mutation: LoadedMutation) => void,
+    form: DocumentForm,
+  ): Promise<number> {
     const file = inDir(this.dir, logName(generation));
     const buf = await readFile(file);
     checkFileHeader(buf, file, 'log', generation);
     const scan = scanRecords(buf, file);
     scan.payloads.forEach((payload, index) => {
-      const decoded = this.decode(payload, index, file);
+      const decoded = this.decode(payload, index, file, form);
       if (decoded.kind !== 'batch')
         throw new CorruptJournalError(file, 0, 'snapshot end marker in a log');
       for (const mutation of decoded.batch) apply(mutation);
@@ -279,9 +287,14 @@ export class FileJournal implements Journal {
     return scan.validEnd - FILE_HEADER_SIZE;
   }
 
-  private decode(payload: Buffer, index: number, file: string): DecodedPayload {
+  private decode(
+    payload: Buffer,
+    index: number,
+    file: string,
+    form: DocumentForm,
+  ): DecodedPayload<LoadedMutation> {
     try {
-      return decodePayload(payload);
+      return decodePayload(payload, form);
     } catch (err) {
       // The checksum matched, so these bytes were written like this: a format or code bug.
       throw new CorruptJournalError(
@@ -306,7 +319,7 @@ export class FileJournal implements Journal {
 
   // --- compaction -----------------------------------------------------------------------------
 
-  private async runCompaction(state: () => Iterable<Mutation>): Promise<void> {
+  private async runCompaction(state: () => Iterable<LoadedMutation>): Promise<void> {
     const { writer, generation } = this.opened('compact');
     const next = generation + 1;
     // Capture the state and start carrying new appends in the same tick: nothing falls between.
@@ -384,11 +397,15 @@ export class FileJournal implements Journal {
  * A snapshot file, produced lazily: its header, the state's mutations (large inserts split into
  * records of at most SNAPSHOT_DOCS_PER_RECORD documents), then the end marker.
  */
-function* snapshotFile(generation: number, state: readonly Mutation[]): Generator<Buffer> {
+function* snapshotFile(generation: number, state: readonly LoadedMutation[]): Generator<Buffer> {
   yield encodeFileHeader('snapshot', generation);
   let records = 0;
   for (const mutation of state) {
-    if (mutation.op === 'insert' && mutation.docs.length > SNAPSHOT_DOCS_PER_RECORD) {
+    if (
+      mutation.op === 'insert' &&
+      'docs' in mutation &&
+      mutation.docs.length > SNAPSHOT_DOCS_PER_RECORD
+    ) {
       for (let i = 0; i < mutation.docs.length; i += SNAPSHOT_DOCS_PER_RECORD) {
         const docs = mutation.docs.slice(i, i + SNAPSHOT_DOCS_PER_RECORD);
         yield encodeRecord(encodeBatch([{ op: 'insert', ns: mutation.ns, docs }]));

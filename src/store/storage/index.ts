@@ -45,7 +45,7 @@ export class Index {
    * The documents to fill the index from on its first use (`fillOnUse`), null once filled: a data
    * directory loads without building indexes that nothing reads or writes through yet.
    */
-  private unfilled: Map<string, Document> | null = null;
+  private unfilled: (() => Map<string, Document>) | null = null;
 
   constructor(spec: IndexSpec) {
     this.current = spec;
@@ -177,18 +177,18 @@ export class Index {
   }
 
   /**
-   * Fills the index from `docs`, the collection's own map, when something first uses it (a lookup,
-   * a write): whatever `docs` holds then. Adding a document already there, or removing one not
+   * Fills the index from `docs()`, the collection's own map, when something first uses it (a
+   * lookup, a write): whatever it holds then. Adding a document already there, or removing one not
    * yet removed from `docs`, leaves the same entries, so a write may trigger the fill.
    */
-  fillOnUse(docs: Map<string, Document>): void {
+  fillOnUse(docs: () => Map<string, Document>): void {
     if (this.entries.size > 0)
       throw new Error(`index ${this.name} is not empty: fillOnUse() defers a new index`);
     this.unfilled = docs;
   }
 
   private filled(): void {
-    if (this.unfilled) this.fill(this.unfilled);
+    if (this.unfilled) this.fill(this.unfilled());
   }
 
   remove(id: string, doc: Document): void {

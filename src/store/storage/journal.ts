@@ -1,4 +1,4 @@
-import type { Mutation } from './mutation';
+import type { LoadedMutation, Mutation } from './mutation';
 
 /**
  * Where committed mutations go to become durable. The catalog calls `append` with the mutations
@@ -14,9 +14,11 @@ export interface Journal {
    * (the latest snapshot's contents first, then the log after it). A torn last record is ignored.
    * With `apply`, a journal may instead hand each mutation to it as soon as it is read, in the
    * same order, and return only what it did not hand over: the state is then rebuilt without
-   * every mutation of the journal being in memory at once.
+   * every mutation of the journal being in memory at once, and an insert or a replace it hands
+   * over may keep its documents as BSON (EncodedWrite) for the collection to decode when first
+   * read. What it returns is decoded.
    */
-  open(apply?: (mutation: Mutation) => void): Promise<Mutation[]>;
+  open(apply?: (mutation: LoadedMutation) => void): Promise<Mutation[]>;
   /** Buffers one batch; it is durable once a later `sync()` resolves. */
   append(batch: Mutation[]): void;
   /** Resolves when everything appended so far is on disk (fsync). */
@@ -25,7 +27,7 @@ export interface Journal {
    * Writes a fresh snapshot from `state` (mutations that recreate the current state) and swaps it
    * in atomically, truncating the log. Called by the catalog when the log grows past a threshold.
    */
-  compact(state: () => Iterable<Mutation>): Promise<void>;
+  compact(state: () => Iterable<LoadedMutation>): Promise<void>;
   /** Bytes in the log since the last snapshot: the catalog's cue to compact. */
   readonly logBytes: number;
   /**

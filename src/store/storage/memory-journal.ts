@@ -1,5 +1,6 @@
 import type { Journal } from './journal';
-import type { Mutation } from './mutation';
+import type { LoadedMutation, Mutation } from './mutation';
+import { decodedMutation } from './stored-values';
 
 /**
  * A journal that keeps nothing: the store runs purely in memory (tests, `dataDir: null`).
@@ -11,13 +12,18 @@ export class MemoryJournal implements Journal {
   /** How many times the catalog asked for compaction (observable by tests). */
   compactions = 0;
 
-  constructor(private readonly initial: Mutation[] = []) {}
+  /** `initial`: the state it opens with (a catalog's snapshotMutations, in tests). */
+  constructor(private readonly initial: LoadedMutation[] = []) {}
 
-  async open(): Promise<Mutation[]> {
+  async open(apply?: (mutation: LoadedMutation) => void): Promise<Mutation[]> {
     if (this.opened)
       throw new Error('MemoryJournal.open(): expected a closed journal, got one already open');
     this.opened = true;
-    return this.initial;
+    if (apply) {
+      for (const mutation of this.initial) apply(mutation);
+      return [];
+    }
+    return this.initial.map(decodedMutation);
   }
 
   append(batch: Mutation[]): void {
@@ -29,7 +35,7 @@ export class MemoryJournal implements Journal {
 
   async sync(): Promise<void> {}
 
-  async compact(state: () => Iterable<Mutation>): Promise<void> {
+  async compact(state: () => Iterable<LoadedMutation>): Promise<void> {
     // Drain the iterator as a real journal would while writing its snapshot.
     Array.from(state());
     this.compactions += 1;

@@ -27,6 +27,21 @@ export type Mutation =
   /** Delete documents by `_id`. */
   | { op: 'delete'; ns: string; ids: unknown[] };
 
+/**
+ * BSON documents one after another, as a journal record holds an insert's or a replace's list: a
+ * data directory's documents stay in this form until their collection is first read.
+ */
+export interface EncodedDocuments {
+  bytes: Buffer;
+  count: number;
+}
+
+/** An insert or replace read from a journal, its documents not yet decoded. */
+export type EncodedWrite = { op: 'insert' | 'replace'; ns: string; encoded: EncodedDocuments };
+
+/** What a journal hands back when it opens: mutations, and writes whose documents are still BSON. */
+export type LoadedMutation = Mutation | EncodedWrite;
+
 /** Exhaustiveness guard for switches over discriminated unions. */
 export class UnreachableCaseError extends Error {
   constructor(value: never) {

@@ -1,5 +1,6 @@
 import { deserialize, serialize, type DeserializeOptions, type Document } from 'bson';
 import { isPlainObject } from './document-paths';
+import type { EncodedDocuments, LoadedMutation, Mutation } from './mutation';
 
 /**
  * How the store holds BSON values in memory. Every numeric type keeps its BSON type, in the
@@ -50,6 +51,24 @@ export function deserializeStored(bytes: Uint8Array): Document {
   if (holdsInt32Double(buf)) return storedValue(deserialize(buf, TYPED_OPTIONS)) as Document;
   const doc = deserialize(buf, FAST_OPTIONS);
   return buf.includes(DBREF_FIELD) ? (storedValue(doc) as Document) : doc;
+}
+
+/** Decodes BSON documents written one after another (a journal record's list) as deserializeStored does. */
+export function decodeDocuments(encoded: EncodedDocuments): Document[] {
+  const { bytes } = encoded;
+  const docs: Document[] = [];
+  for (let offset = 0; offset < bytes.length;) {
+    const size = bytes.readInt32LE(offset);
+    docs.push(deserializeStored(bytes.subarray(offset, offset + size)));
+    offset += size;
+  }
+  return docs;
+}
+
+/** The mutation with its documents decoded. */
+export function decodedMutation(mutation: LoadedMutation): Mutation {
+  if (!('encoded' in mutation)) return mutation;
+  return { op: mutation.op, ns: mutation.ns, docs: decodeDocuments(mutation.encoded) };
 }
 
 const DBREF_FIELD = Buffer.from('$ref\0', 'latin1');

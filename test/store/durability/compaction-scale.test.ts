@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Catalog } from '../../../src/store/storage/catalog';
 import { FileJournal } from '../../../src/store/storage/file-journal';
 import type { Mutation } from '../../../src/store/storage/mutation';
+import { decodedMutation } from '../../../src/store/storage/stored-values';
 import { tempDirs } from './journal-fixtures';
 
 const dirs = tempDirs();
@@ -71,7 +72,7 @@ describe('compaction of a growing store', () => {
 
     const applied: Mutation[] = [];
     const reopened = new FileJournal(dir);
-    expect(await reopened.open((mutation) => applied.push(mutation))).toEqual([]);
+    expect(await reopened.open((mutation) => applied.push(decodedMutation(mutation)))).toEqual([]);
     await reopened.close();
     const ids = applied.flatMap((m) =>
       m.op === 'insert' ? m.docs.map((d) => d._id as number) : [],

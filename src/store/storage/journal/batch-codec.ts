@@ -1,6 +1,11 @@
 import { calculateObjectSize, serialize, serializeWithBufferAndIndex, type Document } from 'bson';
 import { deserializeStored } from '../stored-values';
-import { UnreachableCaseError, type Mutation } from '../mutation';
+import {
+  UnreachableCaseError,
+  type EncodedDocuments,
+  type LoadedMutation,
+  type Mutation,
+} from '../mutation';
 
 /**
  * Encodes a batch of mutations as one record payload: a plain concatenation of BSON documents.
@@ -18,7 +23,7 @@ const SERIALIZE_OPTIONS = {
 /** End marker of a snapshot file: proves the snapshot was written to the end. */
 export const SNAPSHOT_END_OP = 'snapshotEnd';
 
-export function encodeBatch(batch: readonly Mutation[]): Buffer {
+export function encodeBatch(batch: readonly LoadedMutation[]): Buffer {
   const writer = new PayloadWriter();
   for (const mutation of batch) encodeMutation(mutation, writer);
   return writer.payload();
@@ -55,6 +60,16 @@ class PayloadWriter {
     }
   }
 
+  /** Documents already in BSON, copied as they are. */
+  putEncoded(bytes: Buffer): void {
+    if (bytes.length > this.buf.length - this.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + bytes.length));
+      this.buf.copy(grown, 0, 0, this.length);
+      this.buf = grown;
+    }
+    this.length += bytes.copy(this.buf, this.length);
+  }
+
   payload(): Buffer {
     return this.buf.subarray(0, this.length);
   }
@@ -64,8 +79,13 @@ export function encodeSnapshotEnd(records: number): Buffer {
   return toBuffer(serialize({ op: SNAPSHOT_END_OP, records }, SERIALIZE_OPTIONS));
 }
 
-function encodeMutation(mutation: Mutation, writer: PayloadWriter): void {
+function encodeMutation(mutation: LoadedMutation, writer: PayloadWriter): void {
   const put = (doc: Document): void => writer.put(doc);
+  if ('encoded' in mutation) {
+    put({ op: mutation.op, ns: mutation.ns, n: mutation.encoded.count });
+    writer.putEncoded(mutation.encoded.bytes);
+    return;
+  }
   switch (mutation.op) {
     case 'insert':
     case 'replace':
@@ -99,36 +119,51 @@ const toBuffer = (bytes: Uint8Array): Buffer =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** A decoded payload: mutations, or the snapshot end marker with its record count. */
-export type DecodedPayload =
-  { kind: 'batch'; batch: Mutation[] } | { kind: 'end'; records: number };
+export type DecodedPayload<M extends LoadedMutation = Mutation> =
+  { kind: 'batch'; batch: M[] } | { kind: 'end'; records: number };
+
+/**
+ * How an insert's or a replace's documents come out of a payload: decoded, or left as the BSON
+ * they are (EncodedWrite), for a collection to decode when it is first read.
+ */
+export type DocumentForm = 'decoded' | 'encoded';
 
 /**
  * Decodes one payload; throws (with a plain message) if it is not a well-formed batch. Documents
  * come back in the store's in-memory form (storage/stored-values.ts), the form the wire layer
- * gives them too, which serialises again to the same BSON bytes.
+ * gives them too, which serialises again to the same BSON bytes; with `'encoded'`, an insert's or
+ * a replace's documents come back as their bytes, each document's size checked.
  */
-export function decodePayload(payload: Buffer): DecodedPayload {
+export function decodePayload(payload: Buffer): DecodedPayload;
+export function decodePayload(payload: Buffer, form: DocumentForm): DecodedPayload<LoadedMutation>;
+export function decodePayload(
+  payload: Buffer,
+  form: DocumentForm = 'decoded',
+): DecodedPayload<LoadedMutation> {
   let offset = 0;
-  const next = (): Document => {
+  /** Steps over the next document, returning where it starts. */
+  const skip = (): number => {
     if (offset + 5 > payload.length)
       throw new Error(`truncated BSON document at payload byte ${offset}`);
     const size = payload.readInt32LE(offset);
     if (size < 5 || offset + size > payload.length) {
       throw new Error(`invalid BSON document size ${size} at payload byte ${offset}`);
     }
-    const doc = deserializeStored(payload.subarray(offset, offset + size));
+    const start = offset;
     offset += size;
-    return doc;
+    return start;
   };
-  const batch: Mutation[] = [];
+  const next = (): Document => deserializeStored(payload.subarray(skip(), offset));
+  const batch: LoadedMutation[] = [];
   while (offset < payload.length) {
     const head = next();
-    const items = (): Document[] => {
-      const n = head.n;
+    const n = head.n;
+    const count = (): number => {
       if (!Number.isInteger(n) || n < 0)
         throw new Error(`mutation '${head.op}' has item count ${String(n)}`);
-      return Array.from({ length: n as number }, next);
+      return n as number;
     };
+    const items = (): Document[] => Array.from({ length: count() }, next);
     switch (head.op) {
       case SNAPSHOT_END_OP:
         if (batch.length > 0 || offset !== payload.length)
@@ -136,7 +171,18 @@ export function decodePayload(payload: Buffer): DecodedPayload {
         return { kind: 'end', records: head.records as number };
       case 'insert':
       case 'replace':
-        batch.push({ op: head.op, ns: head.ns, docs: items() });
+        if (form === 'encoded') {
+          const start = offset;
+          const documents = count();
+          for (let i = 0; i < documents; i++) skip();
+          const encoded: EncodedDocuments = {
+            bytes: payload.subarray(start, offset),
+            count: documents,
+          };
+          batch.push({ op: head.op, ns: head.ns, encoded });
+        } else {
+          batch.push({ op: head.op, ns: head.ns, docs: items() });
+        }
         break;
       case 'delete':
         batch.push({ op: 'delete', ns: head.ns, ids: items().map((item) => item.v) });
