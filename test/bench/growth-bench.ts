@@ -16,11 +16,16 @@ export interface GrowthResult {
   docs: number;
   windows: GrowthWindow[];
   dataDirBytes: number;
-  /** Start of a server on the data directory (journal replay and index build), in seconds. */
+  /** Start of a server on the data directory (reading the journal), in seconds. */
   loadSeconds: number;
   loadCpuMicrosPerDoc: number;
   /** Heap growth of this process over the load, after a collection when --expose-gc is given. */
   heapBytesPerDoc: number;
+  /** The collection's first read after the start (a scan: decoding its documents), in seconds. */
+  firstReadSeconds: number;
+  firstReadCpuMicrosPerDoc: number;
+  /** Heap growth over the load and the first read, per document. */
+  readHeapBytesPerDoc: number;
 }
 
 /** Deal-like documents as the import stores them: 100 snapshots, the opportunities' three indexes. */
@@ -57,7 +62,8 @@ const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
 /**
  * Inserts `docs` opportunity-shaped documents through the driver into a store on disk (batches of
  * 1000, as the import writes), timing each tenth; then starts a new server on that data directory
- * and times its load. Per-document figures that stay flat as the store grows are the point.
+ * and times its load, then the collection's first read. Per-document figures that stay flat as the
+ * store grows are the point.
  */
 export async function growthBench(docs: number): Promise<GrowthResult> {
   const dir = mkdtempSync(join(tmpdir(), 'pg-growth-'));
@@ -106,15 +112,33 @@ export async function growthBench(docs: number): Promise<GrowthResult> {
     const used = process.cpuUsage(cpu);
     gc();
     const heapBytesPerDoc = (process.memoryUsage().heapUsed - heapBefore) / docs;
-    await reader.stop();
-    return {
-      docs,
-      windows,
-      dataDirBytes,
-      loadSeconds,
-      loadCpuMicrosPerDoc: (used.user + used.system) / docs,
-      heapBytesPerDoc,
-    };
+    const readerClient = new MongoClient(reader.uri);
+    try {
+      const coll = readerClient.db('bench').collection('opportunities');
+      // Connects the driver without reading the collection.
+      await readerClient.db('bench').command({ ping: 1 });
+      const readStarted = performance.now();
+      const readCpu = process.cpuUsage();
+      // A filter no index serves: the scan reads, so decodes, every document.
+      await coll.findOne({ name: 'no such deal' });
+      const firstReadSeconds = (performance.now() - readStarted) / 1000;
+      const readUsed = process.cpuUsage(readCpu);
+      gc();
+      return {
+        docs,
+        windows,
+        dataDirBytes,
+        loadSeconds,
+        loadCpuMicrosPerDoc: (used.user + used.system) / docs,
+        heapBytesPerDoc,
+        firstReadSeconds,
+        firstReadCpuMicrosPerDoc: (readUsed.user + readUsed.system) / docs,
+        readHeapBytesPerDoc: (process.memoryUsage().heapUsed - heapBefore) / docs,
+      };
+    } finally {
+      await readerClient.close();
+      await reader.stop();
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -125,7 +125,7 @@ async function growth(): Promise<unknown> {
   for (const docs of sizes) results.push(await growthBench(docs));
   const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
   printTable(
-    'A growing collection on disk (opportunity-shaped documents, three compound indexes, insertMany of 1000): CPU µs per inserted document by tenth of the run, then a restart on the data directory',
+    'A growing collection on disk (opportunity-shaped documents, three compound indexes, insertMany of 1000): CPU µs per inserted document by tenth of the run, then a restart on the data directory and a first read (a scan)',
     [
       'docs',
       'insert 1st tenth',
@@ -134,6 +134,9 @@ async function growth(): Promise<unknown> {
       'load s',
       'load CPU µs/doc',
       'heap B/doc',
+      'first read s',
+      'first read CPU µs/doc',
+      'heap B/doc after it',
       'data dir MB',
     ],
     results.map((r) => [
@@ -144,6 +147,9 @@ async function growth(): Promise<unknown> {
       r.loadSeconds,
       r.loadCpuMicrosPerDoc,
       r.heapBytesPerDoc,
+      r.firstReadSeconds,
+      r.firstReadCpuMicrosPerDoc,
+      r.readHeapBytesPerDoc,
       r.dataDirBytes / 1024 / 1024,
     ]),
   );
