@@ -167,9 +167,11 @@ export class Collection {
 
   /** Applies the writes loading left pending; no index holds entries yet, so none is touched. */
   private applyPending(): void {
-    const pending = this.pending;
+    // Taken from the end of the reversed list, each write is let go once applied: the bytes read
+    // at start are freed as the documents are decoded, not all held until the last one.
+    const pending = this.pending.reverse();
     this.pending = [];
-    for (const write of pending) {
+    for (let write = pending.pop(); write; write = pending.pop()) {
       if (write.op === 'delete') {
         for (const id of write.ids) this.documents.delete(canonicalKey(id));
         continue;
