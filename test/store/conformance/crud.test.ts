@@ -22,6 +22,36 @@ describe('insert, find, update, delete', () => {
     expect(await coll().findOne({ _id: new ObjectId(insertedId.toHexString()) })).not.toBeNull();
   });
 
+  it('matches $in and $nin of strings as mongod does, whatever the length of the list', async () => {
+    await coll().insertMany([
+      { _id: 5 as never, name: 'eve', tags: [['a']], pets: [{ kind: 'cat' }, { kind: ['dog'] }] },
+      { _id: 6 as never, name: 'fay', tags: 'a', pets: { kind: 7 } },
+    ]);
+    const names = async (filter: object) =>
+      (await coll().find(filter).sort({ _id: 1 }).toArray()).map((d) => d.name);
+    // An array offers each element, but not the elements of an array inside it.
+    expect(await names({ tags: { $in: ['a', 'zz'] } })).toEqual(['ann', 'fay']);
+    expect(await names({ tags: { $nin: ['a', 'zz'] } })).toEqual(['bob', 'cid', 'dee', 'eve']);
+    // A path through an array of documents, and a leaf array there.
+    expect(await names({ 'pets.kind': { $in: ['dog'] } })).toEqual(['eve']);
+    expect(await names({ 'pets.kind': { $nin: ['cat', 'dog'] } })).toEqual([
+      'ann',
+      'bob',
+      'cid',
+      'dee',
+      'fay',
+    ]);
+    // Strings never equal numbers or null; a missing or null field is in no list of strings.
+    expect(await names({ age: { $in: ['25', 'null'] } })).toEqual([]);
+    expect(await names({ name: { $in: [] } })).toEqual([]);
+    expect(await names({ name: { $nin: [] } })).toHaveLength(6);
+    // Thousands of ids, served by the _id index or scanned.
+    const many = Array.from({ length: 6_000 }, (_, i) => `name-${i}`).concat(['bob', 'eve']);
+    expect(await names({ name: { $in: many } })).toEqual(['bob', 'eve']);
+    expect(await names({ name: { $nin: many } })).toEqual(['ann', 'cid', 'dee', 'fay']);
+    expect(await coll().countDocuments({ _id: { $in: many.map((_, i) => i) as never[] } })).toBe(6);
+  });
+
   it('finds on a missing collection as empty', async () => {
     expect(await target().db.collection('nothing_here').find({}).toArray()).toEqual([]);
   });
