@@ -10,9 +10,7 @@ export const ID_INDEX_NAME = '_id_';
 
 /** A write read from a data directory and not applied yet, in the order the journal holds them. */
 type PendingWrite =
-  | { op: 'insert' | 'replace'; encoded: EncodedDocuments }
-  | { op: 'store'; docs: Document[] }
-  | { op: 'delete'; ids: unknown[] };
+  { op: 'insert' | 'replace'; encoded: EncodedDocuments } | { op: 'delete'; ids: unknown[] };
 
 /**
  * One collection in memory: documents by canonical `_id` key (a Map keeps insertion order,
@@ -146,10 +144,6 @@ export class Collection {
   }
 
   private store(docs: Document[]): void {
-    if (this.pending.length > 0 && this.indexesDeferred) {
-      this.pending.push({ op: 'store', docs });
-      return;
-    }
     const stored = this.docs;
     for (const doc of docs) {
       const id = canonicalKey(doc._id);
@@ -176,8 +170,7 @@ export class Collection {
         for (const id of write.ids) this.documents.delete(canonicalKey(id));
         continue;
       }
-      const docs = write.op === 'store' ? write.docs : decodeDocuments(write.encoded);
-      for (const doc of docs) {
+      for (const doc of decodeDocuments(write.encoded)) {
         this.strings.share(doc);
         this.documents.set(canonicalKey(doc._id), doc);
       }

@@ -6,7 +6,6 @@ import {
   encodeBatch,
   encodeSnapshotEnd,
   type DecodedPayload,
-  type DocumentForm,
 } from './journal/batch-codec';
 import {
   chunked,
@@ -30,6 +29,7 @@ import { CorruptJournalError, JournalStateError } from './journal/journal-error'
 import { LogWriter, type WriterStats } from './journal/log-writer';
 import type { LoadedMutation, Mutation } from './mutation';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from './private-dir';
+import { decodedMutation } from './stored-values';
 
 /** The moments of a compaction, in order; a crash after any of them must recover cleanly. */
 export type CompactionStep =
@@ -122,10 +122,9 @@ export class FileJournal implements Journal {
     const lock = DirLock.acquire(this.dir);
     try {
       const mutations: Mutation[] = [];
-      const { generation, logBytes } = apply
-        ? await this.recover(apply, 'encoded')
-        : // Decoded: every mutation carries its documents.
-          await this.recover((mutation) => void mutations.push(mutation as Mutation), 'decoded');
+      const { generation, logBytes } = await this.recover(
+        apply ?? ((mutation) => void mutations.push(decodedMutation(mutation))),
+      );
       const handle = await open(inDir(this.dir, logName(generation)), 'a', PRIVATE_FILE_MODE);
       this.state = { kind: 'open', lock, writer: new LogWriter(handle), generation };
       this.logRecordBytes = logBytes;
@@ -195,14 +194,13 @@ export class FileJournal implements Journal {
    */
   private async recover(
     apply: (mutation: LoadedMutation) => void,
-    form: DocumentForm,
   ): Promise<{ generation: number; logBytes: number }> {
     const listing = listJournalFiles(this.dir);
     const generation = listing.snapshots.at(-1) ?? 0;
-    if (generation > 0) this.snapshotFileBytes = await this.readSnapshot(generation, apply, form);
+    if (generation > 0) this.snapshotFileBytes = await this.readSnapshot(generation, apply);
     let logBytes = 0;
     if (listing.logs.includes(generation)) {
-      logBytes = await this.readLog(generation, apply, form);
+      logBytes = await this.readLog(generation, apply);
     } else if (generation === 0 && listing.logs.length === 0) {
       await this.installEmptyLog(0);
     } else {
@@ -229,7 +227,6 @@ export class FileJournal implements Journal {
   private async readSnapshot(
     generation: number,
     apply: (mutation: LoadedMutation) => void,
-    form: DocumentForm,
   ): Promise<number> {
     const file = inDir(this.dir, snapshotName(generation));
     let records = 0;
@@ -239,7 +236,7 @@ export class FileJournal implements Journal {
       bytes += payload.length + RECORD_HEADER_SIZE;
       if (end !== undefined)
         throw new CorruptJournalError(file, 0, 'end marker in the middle of a snapshot');
-      const decoded = this.decode(payload, records, file, form);
+      const decoded = this.decode(payload, records, file);
       if (decoded.kind === 'end') {
         end = decoded.records;
         continue;
@@ -261,14 +258,13 @@ export class FileJournal implements Journal {
   private async readLog(
     generation: number,
     apply: (mutation: LoadedMutation) => void,
-    form: DocumentForm,
   ): Promise<number> {
     const file = inDir(this.dir, logName(generation));
     const buf = await readFile(file);
     checkFileHeader(buf, file, 'log', generation);
     const scan = scanRecords(buf, file);
     scan.payloads.forEach((payload, index) => {
-      const decoded = this.decode(payload, index, file, form);
+      const decoded = this.decode(payload, index, file);
       if (decoded.kind !== 'batch')
         throw new CorruptJournalError(file, 0, 'snapshot end marker in a log');
       for (const mutation of decoded.batch) apply(mutation);
@@ -287,14 +283,9 @@ export class FileJournal implements Journal {
     return scan.validEnd - FILE_HEADER_SIZE;
   }
 
-  private decode(
-    payload: Buffer,
-    index: number,
-    file: string,
-    form: DocumentForm,
-  ): DecodedPayload<LoadedMutation> {
+  private decode(payload: Buffer, index: number, file: string): DecodedPayload {
     try {
-      return decodePayload(payload, form);
+      return decodePayload(payload);
     } catch (err) {
       // The checksum matched, so these bytes were written like this: a format or code bug.
       throw new CorruptJournalError(

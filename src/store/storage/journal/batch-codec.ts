@@ -1,11 +1,6 @@
 import { calculateObjectSize, serialize, serializeWithBufferAndIndex, type Document } from 'bson';
 import { deserializeStored } from '../stored-values';
-import {
-  UnreachableCaseError,
-  type EncodedDocuments,
-  type LoadedMutation,
-  type Mutation,
-} from '../mutation';
+import { UnreachableCaseError, type EncodedDocuments, type LoadedMutation } from '../mutation';
 
 /**
  * Encodes a batch of mutations as one record payload: a plain concatenation of BSON documents.
@@ -51,9 +46,7 @@ class PayloadWriter {
       // not fit in what is left of ours, the copy fails. Any other failure is the document's.
       const needed = calculateObjectSize(doc, SERIALIZE_OPTIONS);
       if (needed <= this.buf.length - this.length) throw err;
-      const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + needed));
-      this.buf.copy(grown, 0, 0, this.length);
-      this.buf = grown;
+      this.reserve(needed);
       this.length =
         serializeWithBufferAndIndex(doc, this.buf, { ...SERIALIZE_OPTIONS, index: this.length }) +
         1;
@@ -62,12 +55,16 @@ class PayloadWriter {
 
   /** Documents already in BSON, copied as they are. */
   putEncoded(bytes: Buffer): void {
-    if (bytes.length > this.buf.length - this.length) {
-      const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + bytes.length));
-      this.buf.copy(grown, 0, 0, this.length);
-      this.buf = grown;
-    }
+    this.reserve(bytes.length);
     this.length += bytes.copy(this.buf, this.length);
+  }
+
+  /** Grows the buffer, if need be, so that `bytes` more fit. */
+  private reserve(bytes: number): void {
+    if (bytes <= this.buf.length - this.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + bytes));
+    this.buf.copy(grown, 0, 0, this.length);
+    this.buf = grown;
   }
 
   payload(): Buffer {
@@ -119,27 +116,16 @@ const toBuffer = (bytes: Uint8Array): Buffer =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** A decoded payload: mutations, or the snapshot end marker with its record count. */
-export type DecodedPayload<M extends LoadedMutation = Mutation> =
-  { kind: 'batch'; batch: M[] } | { kind: 'end'; records: number };
+export type DecodedPayload =
+  { kind: 'batch'; batch: LoadedMutation[] } | { kind: 'end'; records: number };
 
 /**
- * How an insert's or a replace's documents come out of a payload: decoded, or left as the BSON
- * they are (EncodedWrite), for a collection to decode when it is first read.
+ * Decodes one payload; throws (with a plain message) if it is not a well-formed batch. An insert's
+ * or a replace's documents come back as their BSON (EncodedWrite, each document's size checked),
+ * for a collection to decode when it is first read; other documents in the store's in-memory form
+ * (storage/stored-values.ts), which serialises again to the same BSON bytes.
  */
-export type DocumentForm = 'decoded' | 'encoded';
-
-/**
- * Decodes one payload; throws (with a plain message) if it is not a well-formed batch. Documents
- * come back in the store's in-memory form (storage/stored-values.ts), the form the wire layer
- * gives them too, which serialises again to the same BSON bytes; with `'encoded'`, an insert's or
- * a replace's documents come back as their bytes, each document's size checked.
- */
-export function decodePayload(payload: Buffer): DecodedPayload;
-export function decodePayload(payload: Buffer, form: DocumentForm): DecodedPayload<LoadedMutation>;
-export function decodePayload(
-  payload: Buffer,
-  form: DocumentForm = 'decoded',
-): DecodedPayload<LoadedMutation> {
+export function decodePayload(payload: Buffer): DecodedPayload {
   let offset = 0;
   /** Steps over the next document, returning where it starts. */
   const skip = (): number => {
@@ -170,20 +156,17 @@ export function decodePayload(
           throw new Error('snapshot end marker is not alone in its record');
         return { kind: 'end', records: head.records as number };
       case 'insert':
-      case 'replace':
-        if (form === 'encoded') {
-          const start = offset;
-          const documents = count();
-          for (let i = 0; i < documents; i++) skip();
-          const encoded: EncodedDocuments = {
-            bytes: payload.subarray(start, offset),
-            count: documents,
-          };
-          batch.push({ op: head.op, ns: head.ns, encoded });
-        } else {
-          batch.push({ op: head.op, ns: head.ns, docs: items() });
-        }
+      case 'replace': {
+        const start = offset;
+        const documents = count();
+        for (let i = 0; i < documents; i++) skip();
+        const encoded: EncodedDocuments = {
+          bytes: payload.subarray(start, offset),
+          count: documents,
+        };
+        batch.push({ op: head.op, ns: head.ns, encoded });
         break;
+      }
       case 'delete':
         batch.push({ op: 'delete', ns: head.ns, ids: items().map((item) => item.v) });
         break;
@@ -197,7 +180,7 @@ export function decodePayload(
       case 'renameCollection':
       case 'dropIndexes':
       case 'updateIndexSpec':
-        batch.push(head as Mutation);
+        batch.push(head as LoadedMutation);
         break;
       default:
         throw new Error(`unknown mutation op ${JSON.stringify(head.op)}`);
